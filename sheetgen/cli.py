@@ -1,0 +1,104 @@
+"""The command line: a thin Click layer over the library.
+
+Heavy modules (reportlab, pypdf, the layouts) are imported inside the commands
+so that `sheetgen --help` starts fast.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from sheetgen import __version__
+
+
+def default_lang() -> str:
+    """French when the locale says so (LC_ALL, LC_MESSAGES, then LANG), else English."""
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var)
+        if value:
+            return "fr" if value.lower().startswith("fr") else "en"
+    return "en"
+
+
+LANG_OPTION = click.option("--lang", type=click.Choice(["fr", "en"]), default=None,
+                           help="Language of the labels (default: from the locale, else en).")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="sheetgen")
+def cli():
+    """Print roll-and-write sheets and score pads, and score finished games."""
+
+
+@cli.command("list")
+def list_cmd():
+    """List the built-in layouts, with their game and title."""
+    from sheetgen.layout.model import load_layout
+    from sheetgen.layout.resolve import builtin_ids
+
+    lang = default_lang()
+    rows = []
+    for lid in builtin_ids():
+        layout = load_layout(lid)
+        players = layout.players
+        who = "" if players["max"] == 1 else f"{players['min']}-{players['max']} players"
+        rows.append((lid, layout.game, layout.title[lang], who))
+    width = [max(len(r[i]) for r in rows) for i in range(3)]
+    for r in rows:
+        click.echo(f"{r[0]:<{width[0]}}  {r[1]:<{width[1]}}  {r[2]:<{width[2]}}  {r[3]}".rstrip())
+
+
+@cli.command()
+@click.argument("layout")
+def validate(layout):
+    """Check a layout file (or a built-in id): every problem, with file and line."""
+    from sheetgen.layout.model import load_layout
+
+    lay = load_layout(layout, Path.cwd() / "_")
+    pages = ", ".join(p.id for p in lay.pages)
+    click.echo(f"ok: {layout}: layout '{lay.id}' ({lay.game}), pages: {pages}")
+    if lay.unverified:
+        click.echo(f"note: {len(lay.unverified)} values are house defaults not checked against a published "
+                   f"sheet (verified: false): {', '.join(lay.unverified)}")
+
+
+@cli.command()
+@click.argument("layout")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Where to write the PDF (default: output/LAYOUT.pdf).")
+@LANG_OPTION
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
+              help="Paper size; the sheet is centred with printer-safe margins.")
+@click.option("--copies", type=click.IntRange(1, 10000), default=1, show_default=True,
+              help="How many copies (a pad).")
+@click.option("--players", type=int, default=None, help="Player columns, for score pads.")
+@click.option("--page", "pages", multiple=True, help="Only this page (repeatable), e.g. village.")
+def render(layout, output, lang, paper, copies, players, pages):
+    """Render LAYOUT (a built-in id or a layout file) to a print-ready PDF."""
+    from sheetgen.fileio import write_atomic
+    from sheetgen.layout.model import load_layout
+    from sheetgen.render.pdf import render_pdf
+
+    lay = load_layout(layout, Path.cwd() / "_")
+    lo, hi = lay.players["min"], lay.players["max"]
+    if players is not None and not lo <= players <= hi:
+        allowed = f"{lo}-{hi}" if lo != hi else str(lo)
+        raise click.BadParameter(f"{lay.id} is for {allowed} players, got {players}", param_hint="'--players'")
+    known = [p.id for p in lay.pages]
+    for p in pages:
+        if p not in known:
+            raise click.BadParameter(f"no page '{p}' in {lay.id}; pages: {', '.join(known)}",
+                                     param_hint="'--page'")
+    data = render_pdf(lay, lang=lang or default_lang(), paper=paper, copies=copies,
+                      players=players, pages=list(pages) or None)
+    path = Path(output) if output else Path("output") / f"{lay.id}.pdf"
+    write_atomic(path, data)
+    n = copies * (len(pages) or len(lay.pages))
+    click.echo(f"wrote {path} ({n} page{'s' if n > 1 else ''}, {len(data) / 1024:.0f} KiB)")
+
+
+def main():
+    cli(prog_name="sheetgen")

@@ -1,0 +1,30 @@
+"""Domain errors. They subclass ClickException so the CLI prints them as one
+`Error: ...` line per problem and exits 1, with no traceback."""
+
+from __future__ import annotations
+
+import click
+
+
+class SheetgenError(click.ClickException):
+    """Base class: `problems` is a list of `file:line: key.path: message` lines."""
+
+    exit_code = 1
+
+    def __init__(self, problems: str | list[str]):
+        if isinstance(problems, str):
+            problems = [problems]
+        self.problems = list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+class LayoutError(SheetgenError):
+    """A layout file that cannot be loaded, resolved or validated."""
+
+
+class RecordError(SheetgenError):
+    """A game record that the sheet makes impossible."""
+
+
+class RenderError(SheetgenError):
+    """A rendering request that cannot be honoured."""

@@ -1,0 +1,85 @@
+"""The display list: what a page is made of, in drawing primitives.
+
+Elements turn into these (sheetgen.layout.elements), the validator checks them
+(text fits, glyphs exist) and the backends draw them (sheetgen.render.pdf).
+Coordinates are millimetres from the top-left corner of the sheet, y down.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+INK = "#222222"
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    stroke: str | None = INK
+    fill: str | None = None
+    width: float = 0.5      # pt
+    radius: float = 0.0     # mm
+    dash: tuple = ()
+
+
+@dataclass(frozen=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    stroke: str = INK
+    width: float = 0.5
+    dash: tuple = ()
+
+
+@dataclass(frozen=True)
+class Box:
+    """A box a player marks: `check` (tick or cross) or `write` (a number or a name)."""
+    x: float
+    y: float
+    w: float
+    h: float
+    kind: str = "check"
+    checked: bool = False   # pre-printed cross
+    field: str | None = None  # stable field name (element id based)
+    stroke: str = INK
+    fill: str | None = "#ffffff"
+
+
+@dataclass(frozen=True)
+class Text:
+    x: float
+    y: float
+    w: float
+    h: float
+    text: str
+    font: str = "sans"
+    size: float = 9.0
+    align: str = "left"     # left, center, right
+    valign: str = "middle"  # top, middle, bottom
+    color: str = INK
+    wrap: bool = True
+    path: str = ""          # key path, for validation messages
+
+
+@dataclass(frozen=True)
+class Icon:
+    x: float
+    y: float
+    size: float
+    name: str
+    color: str | None = None
+
+
+@dataclass(frozen=True)
+class Circle:
+    x: float   # centre
+    y: float
+    r: float
+    stroke: str | None = INK
+    fill: str | None = None
+    width: float = 0.5

@@ -1,0 +1,361 @@
+"""Load a layout: resolve `extends`, validate every key, place the elements and
+check the page (inside the sheet, no overlaps, text that fits, glyphs the font
+has, boxes big enough for a pencil). All problems are collected, then raised
+once as a LayoutError.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sheetgen.errors import LayoutError
+from sheetgen.layout import elements as E
+from sheetgen.layout.display import Box, Text
+from sheetgen.layout.resolve import builtin_ids, is_builtin_ref, locate, resolve
+from sheetgen.schema import INVALID, Bool, Color, Ctx, Field, Int, Length, ListOf, Map, Spec, Str, Where, describe
+
+GAMES = ("harvest-dice", "imperial-settlers", "river-valley-glassworks", "bosk", "plante-bataille")
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+MARGIN = 8.0  # mm that home printers keep blank
+MAX_SHEET = (min(w for w, _ in PAPERS.values()) - 2 * MARGIN, min(h for _, h in PAPERS.values()) - 2 * MARGIN)
+MIN_BOX = 7.0       # mm: a box a pencil can mark
+MIN_MINI_BOX = 3.5  # mm: cells of a small copy of a board (dots, not numbers)
+
+
+class Constant(Spec):
+    """A game constant: a plain value, or {value, verified, note}."""
+
+    SCALAR = (int, float, str)
+
+    def check(self, value, ctx, at):
+        if isinstance(value, dict):
+            got = Map({"value": Field(_Value(), required=True), "verified": Field(Bool(), default=True),
+                       "note": Field(Str())}, what="a constant").check(value, ctx, at)
+            return got
+        got = _Value().check(value, ctx, at)
+        return got if got is INVALID else {"value": got, "verified": True}
+
+
+class _Value(Spec):
+    def check(self, value, ctx, at):
+        ok = lambda v: isinstance(v, (int, float, str)) and not isinstance(v, bool)  # noqa: E731
+        if ok(value) or (isinstance(value, list) and value and all(ok(v) for v in value)):
+            return list(value) if isinstance(value, list) else value
+        return ctx.error(at, f"expected a number, a text or a list of them, got {describe(value)}")
+
+
+class DictOf(Spec):
+    def __init__(self, value: Spec, what: str):
+        self.value, self.what = value, what
+
+    def check(self, value, ctx, at):
+        if not isinstance(value, dict):
+            return ctx.error(at, f"expected {self.what}, got {describe(value)}")
+        out, ok = {}, True
+        key_spec = E.IdStr()
+        for key, item in value.items():
+            where = at.child(value, key)
+            if key_spec.check(key, ctx, where) is INVALID:
+                ok = False
+                continue
+            got = self.value.check(item, ctx, where)
+            ok = ok and got is not INVALID
+            out[key] = got
+        return out if ok else INVALID
+
+
+class Elements(Spec):
+    def check(self, value, ctx, at):
+        if not isinstance(value, list):
+            return ctx.error(at, f"expected a list of elements, got {describe(value)}")
+        out, ok = [], True
+        for n, item in enumerate(value):
+            name = item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else None
+            where = Where(value, n, name or f"{at.path}[{n}]")
+            got = E.check_element(item, ctx, where)
+            if got is INVALID:
+                ok = False
+            else:
+                got["_node"] = item
+                got["_path"] = where.path
+                out.append(got)
+        return out if ok else INVALID
+
+
+def _players_post(p, ctx, at):
+    if not p["min"] <= p["default"] <= p["max"]:
+        return ctx.error(at, f"expected min <= default <= max, got {p['min']}, {p['default']}, {p['max']}")
+    return p
+
+
+PAGE = Map({
+    "id": Field(E.IdStr(), required=True),
+    "title": Field(E.Label(), required=True),
+    "elements": Field(Elements(), required=True),
+}, what="a page mapping")
+
+LAYOUT = Map({
+    "id": Field(Str(r"[a-z0-9][a-z0-9_.-]*", what="a layout id"), required=True),
+    "game": Field(Str(choices=GAMES), required=True),
+    "title": Field(E.Label(), required=True),
+    "description": Field(E.Label()),
+    "sheet": Field(Map({"width": Field(Length(20, MAX_SHEET[0]), required=True),
+                        "height": Field(Length(20, MAX_SHEET[1]), required=True)}),
+                   default=lambda: {"width": 194.0, "height": 263.0}),
+    "players": Field(Map({"min": Field(Int(1, 12), default=1), "max": Field(Int(1, 12), default=1),
+                          "default": Field(Int(1, 12), default=1)}, post=_players_post),
+                     default=lambda: {"min": 1, "max": 1, "default": 1}),
+    "theme": Field(Map({"accent": Field(Color(), default="#2f6b3a"), "tint": Field(Color(), default="#eef4ea")}),
+                   default=lambda: {"accent": "#2f6b3a", "tint": "#eef4ea"}),
+    "constants": Field(DictOf(Constant(), "a mapping of constants"), default=dict),
+    "pages": Field(ListOf(PAGE, 1, 12), required=True),
+})
+
+
+@dataclass
+class Page:
+    id: str
+    title: dict
+    elements: list
+
+
+@dataclass
+class Layout:
+    id: str
+    game: str
+    title: dict
+    description: dict | None
+    width: float
+    height: float
+    players: dict
+    theme: dict
+    constants: dict            # name -> value
+    unverified: list           # key paths of values marked verified: false
+    pages: list
+    source: str
+    by_id: dict = field(default_factory=dict)
+
+    def element(self, eid: str) -> dict:
+        return self.by_id[eid]
+
+    def has(self, eid: str) -> bool:
+        return eid in self.by_id
+
+    def const(self, name: str):
+        return self.constants[name]
+
+    def page(self, pid: str) -> Page:
+        for p in self.pages:
+            if p.id == pid:
+                return p
+        raise KeyError(pid)
+
+    def env(self, lang: str, players: int | None = None) -> E.Env:
+        return E.Env(lang, self.constants, self.theme, players or self.players["default"], elements=self.by_id)
+
+    def display(self, page: Page, lang: str, players: int | None = None) -> list:
+        env = self.env(lang, players)
+        out = []
+        for el in page.elements:
+            out += E.TYPES[el["type"]].build(el, env)
+        return out
+
+
+def _line_of_path(node, subpath: str) -> tuple[str, int]:
+    """Best (file, line) for `subpath` (like `label` or `sections[2].value`) under a raw node."""
+    file, line = getattr(node, "file", "<string>"), getattr(node, "line", 0)
+    cur = node
+    for part in subpath.replace("]", "").replace("[", ".").split("."):
+        if not part:
+            continue
+        key = int(part) if part.isdigit() else part
+        try:
+            nxt = cur[key]
+        except (KeyError, IndexError, TypeError):
+            break
+        if hasattr(cur, "line_of"):
+            file, line = cur.file_of(key), cur.line_of(key)
+        cur = nxt
+    return file, line
+
+
+def _place(pages: list, ctx: Ctx) -> None:
+    """Absolute x, y, w, h for every element (resolving `in:` frames)."""
+    for page in pages:
+        frames = {}
+        for el in page["elements"]:
+            x, y = el["at"]
+            if "in" in el:
+                frame = frames.get(el["in"])
+                if frame is None:
+                    ctx.error(Where(el["_node"], "in", el["_path"] + ".in"),
+                              f"no frame '{el['in']}' earlier on this page")
+                else:
+                    x += frame["x"]
+                    y += frame["y"] + (frame["header"] if frame.get("title") else 0)
+            el["x"], el["y"] = x, y
+            el["w"], el["h"] = E.TYPES[el["type"]].size(el)
+            if el["type"] == "frame":
+                frames[el["id"]] = el
+
+
+def _overlap(a, b) -> bool:
+    eps = 0.01
+    return (a["x"] < b["x"] + b["w"] - eps and b["x"] < a["x"] + a["w"] - eps and
+            a["y"] < b["y"] + b["h"] - eps and b["y"] < a["y"] + a["h"] - eps)
+
+
+def _inside(inner, outer) -> bool:
+    eps = 0.01
+    return (inner["x"] >= outer["x"] - eps and inner["y"] >= outer["y"] - eps and
+            inner["x"] + inner["w"] <= outer["x"] + outer["w"] + eps and
+            inner["y"] + inner["h"] <= outer["y"] + outer["h"] + eps)
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+def _check_geometry(pages: list, width: float, height: float, ctx: Ctx) -> None:
+    for page in pages:
+        els = page["elements"]
+        for el in els:
+            at = Where(el["_node"], "at", el["_path"])
+            if el["x"] < -0.01 or el["y"] < -0.01 or el["x"] + el["w"] > width + 0.01 or \
+                    el["y"] + el["h"] > height + 0.01:
+                ctx.error(at, f"outside the printable area: spans x {_fmt(el['x'])}-{_fmt(el['x'] + el['w'])}mm, "
+                              f"y {_fmt(el['y'])}-{_fmt(el['y'] + el['h'])}mm; the sheet is "
+                              f"{_fmt(width)} x {_fmt(height)}mm")
+        for i, a in enumerate(els):
+            for b in els[i + 1:]:
+                if not _overlap(a, b):
+                    continue
+                fa, fb = a["type"] == "frame", b["type"] == "frame"
+                if fa or fb:
+                    frame, other = (a, b) if fa else (b, a)
+                    if _inside(other, frame):
+                        head = dict(frame, h=frame["header"]) if frame.get("title") else None
+                        if head is None or not _overlap(other, head):
+                            continue
+                        ctx.error(Where(other["_node"], "at", other["_path"]),
+                                  f"overlaps the title of frame '{frame['id']}'")
+                        continue
+                    if fa and fb and _inside(frame, other):
+                        continue
+                ctx.error(Where(b["_node"], "at", b["_path"]), f"overlaps '{a['id']}'")
+
+
+def _check_display(layout: Layout, ctx: Ctx) -> None:
+    from sheetgen.render import fonts
+
+    counts = sorted({layout.players["min"], layout.players["max"]})
+    seen = set()
+    for page in layout.pages:
+        nodes = {el["id"]: el for el in page.elements}
+        for lang in E.LANGS:
+            for players in counts:
+                for el in page.elements:
+                    env = layout.env(lang, players)
+                    prims = E.TYPES[el["type"]].build(el, env)
+                    for path, message in env.errors:
+                        _report(ctx, el, path, message, seen)
+                    for prim in prims:
+                        if isinstance(prim, Text):
+                            missing = fonts.missing_glyphs(prim.text, prim.font)
+                            if missing:
+                                _report(ctx, el, prim.path, f"the font has no glyph for {missing!r} ({lang})", seen)
+                                continue
+                            fit = fonts.fit_text(prim.text, prim.font, prim.size, prim.w * 72 / 25.4,
+                                                 prim.h * 72 / 25.4, prim.wrap)
+                            if not fit.fits:
+                                who = f" with {players} players" if len(counts) > 1 else ""
+                                _report(ctx, el, prim.path, f"text does not fit in {_fmt(prim.w)} x {_fmt(prim.h)}mm"
+                                        f"{who} ({lang}): {prim.text!r}", seen)
+                        elif isinstance(prim, Box):
+                            least = MIN_MINI_BOX if prim.kind == "mini" else MIN_BOX
+                            if min(prim.w, prim.h) < least - 0.01:
+                                who = f" with {players} players" if len(counts) > 1 else ""
+                                _report(ctx, el, "", f"boxes of {_fmt(prim.w)} x {_fmt(prim.h)}mm{who} are too "
+                                        f"small to mark; at least {_fmt(least)}mm", seen)
+        del nodes
+
+
+def _report(ctx, el, subpath, message, seen):
+    rel = subpath[len(el["_path"]):].lstrip(".") if subpath.startswith(el["_path"]) else ""
+    file, line = _line_of_path(el["_node"], rel)
+    path = el["_path"] + ("." + rel if rel and not rel.startswith("[") else rel)
+    text = f"{file}:{line}: {path}: {message}"
+    if text not in seen:
+        seen.add(text)
+        ctx.errors.append(text)
+
+
+def _unverified(data: dict) -> list[str]:
+    out = [f"constants.{k}" for k, c in data["constants"].items() if not c["verified"]]
+    for page in data["pages"]:
+        for el in page["elements"]:
+            if not el["verified"]:
+                out.append(el["id"])
+            for n, s in enumerate(el.get("sections") or []):
+                if not s["verified"]:
+                    out.append(f"{el['id']}.sections[{n}]")
+            for n, r in enumerate(el.get("rows") or [] if el["type"] == "score_table" else []):
+                if not r["verified"]:
+                    out.append(f"{el['id']}.rows[{n}]")
+    return out
+
+
+def build_layout(raw: dict, source: str) -> Layout:
+    """Validate a resolved layout tree into a Layout, or raise every problem at once."""
+    ctx = Ctx()
+    data = LAYOUT.check(raw, ctx, Where(raw, None, ""))
+    if data is INVALID:
+        raise LayoutError(ctx.errors)
+    ids: dict[str, dict] = {}
+    for page in data["pages"]:
+        for el in page["elements"]:
+            if el["id"] in ids:
+                ctx.error(Where(el["_node"], "id", el["_path"] + ".id"), "duplicate element id")
+            ids[el["id"]] = el
+    _place(data["pages"], ctx)
+    if ctx.errors:
+        raise LayoutError(ctx.errors)
+    w, h = data["sheet"]["width"], data["sheet"]["height"]
+    _check_geometry(data["pages"], w, h, ctx)
+    layout = Layout(
+        id=data["id"], game=data["game"], title=data["title"], description=data.get("description"),
+        width=w, height=h, players=data["players"], theme=data["theme"],
+        constants={k: c["value"] for k, c in data["constants"].items()},
+        unverified=_unverified(data),
+        pages=[Page(p["id"], p["title"], p["elements"]) for p in data["pages"]],
+        source=source, by_id=ids,
+    )
+    _check_display(layout, ctx)
+    if ctx.errors:
+        raise LayoutError(ctx.errors)
+    return layout
+
+
+_CACHE: dict = {}
+
+
+def load_layout(ref: str, relative_to: Path | None = None) -> Layout:
+    """A validated Layout from a built-in id or a path (relative to `relative_to`'s folder)."""
+    path = locate(ref, relative_to)
+    if path is None:
+        if is_builtin_ref(ref):
+            raise LayoutError(f"no built-in layout '{ref}'; built-in layouts: {', '.join(builtin_ids())}")
+        raise LayoutError(f"{ref}: no such file")
+    key = path.resolve()
+    try:
+        stamp = key.stat().st_mtime_ns
+    except OSError:  # pragma: no cover - raced away
+        stamp = None
+    hit = _CACHE.get(key)
+    if hit and hit[0] == stamp:
+        return hit[1]
+    raw = resolve(path)
+    layout = build_layout(raw, str(path))
+    _CACHE[key] = (stamp, layout)
+    return layout

@@ -1,0 +1,135 @@
+"""Resolve `extends:` into one layout tree (Squib's layout_parser, made strict).
+
+`extends` names one parent or a list of parents, each a built-in layout id or a
+path relative to the file that names it. Parents are merged in order (later
+parents win), then the child on top. Cycles and missing parents are errors.
+
+Merging (`merge`) is a pure function:
+- mappings merge key by key, the child's value winning;
+- lists whose items are all mappings with an `id` merge item by item on `id`:
+  an item with the parent's id merges into it (and `remove: true` deletes it),
+  new ids are appended in the child's order;
+- any other value is replaced by the child's.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Callable
+
+from sheetgen.errors import LayoutError
+from sheetgen.yamlsrc import SrcDict, SrcList, load_file
+
+BUILTIN_PACKAGE = "sheetgen.layouts"
+
+
+def builtin_dir() -> Path:
+    try:
+        return Path(str(resources.files(BUILTIN_PACKAGE)))
+    except ModuleNotFoundError:  # running from a source checkout without installing
+        return Path(__file__).resolve().parents[2] / "layouts"
+
+
+def builtin_ids() -> list[str]:
+    return sorted(p.stem for p in builtin_dir().glob("*.yaml"))
+
+
+def is_builtin_ref(ref: str) -> bool:
+    return "/" not in ref and "\\" not in ref and not ref.endswith((".yaml", ".yml", ".json"))
+
+
+def locate(ref: str, relative_to: Path | None) -> Path | None:
+    """The file a reference names: a built-in id, or a path (relative to a file's folder)."""
+    if is_builtin_ref(ref):
+        path = builtin_dir() / f"{ref}.yaml"
+        return path if path.is_file() else None
+    path = Path(ref)
+    if not path.is_absolute() and relative_to is not None:
+        path = relative_to.parent / path
+    return path if path.is_file() else None
+
+
+def _by_id(items) -> bool:
+    return isinstance(items, list) and all(isinstance(i, dict) and "id" in i for i in items)
+
+
+def merge(parent, child):
+    """Merge `child` over `parent` (see the module doc). Inputs are not modified."""
+    if isinstance(parent, dict) and isinstance(child, dict):
+        out = SrcDict()
+        out.file = getattr(child, "file", "<string>")
+        out.line = getattr(child, "line", 0)
+        for src in (parent, child):
+            for key, value in src.items():
+                if key in out and src is child:
+                    out[key] = merge(out[key], value)
+                else:
+                    out[key] = value
+                if hasattr(src, "line_of"):
+                    out.lines[key] = src.line_of(key)
+                    out.files[key] = src.file_of(key)
+        return out
+    if _by_id(parent) and _by_id(child) and parent and child:
+        out = SrcList()
+        out.file = getattr(child, "file", "<string>")
+        out.line = getattr(child, "line", 0)
+        index = {item["id"]: n for n, item in enumerate(parent)}
+        merged = list(parent)
+        lines = list(getattr(parent, "lines", [0] * len(parent)))
+        removed = set()
+        for n, item in enumerate(child):
+            pos = index.get(item["id"])
+            if pos is None:
+                merged.append(item)
+                lines.append(child.line_of(n) if hasattr(child, "line_of") else 0)
+            elif item.get("remove") is True:
+                removed.add(pos)
+            else:
+                merged[pos] = merge(merged[pos], item)
+        for n, item in enumerate(merged):
+            if n not in removed:
+                out.append(item)
+                out.lines.append(lines[n] if n < len(lines) else 0)
+        return out
+    return child
+
+
+def resolve(path: Path, load: Callable[[Path], dict] = load_file, _stack: tuple = ()) -> SrcDict:
+    """Load the layout at `path` with every parent merged in."""
+    path = Path(path)
+    key = path.resolve()
+    if key in _stack:
+        chain = " -> ".join(p.name for p in (*_stack, key)[list(_stack).index(key):])
+        raise LayoutError(f"{path}:1: extends: cycle: {chain}")
+    data = load(path)
+    if not isinstance(data, dict):
+        raise LayoutError(f"{path}:1: expected a layout mapping, got {type(data).__name__}")
+    refs = data.get("extends", [])
+    if isinstance(refs, str):
+        refs = [refs]
+    if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
+        line = data.line_of("extends") if hasattr(data, "line_of") else 0
+        raise LayoutError(f"{path}:{line}: extends: expected a layout id, a path, or a list of them")
+    merged: dict | None = None
+    problems = []
+    for n, ref in enumerate(refs):
+        parent_path = locate(ref, path)
+        if parent_path is None:
+            line = data["extends"].line_of(n) if isinstance(data["extends"], SrcList) else data.line_of("extends")
+            kind = "built-in layout" if is_builtin_ref(ref) else "file"
+            hint = f" (built-in layouts: {', '.join(builtin_ids())})" if is_builtin_ref(ref) else ""
+            problems.append(f"{path}:{line}: extends: no {kind} '{ref}'{hint}")
+            continue
+        parent = resolve(parent_path, load, (*_stack, key))
+        merged = parent if merged is None else merge(merged, parent)
+    if problems:
+        raise LayoutError(problems)
+    own = SrcDict((k, v) for k, v in data.items() if k != "extends")
+    own.file, own.line = data.file, data.line
+    own.lines = {k: v for k, v in data.lines.items() if k != "extends"}
+    if "id" not in own:
+        own["id"] = path.stem
+        own.lines["id"] = 1
+    result = own if merged is None else merge(merged, own)
+    return result

@@ -1,0 +1,113 @@
+"""Bundled fonts (DejaVu, see fonts/LICENSE-DejaVu.txt) and text fitting.
+
+Nothing depends on fonts installed on the machine. `fit_text` is shared by the
+validator (text that cannot fit is an error) and the renderer (which draws
+exactly the lines it returns), so both agree on what fits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+FONT_FILES = {
+    "sans": "DejaVuSans.ttf",
+    "sans-bold": "DejaVuSans-Bold.ttf",
+    "condensed": "DejaVuSansCondensed.ttf",
+    "condensed-bold": "DejaVuSansCondensed-Bold.ttf",
+}
+FONT_NAMES = tuple(FONT_FILES)
+MIN_FONT_SIZE = 5.5  # pt: below this a home printer's text is not legible
+LEADING = 1.18
+
+
+def font_dir() -> Path:
+    try:
+        return Path(str(resources.files("sheetgen.fonts")))
+    except ModuleNotFoundError:  # running from a source checkout without installing
+        return Path(__file__).resolve().parents[2] / "fonts"
+
+
+@lru_cache(maxsize=None)
+def font(name: str):
+    """The registered reportlab TTFont for one of FONT_NAMES (registered once)."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    ttf = TTFont(f"sheetgen-{name}", str(font_dir() / FONT_FILES[name]))
+    pdfmetrics.registerFont(ttf)
+    return ttf
+
+
+def font_name(name: str) -> str:
+    return font(name).fontName
+
+
+def missing_glyphs(text: str, name: str = "sans") -> str:
+    """The characters of `text` that the font cannot draw (reportlab would draw nothing)."""
+    cmap = font(name).face.charToGlyph
+    seen = []
+    for ch in text:
+        if ch not in "\n\t" and ord(ch) not in cmap and ch not in seen:
+            seen.append(ch)
+    return "".join(seen)
+
+
+def width(text: str, name: str, size: float) -> float:
+    """Width of `text` in points."""
+    return font(name).stringWidth(text, size)
+
+
+@dataclass(frozen=True)
+class Fitted:
+    lines: tuple[str, ...]
+    size: float          # font size in pt
+    fits: bool
+
+    @property
+    def leading(self) -> float:
+        return self.size * LEADING
+
+
+def wrap(text: str, name: str, size: float, max_width: float) -> list[str] | None:
+    """Greedy word wrap; None when a single word is wider than the box."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        current = ""
+        for word in paragraph.split():
+            trial = f"{current} {word}" if current else word
+            if width(trial, name, size) <= max_width:
+                current = trial
+            elif not current or width(word, name, size) > max_width:
+                return None
+            else:
+                lines.append(current)
+                current = word
+        lines.append(current)
+    return lines
+
+
+@lru_cache(maxsize=4096)
+def fit_text(text: str, name: str, size: float, max_width: float, max_height: float,
+             wrap_lines: bool = True) -> Fitted:
+    """Lines and size (the given size, shrunk in 0.25 pt steps down to MIN_FONT_SIZE)
+    at which `text` fits in the box (points). `fits` is False if even the smallest
+    size overflows; the renderer then still draws the smallest attempt."""
+    s = size
+    last = Fitted((text,), s, False)
+    while s >= MIN_FONT_SIZE - 1e-9:
+        if wrap_lines:
+            lines = wrap(text, name, s, max_width)
+        else:
+            lines = text.split("\n")
+            if any(width(line, name, s) > max_width for line in lines):
+                lines = None
+        if lines is not None:
+            last = Fitted(tuple(lines), s, False)
+            height = s + (len(lines) - 1) * s * LEADING
+            if height <= max_height + 1e-6:
+                return Fitted(tuple(lines), s, True)
+        s -= 0.25
+    return last

@@ -1,0 +1,267 @@
+"""A small schema language that validates YAML trees and collects every error.
+
+Each spec's `check(value, ctx, at)` returns the normalised value, or `INVALID`
+after recording an error. `at` is a `Where`: the node holding the value, its key
+there, and the breadcrumb path shown to the user. Errors read
+`file:line: path: message` (cfgv / mkdocs style); the caller raises once.
+Used for layouts (sheetgen.layout) and game records (sheetgen.scoring).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from sheetgen.yamlsrc import where as _where
+
+INVALID = object()
+MISSING = object()
+
+
+@dataclass(frozen=True)
+class Where:
+    node: Any
+    key: Any
+    path: str
+
+    def child(self, node, key, name: str | None = None) -> "Where":
+        part = name if name is not None else (f"[{key}]" if isinstance(key, int) else str(key))
+        if not self.path:
+            path = part.lstrip(".")
+        elif part.startswith("["):
+            path = self.path + part
+        else:
+            path = f"{self.path}.{part}"
+        return Where(node, key, path)
+
+    def location(self) -> tuple[str, int]:
+        if self.node is None:
+            return "<string>", 0
+        return _where(self.node, self.key)
+
+
+@dataclass
+class Ctx:
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    extra: dict = field(default_factory=dict)
+
+    def error(self, at: Where, message: str) -> object:
+        file, line = at.location()
+        prefix = f"{file}:{line}: " if line else f"{file}: "
+        self.errors.append(f"{prefix}{at.path}: {message}" if at.path else f"{prefix}{message}")
+        return INVALID
+
+
+def describe(value) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class Spec:
+    description = "a value"
+
+    def check(self, value, ctx: Ctx, at: Where):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class Any_(Spec):
+    def check(self, value, ctx, at):
+        return value
+
+
+class Bool(Spec):
+    description = "true or false"
+
+    def check(self, value, ctx, at):
+        if isinstance(value, bool):
+            return value
+        return ctx.error(at, f"expected true or false, got {describe(value)}")
+
+
+class Int(Spec):
+    def __init__(self, lo: int | None = None, hi: int | None = None):
+        self.lo, self.hi = lo, hi
+
+    @property
+    def description(self):
+        if self.lo is not None and self.hi is not None:
+            return f"{self.lo}-{self.hi}"
+        if self.lo is not None:
+            return f"a whole number >= {self.lo}"
+        return "a whole number"
+
+    def check(self, value, ctx, at):
+        if isinstance(value, bool) or not isinstance(value, int):
+            return ctx.error(at, f"expected a whole number, got {describe(value)}")
+        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            if self.hi is None:
+                return ctx.error(at, f"expected a whole number >= {self.lo}, got {value}")
+            if self.lo is None:
+                return ctx.error(at, f"expected a whole number <= {self.hi}, got {value}")
+            return ctx.error(at, f"expected {self.lo}-{self.hi}, got {value}")
+        return value
+
+
+class Num(Spec):
+    def __init__(self, lo: float | None = None, hi: float | None = None):
+        self.lo, self.hi = lo, hi
+
+    def check(self, value, ctx, at):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            return ctx.error(at, f"expected a number, got {describe(value)}")
+        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            return ctx.error(at, f"expected a number from {self.lo:g} to {self.hi:g}, got {value:g}")
+        return value
+
+
+class Str(Spec):
+    def __init__(self, pattern: str | None = None, choices=None, what: str | None = None):
+        self.pattern = re.compile(pattern) if pattern else None
+        self.choices = tuple(choices) if choices else None
+        self.what = what
+
+    def check(self, value, ctx, at):
+        if not isinstance(value, str):
+            return ctx.error(at, f"expected {self.what or 'a string'}, got {describe(value)}")
+        if self.choices is not None and value not in self.choices:
+            return ctx.error(at, f"expected one of {', '.join(self.choices)}, got {describe(value)}")
+        if self.pattern is not None and not self.pattern.fullmatch(value):
+            return ctx.error(at, f"expected {self.what or 'a string'}, got {describe(value)}")
+        return value
+
+
+class ListOf(Spec):
+    def __init__(self, item: Spec, lo: int = 0, hi: int | None = None):
+        self.item, self.lo, self.hi = item, lo, hi
+
+    def check(self, value, ctx, at):
+        if not isinstance(value, list):
+            return ctx.error(at, f"expected a list, got {describe(value)}")
+        if len(value) < self.lo or (self.hi is not None and len(value) > self.hi):
+            if self.hi is None:
+                want = f"at least {self.lo}"
+            elif self.lo == self.hi:
+                want = f"exactly {self.lo}"
+            else:
+                want = f"{self.lo}-{self.hi}"
+            return ctx.error(at, f"expected {want} items, got {len(value)}")
+        out = []
+        ok = True
+        for i, item in enumerate(value):
+            got = self.item.check(item, ctx, at.child(value, i))
+            ok = ok and got is not INVALID
+            out.append(got)
+        return out if ok else INVALID
+
+
+class Field:
+    """One key of a Map: its spec, whether it is required, and its default."""
+
+    def __init__(self, spec: Spec, required: bool = False, default=MISSING, doc: str = ""):
+        self.spec, self.required, self.default, self.doc = spec, required, default, doc
+
+
+class Map(Spec):
+    """A mapping with known keys. Unknown keys are errors that list the accepted ones."""
+
+    def __init__(self, fields: dict[str, Field], what: str = "a mapping",
+                 post: Callable[[dict, Ctx, Where], Any] | None = None):
+        self.fields, self.what, self.post = fields, what, post
+
+    def check(self, value, ctx, at):
+        if not isinstance(value, dict):
+            return ctx.error(at, f"expected {self.what}, got {describe(value)}")
+        out: dict = {}
+        ok = True
+        for key in value:
+            if key not in self.fields:
+                accepted = ", ".join(sorted(self.fields))
+                ctx.error(at.child(value, key), f"unknown key; accepted keys: {accepted}")
+                ok = False
+        for name, fld in self.fields.items():
+            if name in value:
+                got = fld.spec.check(value[name], ctx, at.child(value, name))
+                if got is INVALID:
+                    ok = False
+                else:
+                    out[name] = got
+            elif fld.required:
+                ctx.error(at, f"missing key '{name}'")
+                ok = False
+            elif fld.default is not MISSING:
+                out[name] = fld.default() if callable(fld.default) else fld.default
+        if not ok:
+            return INVALID
+        if self.post is not None:
+            return self.post(out, ctx, at)
+        return out
+
+
+# --------------------------------------------------------------------------- lengths
+
+_UNITS = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72}
+_LENGTH = re.compile(r"\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(mm|cm|in|pt)?\s*")
+
+
+def parse_length(value) -> float | None:
+    """A length in mm: numbers are mm; strings take a unit (mm, cm, in, pt)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, str):
+        m = _LENGTH.fullmatch(value)
+        if m:
+            return float(m.group(1)) * _UNITS[m.group(2) or "mm"]
+    return None
+
+
+class Length(Spec):
+    description = "a length"
+
+    def __init__(self, lo: float = 0.0, hi: float = 1000.0):
+        self.lo, self.hi = lo, hi
+
+    def check(self, value, ctx, at):
+        mm = parse_length(value)
+        if mm is None:
+            return ctx.error(at, f"expected a length like 12mm, 0.5in, 10pt or 12, got {describe(value)}")
+        if mm < self.lo or mm > self.hi:
+            return ctx.error(at, f"expected a length from {self.lo:g}mm to {self.hi:g}mm, got {mm:g}mm")
+        return mm
+
+
+class Pair(Spec):
+    """[a, b] of another spec (a position or a size)."""
+
+    def __init__(self, item: Spec, what: str):
+        self.item, self.what = item, what
+
+    def check(self, value, ctx, at):
+        if not isinstance(value, list) or len(value) != 2:
+            return ctx.error(at, f"expected {self.what}, got {describe(value)}")
+        a = self.item.check(value[0], ctx, at.child(value, 0))
+        b = self.item.check(value[1], ctx, at.child(value, 1))
+        if a is INVALID or b is INVALID:
+            return INVALID
+        return (a, b)
+
+
+class Color(Spec):
+    _RE = re.compile(r"#[0-9a-fA-F]{6}")
+
+    def check(self, value, ctx, at):
+        if isinstance(value, str) and self._RE.fullmatch(value):
+            return value.lower()
+        return ctx.error(at, f"expected a colour like '#4a7c2f', got {describe(value)}")

@@ -1,0 +1,129 @@
+"""Load YAML (or JSON, which is YAML) keeping where every value came from.
+
+Mappings become `SrcDict` and sequences `SrcList`: plain dict and list
+subclasses that also carry the file name and the 1-based line of each key or
+item, so that validation can say `file:line: key.path: message`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from sheetgen.errors import SheetgenError
+
+
+class SrcDict(dict):
+    """A mapping that remembers its file and the line of each key."""
+
+    file: str = "<string>"
+    line: int = 0
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lines: dict = {}
+        self.files: dict = {}
+
+    def line_of(self, key) -> int:
+        return self.lines.get(key, self.line)
+
+    def file_of(self, key) -> str:
+        return self.files.get(key, self.file)
+
+
+class SrcList(list):
+    """A sequence that remembers its file and the line of each item."""
+
+    file: str = "<string>"
+    line: int = 0
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.lines: list[int] = []
+
+    def line_of(self, index) -> int:
+        if isinstance(index, int) and 0 <= index < len(self.lines):
+            return self.lines[index]
+        return self.line
+
+    def file_of(self, index) -> str:
+        return self.file
+
+
+def where(node, key=None) -> tuple[str, int]:
+    """(file, line) of `node[key]`, or of `node` itself when key is None."""
+    file = getattr(node, "file", "<string>")
+    if key is None:
+        return file, getattr(node, "line", 0)
+    if hasattr(node, "line_of"):
+        return node.file_of(key), node.line_of(key)
+    return file, getattr(node, "line", 0)
+
+
+class _Loader(yaml.SafeLoader):
+    source_name = "<string>"
+
+
+def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> SrcDict:
+    loader.flatten_mapping(node)
+    result = SrcDict()
+    result.file = loader.source_name
+    result.line = node.start_mark.line + 1
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, (str, int, float, bool)) and key is not None:
+            raise yaml.constructor.ConstructorError(
+                None, None, "a key must be a plain value", key_node.start_mark)
+        if key in result:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r}", key_node.start_mark)
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.lines[key] = key_node.start_mark.line + 1
+    return result
+
+
+def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> SrcList:
+    result = SrcList()
+    result.file = loader.source_name
+    result.line = node.start_mark.line + 1
+    for item in node.value:
+        result.append(loader.construct_object(item, deep=True))
+        result.lines.append(item.start_mark.line + 1)
+    return result
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+
+
+def loads(text: str, name: str = "<string>"):
+    """Parse YAML/JSON text; a syntax error becomes a one-line SheetgenError."""
+    loader = _Loader(text)
+    loader.source_name = name
+    try:
+        return loader.get_single_data()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 0
+        what = exc.problem or exc.context or "invalid YAML"
+        raise SheetgenError(f"{name}:{line}: {what}") from None
+    except yaml.YAMLError as exc:  # pragma: no cover - other yaml errors
+        raise SheetgenError(f"{name}:0: invalid YAML: {exc}") from None
+    finally:
+        loader.dispose()
+
+
+def load_file(path: str | Path, name: str | None = None):
+    """Read and parse a file; unreadable files are SheetgenErrors."""
+    path = Path(path)
+    shown = name or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SheetgenError(f"{shown}: no such file") from None
+    except UnicodeDecodeError:
+        raise SheetgenError(f"{shown}:1: not UTF-8 text") from None
+    except OSError as exc:
+        raise SheetgenError(f"{shown}: cannot read: {exc.strerror}") from None
+    return loads(text, shown)
