@@ -8,7 +8,8 @@ Merging (`merge`) is a pure function:
 - mappings merge key by key, the child's value winning;
 - lists whose items are all mappings with an `id` merge item by item on `id`:
   an item with the parent's id merges into it (and `remove: true` deletes it),
-  new ids are appended in the child's order;
+  a new id goes right after the item listed before it in the child (at the
+  end when it comes first);
 - any other value is replaced by the child's.
 """
 
@@ -74,23 +75,25 @@ def merge(parent, child):
         out = SrcList()
         out.file = getattr(child, "file", "<string>")
         out.line = getattr(child, "line", 0)
-        index = {item["id"]: n for n, item in enumerate(parent)}
-        merged = list(parent)
-        lines = list(getattr(parent, "lines", [0] * len(parent)))
-        removed = set()
+        plines = getattr(parent, "lines", [])
+        entries = [[item, plines[n] if n < len(plines) else 0] for n, item in enumerate(parent)]
+        after = None  # id of the entry the child's previous item became
         for n, item in enumerate(child):
-            pos = index.get(item["id"])
-            if pos is None:
-                merged.append(item)
-                lines.append(child.line_of(n) if hasattr(child, "line_of") else 0)
-            elif item.get("remove") is True:
-                removed.add(pos)
+            ids = [e[0]["id"] for e in entries]
+            line = child.line_of(n) if hasattr(child, "line_of") else 0
+            if item["id"] in ids:
+                pos = ids.index(item["id"])
+                if item.get("remove") is True:
+                    del entries[pos]
+                    continue
+                entries[pos][0] = merge(entries[pos][0], item)
             else:
-                merged[pos] = merge(merged[pos], item)
-        for n, item in enumerate(merged):
-            if n not in removed:
-                out.append(item)
-                out.lines.append(lines[n] if n < len(lines) else 0)
+                pos = ids.index(after) + 1 if after in ids else len(entries)
+                entries.insert(pos, [item, line])
+            after = item["id"]
+        for item, line in entries:
+            out.append(item)
+            out.lines.append(line)
         return out
     return child
 
