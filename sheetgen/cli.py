@@ -100,5 +100,104 @@ def render(layout, output, lang, paper, copies, players, pages):
     click.echo(f"wrote {path} ({n} page{'s' if n > 1 else ''}, {len(data) / 1024:.0f} KiB)")
 
 
+@cli.command()
+@click.argument("records", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True,
+              help="table for people, json (the score contract), csv.")
+@LANG_OPTION
+@click.option("-i", "--interactive", is_flag=True,
+              help="Ask for the marks player by player; the argument is then a LAYOUT.")
+@click.option("--players", type=int, default=None, help="With --interactive: how many players.")
+@click.option("--save", type=click.Path(dir_okay=False), default=None,
+              help="With --interactive: also save the record (YAML) to this file.")
+def score(records, fmt, lang, interactive, players, save):
+    """Score finished games from RECORDS (YAML or JSON game records).
+
+    \b
+    sheetgen score game.yaml
+    sheetgen score game.yaml --format json
+    sheetgen score harvest-dice-normal --interactive --save game.yaml
+    """
+    from sheetgen.errors import RecordError, SheetgenError
+    from sheetgen.scoring import output
+    from sheetgen.scoring.record import score_data, score_file
+
+    lang = lang or default_lang()
+    if interactive:
+        if len(records) != 1:
+            raise click.UsageError("--interactive takes exactly one LAYOUT")
+        scored = [_interactive(records[0], players, save, score_data)]
+    else:
+        if save or players is not None:
+            raise click.UsageError("--save and --players go with --interactive")
+        scored, problems = [], []
+        for path in records:
+            try:
+                scored.append(score_file(path))
+            except SheetgenError as exc:
+                problems += exc.problems
+        if problems:
+            raise RecordError(problems)
+    if fmt == "json":
+        click.echo(output.as_json(scored))
+    elif fmt == "csv":
+        click.echo(output.as_csv(scored), nl=False)
+    else:
+        click.echo("\n\n".join(output.as_table(s, lang) for s in scored))
+
+
+def _interactive(ref, players, save, score_data):
+    import yaml
+
+    from sheetgen.fileio import write_atomic
+    from sheetgen.games import game_module
+    from sheetgen.layout.model import load_layout
+    from sheetgen.scoring.interactive import ask_record
+
+    layout = load_layout(ref, Path.cwd() / "_")
+    game = game_module(layout.game)
+    if game is None:
+        raise click.ClickException(f"scoring {layout.game} is not supported yet")
+    lo, hi = game.player_range(layout)
+    if players is not None and not lo <= players <= hi:
+        raise click.BadParameter(f"expected {lo}-{hi}, got {players}", param_hint="'--players'")
+    record = ask_record(layout, ref, players)
+    scored = score_data(record, save or "<interactive>")
+    if save:
+        text = yaml.safe_dump(record, allow_unicode=True, sort_keys=False, default_flow_style=None)
+        write_atomic(save, text.encode("utf-8"))
+        click.echo(f"saved {save}", err=True)
+    return scored
+
+
+@cli.command()
+@click.argument("layout")
+@click.option("--players", type=int, default=None, help="How many players (default: the game's usual count).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write to this file instead of standard output.")
+def template(layout, players, output):
+    """Print a commented blank game record for LAYOUT, to fill in and score."""
+    from sheetgen.fileio import write_atomic
+    from sheetgen.games import game_module
+    from sheetgen.layout.model import load_layout
+    from sheetgen.scoring.template import make_template
+
+    lay = load_layout(layout, Path.cwd() / "_")
+    game = game_module(lay.game)
+    if game is None:
+        raise click.ClickException(f"scoring {lay.game} is not supported yet")
+    lo, hi = game.player_range(lay)
+    if players is None:
+        players = max(lo, min(hi, 2))
+    if not lo <= players <= hi:
+        raise click.BadParameter(f"expected {lo}-{hi}, got {players}", param_hint="'--players'")
+    text = make_template(lay, players, layout)
+    if output:
+        write_atomic(output, text.encode("utf-8"))
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
 def main():
     cli(prog_name="sheetgen")

@@ -30,6 +30,8 @@ class Where:
         part = name if name is not None else (f"[{key}]" if isinstance(key, int) else str(key))
         if not self.path:
             path = part.lstrip(".")
+        elif self.path.endswith(":"):
+            path = f"{self.path} {part}"
         elif part.startswith("["):
             path = self.path + part
         else:
@@ -51,7 +53,8 @@ class Ctx:
     def error(self, at: Where, message: str) -> object:
         file, line = at.location()
         prefix = f"{file}:{line}: " if line else f"{file}: "
-        self.errors.append(f"{prefix}{at.path}: {message}" if at.path else f"{prefix}{message}")
+        path = at.path.rstrip(":")
+        self.errors.append(f"{prefix}{path}: {message}" if path else f"{prefix}{message}")
         return INVALID
 
 

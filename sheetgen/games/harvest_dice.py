@@ -1,0 +1,180 @@
+"""Harvest Dice: a player's garden, pig and market -> points.
+
+Constants come from the layout: the garden grid `garden` (rows, columns, points
+per complete row), the pig track `pig` (boxes per row and each row's points),
+the market tracks `market_<vegetable>` (boxes, pre-printed boxes) and, when the
+layout has it, the constant `majority_bonus` (advanced mode).
+
+Decisions (DESIGN.md): 5 points per complete garden row (the layout's
+row_value); pig points: the value printed beside the last row holding a checked
+box; advanced majorities: the most of a vegetable in the garden and the most
+pig boxes gain the bonus, tied leaders each gain it, a count of 0 never wins.
+No tie-breaker: equal totals share the victory.
+"""
+
+from __future__ import annotations
+
+from sheetgen.games.base import PlayerScore, label, leaders, track_boxes
+from sheetgen.schema import Field, ListOf, Map, Spec, describe
+from sheetgen.scoring.fields import Count
+
+VEGETABLES = ("carrot", "salad", "tomato")
+LETTERS = {"C": "carrot", "S": "salad", "T": "tomato"}
+EMPTY = "."
+NAMES = {"carrot": label("carottes", "carrots"), "salad": label("salades", "salads"),
+         "tomato": label("tomates", "tomatoes")}
+ONE = {"carrot": "carrot", "salad": "salad", "tomato": "tomato"}
+RULES_PLAYERS = (2, 4)
+
+
+def _market(layout, veg) -> dict:
+    return layout.element(f"market_{veg}")
+
+
+def majority_bonus(layout) -> int | None:
+    return layout.constants.get("majority_bonus")
+
+
+class GardenRow(Spec):
+    """One garden row: a string of C, S, T or '.' as long as the grid is wide."""
+
+    def __init__(self, cols: int):
+        self.cols = cols
+        self.description = f"{cols} characters of C (carrot), S (salad), T (tomato) or . (empty)"
+
+    def check(self, value, ctx, at):
+        if not isinstance(value, str):
+            return ctx.error(at, f"expected {self.description}, got {describe(value)}")
+        row = value.strip().upper()
+        if len(row) != self.cols:
+            return ctx.error(at, f"expected {self.cols} characters, got {len(row)} ({value!r})")
+        for n, ch in enumerate(row):
+            if ch != EMPTY and ch not in LETTERS:
+                return ctx.error(at, f"{ch!r} in column {n + 1} is no vegetable; "
+                                     f"use C (carrot), S (salad), T (tomato) or . (empty)")
+        return row
+
+
+def player_range(layout) -> tuple[int, int]:
+    return 1, 8
+
+
+def player_fields(layout) -> dict:
+    grid, pig = layout.element("garden"), layout.element("pig")
+    market = {}
+    for veg in VEGETABLES:
+        m = _market(layout, veg)
+        pre = m["prechecked"]
+        why = f"{pre} box{'es are' if pre > 1 else ' is'} pre-printed on this sheet" if pre else ""
+        market[veg] = Field(Count(pre, track_boxes(m), why), required=True,
+                            doc=f"{ONE[veg]} market boxes checked, pre-printed ones included")
+    return {
+        "garden": Field(ListOf(GardenRow(grid["cols"]), grid["rows"], grid["rows"]), required=True,
+                        doc=f"{grid['rows']} rows, top to bottom: C carrot, S salad, T tomato, . empty"),
+        "pig": Field(Count(0, track_boxes(pig)), required=True, doc="pig boxes checked (filled row by row)"),
+        "market": Field(Map(market, what="a mapping of carrot, salad, tomato"), required=True,
+                        doc="market boxes checked per vegetable"),
+    }
+
+
+def blank_player(layout) -> dict:
+    grid = layout.element("garden")
+    return {"garden": [EMPTY * grid["cols"]] * grid["rows"], "pig": 0,
+            "market": {veg: _market(layout, veg)["prechecked"] for veg in VEGETABLES}}
+
+
+def categories(layout) -> list:
+    cats = [(veg, label(NAMES[veg]["fr"].capitalize(), NAMES[veg]["en"].capitalize())) for veg in VEGETABLES]
+    cats += [("rows", label("Lignes complètes", "Complete rows")), ("pig", label("Cochon", "Pig"))]
+    if majority_bonus(layout) is not None:
+        cats += [(f"majority_{veg}", label(f"Majorité {NAMES[veg]['fr']}", f"Majority {NAMES[veg]['en']}"))
+                 for veg in VEGETABLES]
+        cats.append(("majority_pig", label("Majorité cochon", "Majority pig")))
+    return cats
+
+
+def counts(garden: list[str]) -> dict:
+    return {veg: sum(row.count(letter) for row in garden) for letter, veg in LETTERS.items()}
+
+
+def pig_points(layout, boxes: int) -> int:
+    """The value printed beside the last row holding a checked box (0 if none)."""
+    points, filled = 0, 0
+    for s in layout.element("pig")["sections"]:
+        if boxes <= filled:
+            break
+        points = s.get("value") or 0
+        filled += s["boxes"]
+    return points
+
+
+def _groups(garden: list[str], letter: str) -> list[list[tuple[int, int]]]:
+    cells = {(r, c) for r, row in enumerate(garden) for c, ch in enumerate(row) if ch == letter}
+    groups = []
+    while cells:
+        stack = [min(cells)]
+        group = []
+        cells.discard(stack[0])
+        while stack:
+            r, c = stack.pop()
+            group.append((r, c))
+            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if nb in cells:
+                    cells.discard(nb)
+                    stack.append(nb)
+        groups.append(sorted(group))
+    return sorted(groups)
+
+
+def check(layout, record, report) -> None:
+    players = record["players"]
+    for i, p in enumerate(players):
+        for letter, veg in LETTERS.items():
+            groups = _groups(p["garden"], letter)
+            for g in groups[1:]:
+                r, c = g[0]
+                report.warn(i, f"garden: the {ONE[veg]} at row {r + 1}, column {c + 1} is not orthogonally adjacent "
+                               f"to the other {NAMES[veg]['en']} (each new vegetable must touch one of its kind)")
+    if len(players) > 1:
+        first = players[0]["market"]
+        for p in players[1:]:
+            if p["market"] != first:
+                shown = "; ".join(f"{q['name']} " + ", ".join(f"{v} {q['market'][v]}" for v in VEGETABLES)
+                                  for q in players)
+                report.warn(None, f"market: the markets differ although the market die is shared ({shown})")
+                break
+    grid = layout.element("garden")
+    pig_total = track_boxes(layout.element("pig"))
+    ended = any(
+        all(EMPTY not in row for row in p["garden"]) or p["pig"] >= pig_total
+        or any(p["market"][v] >= track_boxes(_market(layout, v)) for v in VEGETABLES)
+        for p in players)
+    if not ended:
+        report.warn(None, f"no end condition was met: no full garden ({grid['rows']} x {grid['cols']}), "
+                          f"no full pig ({pig_total} boxes), no complete market")
+    lo, hi = RULES_PLAYERS
+    if not lo <= len(players) <= hi:
+        report.warn(None, f"Harvest Dice is played by {lo}-{hi} players, this record has {len(players)}")
+
+
+def score(layout, record) -> list[PlayerScore]:
+    grid = layout.element("garden")
+    row_value = grid.get("row_value") or 0
+    players = record["players"]
+    garden_counts = [counts(p["garden"]) for p in players]
+    out = []
+    for p, n in zip(players, garden_counts):
+        b = {veg: n[veg] * p["market"][veg] for veg in VEGETABLES}
+        b["rows"] = row_value * sum(1 for row in p["garden"] if EMPTY not in row)
+        b["pig"] = pig_points(layout, p["pig"])
+        out.append(b)
+    bonus = majority_bonus(layout)
+    if bonus is not None:
+        for veg in VEGETABLES:
+            win = leaders([n[veg] for n in garden_counts])
+            for i, b in enumerate(out):
+                b[f"majority_{veg}"] = bonus if i in win else 0
+        win = leaders([p["pig"] for p in players])
+        for i, b in enumerate(out):
+            b["majority_pig"] = bonus if i in win else 0
+    return [PlayerScore(p["name"], b) for p, b in zip(players, out)]

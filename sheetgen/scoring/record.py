@@ -1,0 +1,141 @@
+"""Game records: load (YAML or JSON), validate against the layout they name,
+score with the game's rules, rank. Every problem is collected, then raised
+once as a RecordError (`file:line: players[1] 'Bob': market.carrot: ...`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from sheetgen.errors import LayoutError, RecordError, SheetgenError
+from sheetgen.games import game_module
+from sheetgen.games.base import Report
+from sheetgen.layout.model import Layout, load_layout
+from sheetgen.schema import INVALID, Ctx, Field, Map, Str, Where, describe
+from sheetgen.scoring.fields import Name
+from sheetgen.scoring.rank import rank_players
+from sheetgen.yamlsrc import SrcDict, load_file
+
+
+@dataclass
+class Scored:
+    layout: Layout
+    record: dict
+    scores: list          # PlayerScore, record order
+    ranks: list
+    winners: list
+    warnings: list
+    source: str
+
+    def contract(self) -> dict:
+        """The JSON object of the score contract (DESIGN.md)."""
+        return {
+            "layout": self.layout.id,
+            "game": self.layout.game,
+            "players": [{"name": s.name, "total": s.total, "rank": r, "breakdown": dict(s.breakdown)}
+                        for s, r in zip(self.scores, self.ranks)],
+            "winners": list(self.winners),
+            "warnings": list(self.warnings),
+        }
+
+
+def layout_for(raw, source: str, ctx: Ctx) -> Layout | None:
+    """The layout a record names (built-in id or a path relative to the record)."""
+    top = Where(raw, None, "")
+    if not isinstance(raw, dict):
+        ctx.error(top, f"expected a game record mapping with 'layout' and 'players', got {describe(raw)}")
+        return None
+    if "layout" not in raw:
+        ctx.error(top, "missing key 'layout' (a built-in layout id or a path to a layout file)")
+        return None
+    ref = raw["layout"]
+    at = Where(raw, "layout", "layout")
+    if not isinstance(ref, str):
+        ctx.error(at, f"expected a layout id or path, got {describe(ref)}")
+        return None
+    try:
+        return load_layout(ref, Path(source))
+    except LayoutError as exc:
+        for problem in exc.problems:
+            if re.match(r"\S+:\d+: ", problem):
+                ctx.errors.append(problem)   # a problem inside the layout file itself
+            else:
+                ctx.error(at, problem)
+        return None
+
+
+def validate(raw, source: str) -> tuple[Layout, dict, list[str]]:
+    """The layout, the normalised record and its warnings; or raise RecordError."""
+    ctx = Ctx()
+    layout = layout_for(raw, source, ctx)
+    if layout is None:
+        raise RecordError(ctx.errors)
+    game = game_module(layout.game)
+    if game is None:
+        raise RecordError(f"{source}:{raw.line_of('layout') if isinstance(raw, SrcDict) else 0}: layout: "
+                          f"scoring {layout.game} is not supported yet")
+    fields = {
+        "layout": Field(Str(), required=True),
+        "date": Field(Str()),
+        "notes": Field(Str()),
+        **(game.record_fields(layout) if hasattr(game, "record_fields") else {}),
+    }
+    top = Where(raw, None, "")
+    record = {}
+    for key in raw:
+        if key != "players" and key not in fields:
+            ctx.error(Where(raw, key, str(key)), f"unknown key; accepted keys: {', '.join(sorted([*fields, 'players']))}")
+    got = Map(fields).check({k: v for k, v in raw.items() if k in fields}, ctx, top)
+    if got is not INVALID:
+        record.update(got)
+    players = raw.get("players")
+    lo, hi = game.player_range(layout)
+    if players is None:
+        ctx.error(top, "missing key 'players'")
+        raise RecordError(ctx.errors)
+    if not isinstance(players, list):
+        ctx.error(Where(raw, "players", "players"), f"expected a list of players, got {describe(players)}")
+        raise RecordError(ctx.errors)
+    if not lo <= len(players) <= hi:
+        allowed = f"{lo}-{hi}" if lo != hi else str(lo)
+        ctx.error(Where(raw, "players", "players"), f"{layout.game} is played by {allowed} players, got {len(players)}")
+    pspec = Map({"name": Field(Name(), required=True), **game.player_fields(layout)}, what="a player mapping")
+    out, names = [], []
+    for i, p in enumerate(players):
+        name = p.get("name") if isinstance(p, dict) else None
+        label = f"players[{i}] '{name}':" if isinstance(name, (str, int)) and str(name).strip() else f"players[{i}]:"
+        got = pspec.check(p, ctx, Where(players, i, label))
+        if got is not INVALID:
+            got["_where"] = Where(players, i, label)
+            if got["name"] in names:
+                ctx.error(Where(p, "name", label + " name"), f"two players are named '{got['name']}'")
+            names.append(got["name"])
+        out.append(got)
+    if ctx.errors:
+        raise RecordError(ctx.errors)
+    record["players"] = out
+    record["_node"] = raw
+    report = Report(ctx, names)
+    game.check(layout, record, report)
+    if ctx.errors:
+        raise RecordError(ctx.errors)
+    return layout, record, ctx.warnings
+
+
+def score_data(raw, source: str = "<record>") -> Scored:
+    """Validate and score a parsed record."""
+    layout, record, warnings = validate(raw, source)
+    game = game_module(layout.game)
+    scores = game.score(layout, record)
+    ranks, winners = rank_players(scores)
+    return Scored(layout, record, scores, ranks, winners, warnings, source)
+
+
+def score_file(path: str | Path) -> Scored:
+    try:
+        raw = load_file(path)
+    except SheetgenError as exc:
+        raise RecordError(exc.problems) from None
+    return score_data(raw, str(path))
