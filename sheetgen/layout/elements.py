@@ -683,12 +683,12 @@ def check_element(value, ctx: Ctx, at: Where):
     """Validate one element mapping, dispatching on its `type`."""
     if not isinstance(value, dict):
         return ctx.error(at, f"expected an element mapping, got {describe(value)}")
+    if value.get("remove") is True:  # before the type: a removal names no type
+        return ctx.error(at.child(value, "remove"), f"no element '{value.get('id')}' in the parents to remove")
     kind = value.get("type")
     if kind not in TYPES:
         where = at.child(value, "type") if "type" in value else at
         return ctx.error(where, f"unknown element type {describe(kind)}; types: {', '.join(sorted(TYPES))}"
                          if "type" in value else "missing key 'type'")
-    if value.get("remove") is True:
-        return ctx.error(at.child(value, "remove"), f"no element '{value.get('id')}' in the parents to remove")
     spec = _SPECS.get(kind) or _SPECS.setdefault(kind, element_spec(kind))
     return spec.check(value, ctx, at)
