@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Callable
 
-from sheetgen.errors import LayoutError
+from sheetgen.errors import LayoutError, SheetgenError
 from sheetgen.yamlsrc import SrcDict, SrcList, load_file
 
 BUILTIN_PACKAGE = "sheetgen.layouts"
@@ -102,10 +102,15 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_file, _stack: tuple 
     """Load the layout at `path` with every parent merged in."""
     path = Path(path)
     key = path.resolve()
-    if key in _stack:
+    if key in _stack:  # only reached when resolve() is called on a cycle directly
         chain = " -> ".join(p.name for p in (*_stack, key)[list(_stack).index(key):])
         raise LayoutError(f"{path}:1: extends: cycle: {chain}")
-    data = load(path)
+    try:
+        data = load(path)
+    except LayoutError:
+        raise
+    except SheetgenError as exc:  # YAML syntax, unreadable file: still a layout problem
+        raise LayoutError(exc.problems) from None
     if not isinstance(data, dict):
         raise LayoutError(f"{path}:1: expected a layout mapping, got {type(data).__name__}")
     refs = data.get("extends", [])
@@ -118,8 +123,14 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_file, _stack: tuple 
     problems = []
     for n, ref in enumerate(refs):
         parent_path = locate(ref, path)
+        line = data["extends"].line_of(n) if isinstance(data["extends"], SrcList) else data.line_of("extends")
+        if parent_path is not None and parent_path.resolve() in (*_stack, key):
+            # report the cycle where it closes: this file's `extends` line
+            loop = (*_stack, key)
+            chain = " -> ".join(p.name for p in (*loop[loop.index(parent_path.resolve()):], parent_path.resolve()))
+            problems.append(f"{path}:{line}: extends: cycle: {chain}")
+            continue
         if parent_path is None:
-            line = data["extends"].line_of(n) if isinstance(data["extends"], SrcList) else data.line_of("extends")
             kind = "built-in layout" if is_builtin_ref(ref) else "file"
             hint = f" (built-in layouts: {', '.join(builtin_ids())})" if is_builtin_ref(ref) else ""
             problems.append(f"{path}:{line}: extends: no {kind} '{ref}'{hint}")
