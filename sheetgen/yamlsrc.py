@@ -41,6 +41,7 @@ class SrcList(list):
     def __init__(self, *args):
         super().__init__(*args)
         self.lines: list[int] = []
+        self.files: list[str] = []  # per item, when items come from several files (merged lists)
 
     def line_of(self, index) -> int:
         if isinstance(index, int) and 0 <= index < len(self.lines):
@@ -48,6 +49,8 @@ class SrcList(list):
         return self.line
 
     def file_of(self, index) -> str:
+        if isinstance(index, int) and 0 <= index < len(self.files):
+            return self.files[index]
         return self.file
 
 

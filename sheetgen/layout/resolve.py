@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from sheetgen.errors import LayoutError, SheetgenError
-from sheetgen.yamlsrc import SrcDict, SrcList, load_file
+from sheetgen.yamlsrc import SrcDict, SrcList, load_file, where
 
 BUILTIN_PACKAGE = "sheetgen.layouts"
 
@@ -75,25 +75,26 @@ def merge(parent, child):
         out = SrcList()
         out.file = getattr(child, "file", "<string>")
         out.line = getattr(child, "line", 0)
-        plines = getattr(parent, "lines", [])
-        entries = [[item, plines[n] if n < len(plines) else 0] for n, item in enumerate(parent)]
+        # each entry: [item, line, file] (a merged item takes the child's place)
+        entries = [[item, *where(parent, n)[::-1]] for n, item in enumerate(parent)]
         after = None  # id of the entry the child's previous item became
         for n, item in enumerate(child):
             ids = [e[0]["id"] for e in entries]
-            line = child.line_of(n) if hasattr(child, "line_of") else 0
+            file, line = where(child, n)
             if item["id"] in ids:
                 pos = ids.index(item["id"])
                 if item.get("remove") is True:
                     del entries[pos]
                     continue
-                entries[pos][0] = merge(entries[pos][0], item)
+                entries[pos] = [merge(entries[pos][0], item), line, file]
             else:
                 pos = ids.index(after) + 1 if after in ids else len(entries)
-                entries.insert(pos, [item, line])
+                entries.insert(pos, [item, line, file])
             after = item["id"]
-        for item, line in entries:
+        for item, line, file in entries:
             out.append(item)
             out.lines.append(line)
+            out.files.append(file)
         return out
     return child
 
