@@ -13,6 +13,7 @@ from sheetgen.errors import LayoutError
 from sheetgen.layout import elements as E
 from sheetgen.layout.display import Box, Text
 from sheetgen.layout.resolve import builtin_ids, is_builtin_ref, locate, resolve
+from sheetgen.yamlsrc import load_file
 from sheetgen.schema import INVALID, Bool, Color, Ctx, Field, Int, Length, ListOf, Map, Spec, Str, Where, describe
 
 GAMES = ("harvest-dice", "imperial-settlers", "river-valley-glassworks", "bosk", "plante-bataille")
@@ -348,14 +349,29 @@ def load_layout(ref: str, relative_to: Path | None = None) -> Layout:
             raise LayoutError(f"no built-in layout '{ref}'; built-in layouts: {', '.join(builtin_ids())}")
         raise LayoutError(f"{ref}: no such file")
     key = path.resolve()
-    try:
-        stamp = key.stat().st_mtime_ns
-    except OSError:  # pragma: no cover - raced away
-        stamp = None
     hit = _CACHE.get(key)
-    if hit and hit[0] == stamp:
-        return hit[1]
-    raw = resolve(path)
+    if hit and hit[1] == _stamps(hit[0]):
+        return hit[2]
+    files: list[Path] = []
+
+    def load(p: Path):
+        files.append(p.resolve())
+        return load_file(p)
+
+    raw = resolve(path, load)
     layout = build_layout(raw, str(path))
-    _CACHE[key] = (stamp, layout)
+    # cached until the file or any of its parents changes
+    _CACHE[key] = (tuple(files), _stamps(files), layout)
     return layout
+
+
+def _stamps(files) -> tuple:
+    """Size and modification time of each file (None when it is gone)."""
+    out = []
+    for f in files:
+        try:
+            st = f.stat()
+            out.append((st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append(None)
+    return tuple(out)
