@@ -49,9 +49,12 @@ class Ctx:
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
+    source: str = "<string>"   # the file name for values that do not carry one
 
     def error(self, at: Where, message: str) -> object:
         file, line = at.location()
+        if file == "<string>":
+            file = self.source
         prefix = f"{file}:{line}: " if line else f"{file}: "
         path = at.path.rstrip(":")
         self.errors.append(f"{prefix}{path}: {message}" if path else f"{prefix}{message}")

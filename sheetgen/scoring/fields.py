@@ -6,7 +6,7 @@ interactive prompts) and how to parse what a person types.
 
 from __future__ import annotations
 
-from sheetgen.schema import INVALID, Spec, describe
+from sheetgen.schema import Spec, describe
 from sheetgen.scoring.numbers import parse_number
 
 
@@ -63,8 +63,3 @@ class Name(Spec):
             return ctx.error(at, "a player name is at most 60 characters")
         return value.strip()
 
-
-def valid(spec: Spec, value) -> bool:
-    from sheetgen.schema import Ctx, Where
-
-    return spec.check(value, Ctx(), Where(None, None, "")) is not INVALID

@@ -68,7 +68,7 @@ def layout_for(raw, source: str, ctx: Ctx) -> Layout | None:
 
 def validate(raw, source: str) -> tuple[Layout, dict, list[str]]:
     """The layout, the normalised record and its warnings; or raise RecordError."""
-    ctx = Ctx()
+    ctx = Ctx(source=source)
     layout = layout_for(raw, source, ctx)
     if layout is None:
         raise RecordError(ctx.errors)

@@ -1,0 +1,180 @@
+"""`sheetgen score` and `sheetgen template` from the command line, and the
+guarantee that no record, however malformed, produces a traceback."""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sheetgen.cli import cli
+from sheetgen.errors import SheetgenError
+from sheetgen.scoring.numbers import parse_number
+from sheetgen.scoring.record import score_data
+
+GAME = """\
+layout: harvest-dice-advanced
+players:
+  - name: Alice
+    garden: ["CCTT..", "SSTT..", "SS...."]
+    pig: 14
+    market: {carrot: 3, salad: 2, tomato: 4}
+  - name: Bob
+    garden: ["CCCCCC", "TTTTTT", "SS...."]
+    pig: "40+2"
+    market: {carrot: 3, salad: 2, tomato: 4}
+"""
+
+
+def run(*args, input=None, env=None):
+    return CliRunner().invoke(cli, list(args), input=input, env=env)
+
+
+def write(tmp_path, text, name="game.yaml"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_json_follows_the_contract(tmp_path):
+    out = run("score", write(tmp_path, GAME), "--format", "json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert list(data) == ["layout", "game", "players", "winners", "warnings"]
+    assert data["layout"] == "harvest-dice-advanced"
+    assert data["game"] == "harvest-dice"
+    # Alice 6+8+16+0+6 + salad majority 5 = 41; Bob 18+4+24+10+28 + carrot, tomato, pig majorities = 99
+    assert [(p["name"], p["total"], p["rank"]) for p in data["players"]] == [("Alice", 41, 2), ("Bob", 99, 1)]
+    assert sum(data["players"][1]["breakdown"].values()) == 99
+    assert data["winners"] == ["Bob"]
+    assert data["warnings"] == []
+
+
+def test_record_may_be_json(tmp_path):
+    path = write(tmp_path, json.dumps(yaml.safe_load(GAME)), "game.json")
+    out = run("score", path, "--format", "json")
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["winners"] == ["Bob"]
+
+
+def test_table_reads_like_a_score_pad(tmp_path):
+    out = run("score", write(tmp_path, GAME), "--lang", "en")
+    assert out.exit_code == 0
+    lines = out.output.splitlines()
+    assert lines[0].endswith("Alice  Bob")
+    assert lines[2].split() == ["Carrots", "6", "18"]
+    assert "Total" in out.output and lines[-1] == "Winner: Bob"
+    fr = run("score", write(tmp_path, GAME), "--lang", "fr")
+    assert "Gagnant: Bob" in fr.output and "Cochon" in fr.output
+
+
+def test_csv(tmp_path):
+    out = run("score", write(tmp_path, GAME), "--format", "csv")
+    assert out.exit_code == 0
+    rows = out.output.splitlines()
+    assert rows[0] == ("record,layout,player,carrot,salad,tomato,rows,pig,majority_carrot,majority_salad,"
+                       "majority_tomato,majority_pig,total,rank,winner")
+    assert rows[2].endswith(",Bob,18,4,24,10,28,5,0,5,5,99,1,yes")
+
+
+def test_several_records_errors_collected(tmp_path):
+    good = write(tmp_path, GAME)
+    bad = write(tmp_path, GAME.replace("pig: 14", "pig: 99"), "bad.yaml")
+    out = run("score", good, bad, "--format", "json")
+    assert out.exit_code == 1
+    assert out.output == f"Error: {bad}:5: players[0] 'Alice': pig: expected 0-42, got 99\n"
+    both = run("score", good, good, "--format", "json")
+    assert both.exit_code == 0 and len(json.loads(both.output)) == 2
+
+
+def test_template_is_a_valid_blank_record(tmp_path):
+    out = run("template", "harvest-dice-advanced", "--players", "3")
+    assert out.exit_code == 0
+    assert out.output.startswith("# Harvest Dice — player sheet (advanced)")
+    assert "# pig boxes checked (filled row by row) (0-42)" in out.output
+    data = yaml.safe_load(out.output)
+    assert [p["name"] for p in data["players"]] == ["Player 1", "Player 2", "Player 3"]
+    scored = run("score", write(tmp_path, out.output), "--format", "json")
+    assert scored.exit_code == 0
+    assert [p["total"] for p in json.loads(scored.output)["players"]] == [0, 0, 0]
+    normal = yaml.safe_load(run("template", "harvest-dice-normal").output)
+    assert normal["players"][0]["market"] == {"carrot": 1, "salad": 1, "tomato": 1}
+
+
+def test_template_bad_players_is_a_usage_error():
+    out = run("template", "harvest-dice-normal", "--players", "0")
+    assert out.exit_code == 2
+    assert "Invalid value for '--players': expected 1-8, got 0" in out.output
+
+
+def test_interactive_asks_re_asks_and_saves(tmp_path):
+    answers = "\n".join([
+        "Alice",                       # player 1 name
+        "CCTT.., SSXT.., SS....",      # bad letter: re-asked
+        "CCTT.., SSTT.., SS....",
+        "43", "14",                    # pig: 43 is out of range, re-asked
+        "3", "2", "4",                 # market
+        "Bob",
+        "CCCCCC, TTTTTT, SS....",
+        "40+2",
+        "3", "2", "4",
+    ]) + "\n"
+    save = tmp_path / "saved.yaml"
+    out = run("score", "harvest-dice-advanced", "--interactive", "--players", "2", "--save", str(save),
+              "--format", "json", input=answers)
+    assert out.exit_code == 0, out.output
+    assert "'X' in column 3 is no vegetable" in out.output
+    assert "expected 0-42, got 43" in out.output
+    assert "pig — pig boxes checked (filled row by row) [0-42]" in out.output
+    data = json.loads(out.output[out.output.index("{"):out.output.rindex("}") + 1])
+    assert [p["total"] for p in data["players"]] == [41, 99]
+    rescored = run("score", str(save), "--format", "json")
+    assert json.loads(rescored.output)["players"] == data["players"]
+
+
+def test_interactive_needs_one_layout():
+    out = run("score", "a", "b", "--interactive")
+    assert out.exit_code == 2
+    assert "Error: --interactive takes exactly one LAYOUT" in out.output
+    assert run("score", "x.yaml", "--save", "y.yaml").exit_code == 2
+
+
+# ----------------------------------------------------------------------------- never a traceback
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=True),
+                    st.text(max_size=12), st.sampled_from(["CCTT..", "10+20-10", "1e999", "-0", "......"]))
+values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                       st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+                      max_leaves=12)
+player_dicts = st.fixed_dictionaries({}, optional={
+    "name": st.one_of(st.text(max_size=6), values), "garden": st.one_of(
+        st.lists(st.text(alphabet="CST.X", min_size=0, max_size=7), max_size=4), values),
+    "pig": st.one_of(st.integers(-5, 50), values),
+    "market": st.one_of(st.fixed_dictionaries({}, optional={k: st.one_of(st.integers(-2, 8), values)
+                                                            for k in ("carrot", "salad", "tomato", "beet")}),
+                        values),
+    "extra": values})
+records = st.one_of(values, st.fixed_dictionaries(
+    {"layout": st.one_of(st.sampled_from(["harvest-dice-normal", "harvest-dice-advanced"]), values)},
+    optional={"players": st.one_of(st.lists(player_dicts, max_size=5), values), "x": values}))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records)
+def test_no_record_produces_a_traceback(data):
+    try:
+        result = score_data(data, "fuzz.yaml").contract()
+    except SheetgenError as exc:
+        assert exc.problems and all(p.startswith("fuzz.yaml") for p in exc.problems), exc.problems
+        return
+    json.dumps(result)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40))
+def test_numbers_are_parsed_never_evaluated(text):
+    n = parse_number(text)
+    assert n is None or isinstance(n, int)
