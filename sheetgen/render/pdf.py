@@ -133,7 +133,10 @@ def render_pdf(layout: Layout, *, lang: str = "en", paper: str = "a4", copies: i
     """The PDF bytes of `copies` sets of the layout's pages (all, or those named)."""
     pw, ph = PAPERS[paper]
     buf = io.BytesIO()
-    c = Canvas(buf, pagesize=(pw * mm, ph * mm), invariant=1, pageCompression=1)
+    # initialFontName: reportlab otherwise declares Helvetica (not embedded) on every
+    # page, which print preflight checks flag; use a bundled font instead.
+    c = Canvas(buf, pagesize=(pw * mm, ph * mm), invariant=1, pageCompression=1,
+               initialFontName=fonts.font_name("sans"))
     c.setTitle(layout.title[lang])
     c.setSubject(layout.id)
     c.setCreator(f"sheetgen {__version__}")
