@@ -14,7 +14,7 @@ from sheetgen.layout import elements as E
 from sheetgen.layout.display import Box, Text
 from sheetgen.layout.resolve import builtin_ids, is_builtin_ref, locate, resolve
 from sheetgen.yamlsrc import load_file
-from sheetgen.schema import INVALID, Bool, Color, Ctx, Field, Int, Length, ListOf, Map, Spec, Str, Where, describe
+from sheetgen.schema import INVALID, Any_, Bool, Color, Ctx, Field, Int, Length, ListOf, Map, Spec, Str, Where, describe
 
 GAMES = ("harvest-dice", "imperial-settlers", "river-valley-glassworks", "bosk", "plante-bataille")
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -97,6 +97,8 @@ PAGE = Map({
 }, what="a page mapping")
 
 LAYOUT = Map({
+    # resolve() consumes `extends`; listed so that "accepted keys" messages name it
+    "extends": Field(Any_()),
     "id": Field(Str(r"[a-z0-9][a-z0-9_.-]*", what="a layout id"), required=True),
     "game": Field(Str(choices=GAMES), required=True),
     "title": Field(E.Label(), required=True),
