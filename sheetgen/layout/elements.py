@@ -109,13 +109,14 @@ class Env:
         return "".join(out)
 
     def lookup(self, name: str, path: str):
-        """`{name}` in a label: a constant, or a key path into an element (`garden.row_value`)."""
+        """`{name}` in a label: a constant, an item of a list constant (`row_values[0]`), or a
+        key path into an element (`garden.row_value`)."""
         if name in self.constants:
             return _printable(self.constants[name])
-        head, _, rest = name.partition(".")
-        node = self.elements.get(head)
+        head, rest = re.match(r"([^.\[]*)\.?(.*)", name).groups()
+        node = self.elements[head] if head in self.elements else self.constants.get(head)
         if node is not None and rest:
-            for part in rest.replace("]", "").replace("[", ".").split("."):
+            for part in filter(None, rest.replace("]", "").replace("[", ".").split(".")):
                 key = int(part) if part.isdigit() else part
                 try:
                     node = node[key]
