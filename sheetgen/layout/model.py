@@ -230,6 +230,14 @@ def _check_geometry(pages: list, width: float, height: float, ctx: Ctx) -> None:
                 ctx.error(at, f"outside the printable area: spans x {_fmt(el['x'])}-{_fmt(el['x'] + el['w'])}mm, "
                               f"y {_fmt(el['y'])}-{_fmt(el['y'] + el['h'])}mm; the sheet is "
                               f"{_fmt(width)} x {_fmt(height)}mm")
+        frames = {el["id"]: el for el in els if el["type"] == "frame"}
+        for el in els:
+            frame = frames.get(el.get("in"))
+            if frame is not None and not _inside(el, frame):
+                ctx.error(Where(el["_node"], "at", el["_path"]),
+                          f"sticks out of frame '{frame['id']}': spans x {_fmt(el['x'])}-{_fmt(el['x'] + el['w'])}mm, "
+                          f"y {_fmt(el['y'])}-{_fmt(el['y'] + el['h'])}mm; the frame spans x {_fmt(frame['x'])}-"
+                          f"{_fmt(frame['x'] + frame['w'])}mm, y {_fmt(frame['y'])}-{_fmt(frame['y'] + frame['h'])}mm")
         for i, a in enumerate(els):
             for b in els[i + 1:]:
                 if not _overlap(a, b):
@@ -237,6 +245,8 @@ def _check_geometry(pages: list, width: float, height: float, ctx: Ctx) -> None:
                 fa, fb = a["type"] == "frame", b["type"] == "frame"
                 if fa or fb:
                     frame, other = (a, b) if fa else (b, a)
+                    if other.get("in") == frame["id"] and not _inside(other, frame):
+                        continue  # reported above
                     if _inside(other, frame):
                         head = dict(frame, h=frame["header"]) if frame.get("title") else None
                         if head is None or not _overlap(other, head):
