@@ -1,0 +1,164 @@
+"""Plante Bataille: harvested card values and vegetable tokens -> points.
+
+Constants come from the layout (layouts/plante-bataille.yaml): `majority_bonus`
+(3 in the seed), `token_kinds` (cabbage, corn, tomato: house default),
+`tokens_per_box` (5 of each kind per box: house default) and `one_box_players`
+(one box plays up to 6; two boxes up to the pad's maximum, 12). The labels of
+the breakdown come from the pad's score table (rows `harvested` and
+`majority_<kind>`).
+
+Rules (seed, DESIGN.md): a player's harvested cards score the sum of their
+values, negative values staying negative. For each token kind, the one player
+holding the most tokens (at least 1) gains the majority bonus; a tie for the
+lead gives it to nobody. No tie-breaker: equal totals share the victory.
+
+Decisions: `harvested` is a list of card values (each a whole number or a sum
+like "4+3"), a sum string ("10+20-10"), or values separated by commas; the
+values are not checked against a card list (the seed prints none). The token
+supply of a kind is `tokens_per_box` per box; a record may say `boxes: 1` or
+`boxes: 2`, and without it a game of more than `one_box_players` players is
+taken to use two boxes. More tokens of a kind over all players than the supply
+holds is an error (the sheet cannot hold what does not exist).
+"""
+
+from __future__ import annotations
+
+from sheetgen.games.base import PlayerScore, leaders
+from sheetgen.schema import Field, Int, ListOf, Map, Spec, Where, describe
+from sheetgen.scoring.fields import Count
+from sheetgen.scoring.numbers import parse_number
+
+VALUE_HELP = "a whole number or a sum like 10+20-5"
+VALUES_HELP = "a list like [4, -2, 3] or a sum like 10+20-10"
+
+
+def token_kinds(layout) -> list[str]:
+    kinds = layout.constants["token_kinds"]
+    return list(kinds) if isinstance(kinds, list) else [kinds]
+
+
+def majority_bonus(layout) -> int:
+    return layout.constants["majority_bonus"]
+
+
+def default_boxes(layout, players: int) -> int:
+    """Boxes a game of `players` players needs: one up to `one_box_players`, else two."""
+    return 1 if players <= layout.constants["one_box_players"] else 2
+
+
+def supply(layout, boxes: int) -> int:
+    """How many tokens of each kind exist with this many boxes."""
+    return layout.constants["tokens_per_box"] * boxes
+
+
+class CardValue(Spec):
+    """One harvested card's value (or a sum of several): may be negative."""
+
+    description = VALUE_HELP
+
+    def check(self, value, ctx, at):
+        n = parse_number(value)
+        if n is None:
+            return ctx.error(at, f"expected a card value ({VALUE_HELP}), got {describe(value)}")
+        return n
+
+
+class CardValues(ListOf):
+    """Harvested card values: a list, a sum string or comma-separated values -> a list of ints.
+
+    A ListOf, so that `score --interactive` accepts values typed with commas."""
+
+    description = f"{VALUES_HELP}; negative values stay negative"
+
+    def __init__(self):
+        super().__init__(CardValue())
+
+    def check(self, value, ctx, at):
+        if isinstance(value, list):
+            return super().check(value, ctx, at)
+        if isinstance(value, str) and "," in value:
+            parts = [parse_number(p) for p in value.split(",")]
+            if None not in parts:
+                return parts
+        else:
+            n = parse_number(value)
+            if n is not None:
+                return [n]
+        return ctx.error(at, f"expected card values ({VALUES_HELP}), got {describe(value)}")
+
+
+def player_range(layout) -> tuple[int, int]:
+    return layout.players["min"], layout.players["max"]
+
+
+def player_fields(layout) -> dict:
+    kinds = token_kinds(layout)
+    tokens = {k: Field(Count(0, None), default=0, doc=f"{k} tokens won") for k in kinds}
+    return {
+        "harvested": Field(CardValues(), required=True,
+                           doc="values of the cards in the player's pile"),
+        "tokens": Field(Map(tokens, what=f"a mapping of {', '.join(kinds)}"),
+                        default=lambda: {k: 0 for k in kinds}, doc="vegetable tokens won"),
+    }
+
+
+def record_fields(layout) -> dict:
+    one = layout.constants["one_box_players"]
+    lo, hi = player_range(layout)
+    return {"boxes": Field(Int(1, 2), doc=f"boxes played with: 1 ({lo}-{one} players) or 2 (up to {hi}); "
+                                          f"sets the token supply")}
+
+
+def blank_player(layout) -> dict:
+    return {"harvested": [], "tokens": {k: 0 for k in token_kinds(layout)}}
+
+
+def blank_record(layout, names: list[str]) -> dict:
+    return {"boxes": default_boxes(layout, len(names))}
+
+
+def _row_label(layout, row_id: str) -> dict:
+    """A score-table row's label, as printed on the pad, in both languages."""
+    rows = layout.element("score")["rows"] if layout.has("score") else []
+    row = next((r for r in rows if r["id"] == row_id and r.get("label")), None)
+    if row is None:  # a variant without that row: the key itself
+        return {"fr": row_id, "en": row_id}
+    return {lang: layout.env(lang).t(row["label"]) for lang in ("fr", "en")}
+
+
+def categories(layout) -> list:
+    return [("harvested", _row_label(layout, "harvested"))] + \
+           [(f"majority_{k}", _row_label(layout, f"majority_{k}")) for k in token_kinds(layout)]
+
+
+def check(layout, record, report) -> None:
+    players = record["players"]
+    raw = record["_node"]
+    n = len(players)
+    boxes = record.get("boxes")
+    lo, hi = player_range(layout)
+    one = layout.constants["one_box_players"]
+    if boxes == 1 and n > one:
+        report.error(Where(raw, "boxes", "boxes"),
+                     f"one box plays {lo}-{one} players, this record has {n} (two boxes play up to {hi})")
+        return
+    used = boxes or default_boxes(layout, n)
+    have = supply(layout, used)
+    held = "one box holds" if used == 1 else "two boxes hold"
+    hint = "" if boxes or used > 1 else "; if you played with two boxes, add 'boxes: 2' to the record"
+    for kind in token_kinds(layout):
+        total = sum(p["tokens"][kind] for p in players)
+        if total > have:
+            who = ", ".join(f"{p['name']} {p['tokens'][kind]}" for p in players if p["tokens"][kind])
+            report.error(Where(raw, "players", "players"),
+                         f"{total} {kind} tokens in all ({who}), but {held} only {have}{hint}")
+
+def score(layout, record) -> list[PlayerScore]:
+    players = record["players"]
+    bonus = majority_bonus(layout)
+    out = [{"harvested": sum(p["harvested"])} for p in players]
+    for kind in token_kinds(layout):
+        top = leaders([p["tokens"][kind] for p in players])
+        for i, b in enumerate(out):
+            b[f"majority_{kind}"] = bonus if top == {i} else 0
+    return [PlayerScore(p["name"], b) for p, b in zip(players, out)]
