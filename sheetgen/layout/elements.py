@@ -554,6 +554,7 @@ ST_ROW = Map({
     "height": Field(Length(4, 80), default=10.0),
     "kind": Field(Str(choices=("write", "names", "total", "winner", "grid", "heading")), default="write"),
     "grid": Field(Pair(Int(1, 12), "[columns, rows]")),
+    "count": Field(Label()),  # a small box, captioned so, before the points in each cell (leaves, tokens...)
     "verified": Field(Bool(), default=True),
 }, what="a row mapping")
 
@@ -562,6 +563,8 @@ def _st_post(el, ctx, at):
     for n, row in enumerate(el["rows"]):
         if row["kind"] == "grid" and "grid" not in row:
             return ctx.error(at, f"rows[{n}]: a 'grid' row needs grid: [columns, rows]")
+        if row.get("count") and row["kind"] != "write":
+            return ctx.error(at, f"rows[{n}]: 'count' goes on write rows only")
     return el
 
 
@@ -624,7 +627,14 @@ def _st_build(el, env):
                 s = min(h - 2, 8.0)
                 out.append(Box(bx + (cw - s) / 2, ry + (h - s) / 2, s, s, "check", False, fname))
             else:
-                out.append(Box(bx, ry, cw, h, "write", False, fname, fill=fill or "#ffffff"))
+                pw = cw
+                if row.get("count"):  # the count the points come from, in a small tinted box
+                    sw = min(cw * 0.4, 14.0)
+                    out.append(Box(bx, ry, sw, h, "write", False, fname + "_count", fill=env.tint))
+                    out.append(Text(bx + 0.5, ry + 0.4, sw - 1.0, 2.4, env.t(row["count"], p + ".count"),
+                                    "condensed", 5.5, "center", "top", "#666666", path=p + ".count"))
+                    bx, pw = bx + sw, cw - sw
+                out.append(Box(bx, ry, pw, h, "write", False, fname, fill=fill or "#ffffff"))
         if kind == "total":
             out.append(Rect(x, ry, el["width"], h, INK, None, 1.6))
         ry += h
