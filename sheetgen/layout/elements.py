@@ -533,10 +533,10 @@ def _table_build(el, env):
         for r in range(el["rows"]):
             ry = y + hh + r * rh
             if c == 0 and labels:
+                out.append(Rect(cx, ry, cw, rh, INK, env.tint, 0.5))  # under its label
                 if r < len(labels):
                     out.append(Text(cx, ry, cw, rh, env.t(labels[r], f"{p}.row_labels[{r}]"), "sans-bold", 8.5,
                                     "center", path=f"{p}.row_labels[{r}]"))
-                out.append(Rect(cx, ry, cw, rh, INK, env.tint, 0.5))
             else:
                 out.append(Box(cx, ry, cw, rh, "write", False, f"{el['id']}_r{r + 1}_c{c + 1}"))
         cx += cw
