@@ -148,6 +148,7 @@ class ElementType:
     markable: bool = False
     container: bool = False
     doc: str = ""
+    post: Callable | None = None   # (element, ctx, at) -> element or INVALID, after the keys are checked
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -683,7 +684,7 @@ COMMON_FIELDS = {
 
 def element_spec(type_name: str) -> Map:
     t = TYPES[type_name]
-    post = {"track": _track_post, "score_table": _st_post}.get(type_name)
+    post = t.post or {"track": _track_post, "score_table": _st_post}.get(type_name)
     return Map({**COMMON_FIELDS, **t.fields}, what="an element mapping", post=post)
 
 
