@@ -704,3 +704,6 @@ def check_element(value, ctx: Ctx, at: Where):
                          if "type" in value else "missing key 'type'")
     spec = _SPECS.get(kind) or _SPECS.setdefault(kind, element_spec(kind))
     return spec.check(value, ctx, at)
+
+
+from sheetgen.layout import buildings  # noqa: E402,F401

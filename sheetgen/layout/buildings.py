@@ -1,0 +1,246 @@
+"""The `building` element: one building card of a roll-and-write village.
+
+A card holds what a scorer needs together: the boxes to check (each with the
+resources it costs), the end-game points (fixed, or `per` completed section of
+a track), whether it is built from the start (its boxes printed checked) or
+belongs to the advanced rules, its ability in a sentence, and for the advanced
+rules the blueprint (a shape of empire sections, drawn small) and the ladder of
+the underlined value that each colony moves one step up.
+
+Keys (besides id, type, at, in, verified):
+
+- `size: [w, h]`, `name`, `icon`, `ability` (a label; `{id.points}` and
+  `{id.ladder[0]}` keep the sentence's numbers in one place);
+- `boxes`: one list of cost icons per box (`[]` costs no resource), `box`;
+- `points` (default 0) and `per: {track, count: sections|boxes, label, icon}`:
+  the points are then worth that much per completed section (or checked box)
+  of the track named;
+- `prebuilt`, `advanced` (true/false);
+- `ladder: [v0, v1, ...]`: the underlined value, then its value after each
+  colony; `ladder_of: points | ability` says which number it is (with
+  `points`, `ladder[0]` must equal `points`);
+- `blueprint`: rows of `X` (a section) and `.` (empty), top to bottom;
+- the card's fixed words, all labels with defaults: `prebuilt_mark`,
+  `advanced_mark`, `points_label`, `ladder_label`, `blueprint_label`.
+"""
+
+from __future__ import annotations
+
+from sheetgen.layout.display import INK, Box, Circle, Icon, Line, Rect, Text
+from sheetgen.layout.elements import (
+    SIZE, ElementType, IconName, IdStr, Label, _box_marks, register,
+)
+from sheetgen.schema import Bool, Field, Int, Length, ListOf, Map, Str
+
+HEADER = 7.0       # mm, the name band
+PAD = 2.5          # mm, inner margin
+GAP = 1.2          # mm between boxes
+PANEL = 17.0       # mm, the points panel's width
+LOWER = 14.0       # mm, the blueprint and ladder band (advanced rules)
+STEP = 7.5         # mm, one step of the ladder
+ARROW = 3.2        # mm between two steps
+TAG = 30.0         # mm, the "built from the start" / "advanced rules" tag
+ADVANCED_COLOR = "#8c2f1b"
+
+
+def _lab(fr: str, en: str):
+    return lambda: {"fr": fr, "en": en}
+
+
+PER = Map({
+    "track": Field(IdStr(), required=True),
+    "count": Field(Str(choices=("sections", "boxes")), default="sections"),
+    "label": Field(Label(), required=True),
+    "icon": Field(IconName()),
+}, what="a per mapping (track, count, label)")
+
+BUILDING_FIELDS = {
+    "size": Field(SIZE, required=True),
+    "name": Field(Label(), required=True),
+    "icon": Field(IconName()),
+    "ability": Field(Label(), required=True),
+    "ability_size": Field(Length(5.5, 14), default=8.0),
+    "boxes": Field(ListOf(ListOf(IconName(), 0, 3), 1, 10), required=True),
+    "box": Field(Length(7, 16), default=8.0),
+    "points": Field(Int(0, 999), default=0),
+    "per": Field(PER),
+    "prebuilt": Field(Bool(), default=False),
+    "advanced": Field(Bool(), default=False),
+    "ladder": Field(ListOf(Int(-999, 999), 2, 8)),
+    "ladder_of": Field(Str(choices=("points", "ability")), default="ability"),
+    "blueprint": Field(ListOf(Str(r"[X.]{1,6}", what="a row of X (a section) and . (no section)"), 1, 4)),
+    "prebuilt_mark": Field(Label(), default=_lab("Construit au départ", "Built from the start")),
+    "advanced_mark": Field(Label(), default=_lab("Règles avancées", "Advanced rules")),
+    "points_label": Field(Label(), default=_lab("points", "points")),
+    "ladder_label": Field(Label(), default=_lab("Valeur soulignée : +1 cran par colonie",
+                                                "Underlined value: one step up per colony")),
+    "blueprint_label": Field(Label(), default=_lab("Plan", "Blueprint")),
+}
+
+
+def blueprint_cells(rows: list[str]) -> list[tuple[int, int]]:
+    """The (row, column) of each section of a blueprint, top to bottom, left to right."""
+    return [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "X"]
+
+
+def _connected(cells: list[tuple[int, int]]) -> bool:
+    todo, seen = [cells[0]], {cells[0]}
+    while todo:
+        r, c = todo.pop()
+        for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if nb in cells and nb not in seen:
+                seen.add(nb)
+                todo.append(nb)
+    return len(seen) == len(cells)
+
+
+def _building_post(el, ctx, at):
+    rows = el.get("blueprint")
+    if rows is not None:
+        if len({len(r) for r in rows}) != 1:
+            return ctx.error(at.child(el, "blueprint"), "every row of a blueprint has the same length")
+        cells = blueprint_cells(rows)
+        if not cells:
+            return ctx.error(at.child(el, "blueprint"), "a blueprint needs at least one section (X)")
+        if not _connected(cells):
+            return ctx.error(at.child(el, "blueprint"),
+                             "the sections (X) of a blueprint must be adjacent (side by side or one above the other)")
+    ladder = el.get("ladder")
+    if ladder is not None and el["ladder_of"] == "points" and ladder[0] != el["points"]:
+        return ctx.error(at, f"ladder[0] is {ladder[0]} but points is {el['points']}: with ladder_of: points, "
+                             f"the ladder starts at the printed points")
+    if el.get("per") and el["ladder_of"] == "points" and ladder is None and el["points"] == 0:
+        return ctx.error(at, "points: a building scored 'per' something needs points above 0")
+    return el
+
+
+def _has_lower(el) -> bool:
+    return bool(el.get("ladder") or el.get("blueprint"))
+
+
+def _tag(x, y, w, h, text, color, path):
+    return [Rect(x, y, w, h, None, "#ffffff", 0, 1.6),
+            Text(x + 1, y, w - 2, h, text, "condensed-bold", 7.0, "center", color=color, path=path)]
+
+
+def _points_panel(el, env, px, py):
+    p = el["_path"]
+    out = []
+    r = 4.6
+    cx, cy = px + PANEL / 2, py + r + 0.3
+    out.append(Circle(cx, cy, r, env.accent, "#ffffff", 1.2))
+    out.append(Text(cx - r, cy - r, 2 * r, 2 * r, str(el["points"]), "sans-bold", 11.0, "center", path=p + ".points"))
+    per = el.get("per")
+    caption = per["label"] if per else el["points_label"]
+    cap_path = p + (".per.label" if per else ".points_label")
+    ty = cy + r + 0.6
+    if per and per.get("icon"):
+        out.append(Icon(px + 0.5, ty, 4.2, per["icon"]))
+        out.append(Text(px + 5.0, ty, PANEL - 5.0, 4.2, env.t(caption, cap_path), "condensed", 6.5, path=cap_path))
+    else:
+        out.append(Text(px, ty, PANEL, 4.2, env.t(caption, cap_path), "condensed", 6.5, "center", path=cap_path))
+    return out
+
+
+def _blueprint(el, env, x, y, h):
+    """The blueprint's label, then its shape in small cells. Returns (prims, width)."""
+    p = el["_path"]
+    rows = el["blueprint"]
+    label_h = 3.4
+    cell = min(3.6, (h - label_h) / len(rows))
+    ncols = len(rows[0])
+    out = [Text(x, y, max(ncols * cell, 14.0), label_h, env.t(el["blueprint_label"], p + ".blueprint_label"),
+                "condensed-bold", 6.5, path=p + ".blueprint_label")]
+    gy = y + label_h + (h - label_h - cell * len(rows)) / 2
+    for r, c in blueprint_cells(rows):
+        out.append(Rect(x + c * cell, gy + r * cell, cell, cell, INK, env.tint, 0.7))
+    return out, max(ncols * cell, 14.0)
+
+
+def _ladder(el, env, right, y, h):
+    """The ladder, right-aligned at `right`: the base value tinted, the next ones to circle."""
+    p = el["_path"]
+    values = el["ladder"]
+    n = len(values)
+    width = n * STEP + (n - 1) * ARROW
+    x0 = right - width
+    sy = y + h - STEP
+    out = []
+    for i, v in enumerate(values):
+        sx = x0 + i * (STEP + ARROW)
+        out.append(Rect(sx, sy, STEP, STEP, env.accent, env.tint if i == 0 else "#ffffff", 0.8, 1.5))
+        out.append(Text(sx, sy, STEP, STEP - 0.8, str(v), "sans-bold", 9.0, "center", path=f"{p}.ladder[{i}]"))
+        half = 1.2 + 0.9 * len(str(v))
+        out.append(Line(sx + STEP / 2 - half, sy + STEP - 1.5, sx + STEP / 2 + half, sy + STEP - 1.5, INK, 0.9))
+        if i:
+            out.append(Text(sx - ARROW, sy, ARROW, STEP, "›", "sans-bold", 10.0, "center", color=env.accent,
+                            path=f"{p}.ladder[{i}]"))
+    return out, x0
+
+
+def _building_build(el, env):
+    x, y, (w, h) = el["x"], el["y"], el["size"]
+    p, eid, b = el["_path"], el["id"], el["box"]
+    color = ADVANCED_COLOR if el["advanced"] else env.accent
+    out = [Rect(x, y, w, h, color, "#ffffff", 1.4, 2.5),
+           Rect(x, y, w, HEADER, None, color, 0, 2.5), Rect(x, y + HEADER / 2, w, HEADER / 2, None, color, 0)]
+    tx = x + PAD
+    if el.get("icon"):
+        out.append(Icon(tx, y + 0.6, HEADER - 1.2, el["icon"]))
+        tx += HEADER + 0.3
+    tags = [(el["prebuilt_mark"], ".prebuilt_mark")] if el["prebuilt"] else []
+    tags += [(el["advanced_mark"], ".advanced_mark")] if el["advanced"] else []
+    name_right = x + w - PAD - len(tags) * (TAG + 1.5)
+    out.append(Text(tx, y, name_right - tx, HEADER, env.t(el["name"], p + ".name"), "sans-bold", 10.0,
+                    color="#ffffff", wrap=False, path=p + ".name"))
+    for n, (label, key) in enumerate(tags):
+        out += _tag(x + w - PAD - (n + 1) * TAG - n * 1.5, y + 1.1, TAG, HEADER - 2.2, env.t(label, p + key),
+                    color, p + key)
+    top = y + HEADER + 2.0
+    panel = el["points"] != 0 or el.get("per") is not None
+    if panel:
+        out += _points_panel(el, env, x + w - PAD - PANEL, top)
+    for n, costs in enumerate(el["boxes"]):
+        bx = x + PAD + n * (b + GAP)
+        out.append(Box(bx, top, b, b, "check", el["prebuilt"], f"{eid}_{n + 1}"))
+        _box_marks(out, bx, top, b, costs, False)
+    boxes_w = len(el["boxes"]) * (b + GAP) - GAP
+    room = w - 2 * PAD - (PANEL + 1.5 if panel else 0)
+    if boxes_w > room + 0.01:
+        env.errors.append((p + ".boxes", f"{len(el['boxes'])} boxes of {b:g}mm do not fit in the card "
+                                         f"({room:.1f}mm wide beside the points)"))
+    lower = LOWER if _has_lower(el) else 0.0
+    ty = top + b + 1.5
+    text_h = y + h - PAD - lower - ty
+    if text_h < 4:
+        env.errors.append((p + ".size", f"the card is too short for its ability ({text_h:.1f}mm left)"))
+        text_h = 4
+    text_w = w - 2 * PAD - (PANEL + 1.5 if panel else 0)
+    out.append(Text(x + PAD, ty, text_w, text_h, env.t(el["ability"], p + ".ability"), "condensed",
+                    el["ability_size"], valign="top", path=p + ".ability"))
+    if lower:
+        ly = y + h - PAD - lower + 1.0
+        lh = lower - 1.0
+        out.append(Line(x + PAD, ly - 0.8, x + w - PAD, ly - 0.8, "#bbbbbb", 0.5, (2, 2)))
+        left = x + PAD
+        if el.get("blueprint"):
+            prims, bw = _blueprint(el, env, left, ly, lh)
+            out += prims
+            left += bw + 3.0
+        if el.get("ladder"):
+            prims, lx = _ladder(el, env, x + w - PAD, ly, lh)
+            out += prims
+            out.append(Text(left, ly, lx - left - 2.0, lh, env.t(el["ladder_label"], p + ".ladder_label"),
+                            "condensed", 7.0, "right", path=p + ".ladder_label"))
+    per = el.get("per")
+    if per:
+        track = env.elements.get(per["track"])
+        if track is None or track["type"] != "track":
+            env.errors.append((p + ".per", f"no track '{per['track']}' in this layout to count {per['count']} of"))
+    return out
+
+
+register(ElementType("building", BUILDING_FIELDS, lambda el: el["size"], _building_build, markable=True,
+                     post=_building_post,
+                     doc="a building card: boxes with costs, points (fixed or per section of a track), "
+                         "ability, built-from-start and advanced-rules marks, blueprint and colony ladder"))
