@@ -13,7 +13,7 @@ from sheetgen.errors import LayoutError, RecordError, SheetgenError
 from sheetgen.games import game_module
 from sheetgen.games.base import Report
 from sheetgen.layout.model import Layout, load_layout
-from sheetgen.schema import INVALID, Ctx, Field, Map, Str, Where, describe
+from sheetgen.schema import INVALID, Any_, Ctx, Field, Map, Str, Where, describe
 from sheetgen.scoring.fields import Name
 from sheetgen.scoring.rank import rank_players
 from sheetgen.yamlsrc import SrcDict, load_file
@@ -84,11 +84,10 @@ def validate(raw, source: str) -> tuple[Layout, dict, list[str]]:
     }
     top = Where(raw, None, "")
     record = {}
-    for key in raw:
-        if key != "players" and key not in fields:
-            ctx.error(Where(raw, key, str(key)), f"unknown key; accepted keys: {', '.join(sorted([*fields, 'players']))}")
-    got = Map(fields).check({k: v for k, v in raw.items() if k in fields}, ctx, top)
+    # checked in place (not a copy) so that errors in record-level keys keep their line
+    got = Map({**fields, "players": Field(Any_())}).check(raw, ctx, top)
     if got is not INVALID:
+        got.pop("players", None)
         record.update(got)
     players = raw.get("players")
     lo, hi = game.player_range(layout)
