@@ -319,6 +319,33 @@ def _unverified(data: dict) -> list[str]:
     return out
 
 
+def _check_item_ids(pages: list, elements: dict, ctx: Ctx) -> None:
+    """A number box's id is a field name of its own (the scorer's, a fillable PDF's): unique
+    among the elements and the other boxes. A score table's row ids are unique in the table."""
+    boxes: dict[str, str] = {}
+    for page in pages:
+        for el in page["elements"]:
+            key = {"number_boxes": "boxes", "score_table": "rows"}.get(el["type"])
+            if key is None:
+                continue
+            raw = el["_node"].get(key)
+            rows: set = set()
+            for n, item in enumerate(el[key]):
+                iid = item["id"]
+                node = raw[n] if isinstance(raw, list) and n < len(raw) else el["_node"]
+                at = Where(node, "id", f"{el['_path']}.{key}[{n}].id")
+                if key == "rows":
+                    if iid in rows:
+                        ctx.error(at, f"duplicate row id '{iid}' in this table")
+                    rows.add(iid)
+                elif iid in elements:
+                    ctx.error(at, f"duplicate id '{iid}': already the id of element '{iid}'")
+                elif iid in boxes:
+                    ctx.error(at, f"duplicate id '{iid}': already the id of a box of '{boxes[iid]}'")
+                else:
+                    boxes[iid] = el["id"]
+
+
 def build_layout(raw: dict, source: str) -> Layout:
     """Validate a resolved layout tree into a Layout, or raise every problem at once."""
     ctx = Ctx()
@@ -331,6 +358,7 @@ def build_layout(raw: dict, source: str) -> Layout:
             if el["id"] in ids:
                 ctx.error(Where(el["_node"], "id", el["_path"] + ".id"), "duplicate element id")
             ids[el["id"]] = el
+    _check_item_ids(data["pages"], ids, ctx)
     _place(data["pages"], ctx)
     if ctx.errors:
         raise LayoutError(ctx.errors)
