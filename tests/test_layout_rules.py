@@ -182,6 +182,19 @@ def test_duplicate_ids():
     assert problems("duplicate_id.yaml") == [f"{FIX}/duplicate_id.yaml:14: note.id: duplicate element id"]
 
 
+def test_duplicate_number_box_ids():
+    assert problems("duplicate_box_id.yaml") == [
+        f"{FIX}/duplicate_box_id.yaml:12: score.boxes[1].id: duplicate id 'total': already the id of a box of 'score'",
+        f"{FIX}/duplicate_box_id.yaml:13: score.boxes[2].id: duplicate id 'note': already the id of element 'note'",
+    ]
+
+
+def test_remove_then_add_replaces_an_element_whole():
+    layout = load_layout(f"{FIX}/replace.yaml")
+    assert [(el["id"], el["type"]) for el in layout.pages[0].elements] == [("boxes", "track"), ("note", "icon")]
+    assert "text" not in layout.element("note")
+
+
 def test_yaml_syntax_error():
     assert problems("yaml_syntax.yaml") == [f"{FIX}/yaml_syntax.yaml:4: expected ',' or '}}', but got '<scalar>'"]
 
