@@ -7,6 +7,7 @@ exactly the lines it returns), so both agree on what fits.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -71,12 +72,18 @@ class Fitted:
         return self.size * LEADING
 
 
+_BREAK = re.compile(r"[ \t\r]+")
+
+
 def wrap(text: str, name: str, size: float, max_width: float) -> list[str] | None:
-    """Greedy word wrap; None when a single word is wider than the box."""
+    """Greedy word wrap at spaces; None when a single word is wider than the box.
+    No-break spaces (U+00A0, U+202F: French `dé :`, `10 mm`) never break."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         current = ""
-        for word in paragraph.split():
+        for word in _BREAK.split(paragraph):
+            if not word:
+                continue
             trial = f"{current} {word}" if current else word
             if width(trial, name, size) <= max_width:
                 current = trial
