@@ -169,3 +169,14 @@ def test_fonts_are_embedded():
         assert descriptor is not None, f"{name} ({font.get('/BaseFont')}) is not embedded"
         assert "/FontFile2" in descriptor.get_object(), name
         assert "DejaVu" in font["/BaseFont"]
+
+
+def test_no_break_spaces_keep_words_together():
+    from sheetgen.render import fonts
+
+    text = "Fin de partie\u00a0: on finit la manche"
+    narrow = fonts.width("Fin de partie", "sans", 8) + 2
+    lines = fonts.wrap(text, "sans", 8, narrow)
+    assert lines[0] == "Fin de"
+    assert lines[1].startswith("partie\u00a0:")
+    assert fonts.wrap("a  b\tc", "sans", 8, 300) == ["a b c"]
