@@ -1,0 +1,110 @@
+"""The Bosk score pad: golden PDFs (2 and 4 players, French and English), what it
+prints (the points tables come from the layout's constants), its boxes."""
+
+from __future__ import annotations
+
+import pytest
+
+from sheetgen.errors import LayoutError
+from sheetgen.layout.display import Box, Icon, Text
+from sheetgen.layout.model import load_layout
+from sheetgen.render.pdf import render_pdf
+
+
+def texts(layout, lang="en", players=None) -> list[str]:
+    page = layout.pages[0]
+    return [p.text for p in layout.display(page, lang, players) if isinstance(p, Text)]
+
+
+def boxes(layout, players=None) -> list[Box]:
+    return [p for p in layout.display(layout.pages[0], "en", players) if isinstance(p, Box)]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_bosk_golden_a4(players, lang, assert_pdf_equal):
+    layout = load_layout("bosk")
+    assert_pdf_equal(render_pdf(layout, lang=lang, paper="a4", players=players), f"bosk-{players}p-{lang}-a4.pdf")
+
+
+def test_players_and_default():
+    layout = load_layout("bosk")
+    assert layout.players == {"min": 2, "max": 4, "default": 4}
+    assert layout.unverified == []
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_one_column_per_player(players):
+    layout = load_layout("bosk")
+    names = [b for b in boxes(layout, players) if b.field and b.field.startswith("name_p")]
+    assert [b.field for b in names] == [f"name_p{n}" for n in range(1, players + 1)]
+    winner = [b for b in boxes(layout, players) if b.field and b.field.startswith("winner_p")]
+    assert len(winner) == players and all(b.kind == "check" for b in winner)
+
+
+def test_each_terrain_has_a_leaves_box_and_a_points_box_a_pencil_can_mark():
+    layout = load_layout("bosk")
+    for players in (2, 4):
+        by_field = {b.field: b for b in boxes(layout, players)}
+        for t in range(1, 9):
+            for p in range(1, players + 1):
+                leaves, points = by_field[f"terrain_{t}_p{p}_count"], by_field[f"terrain_{t}_p{p}"]
+                assert min(leaves.w, leaves.h, points.w, points.h) >= 7
+                assert leaves.x + leaves.w == pytest.approx(points.x)
+    assert texts(layout, "fr").count("feuilles") == 8 * 4
+
+
+def test_the_pad_prints_both_points_tables_from_the_constants():
+    layout = load_layout("bosk")
+    en = texts(layout, "en")
+    for printed in ("2 / 1", "2 / 0", "3", "1 each", "5 / 3", "5 / 1 each", "8", "4 each"):
+        assert printed in en
+    assert "Example: 6, 4, 4 and 0 leaves score 5, 1, 1 and 0." in " ".join(en).replace("\n", " ")
+    fr = texts(layout, "fr")
+    for printed in ("2 / 1", "2 / 0", "1 chacun", "5 / 3", "5 / 1 chacun", "4 chacun"):
+        assert printed in fr
+    assert any("1-7 à 2 joueurs, 1-9 à 3, 1-11 à 4" in t for t in fr)
+
+
+def test_a_variant_prints_its_own_points(tmp_path):
+    path = tmp_path / "variant.yaml"
+    path.write_text("id: bosk-variant\nextends: bosk\nconstants:\n  winter_alone: 10\n  summer_first: 3\n")
+    en = texts(load_layout(str(path)), "en")
+    assert "3 / 1" in en and "3 / 0" in en and "10" in en and "2 / 1" not in en
+
+
+def test_the_games_icons_are_on_the_pad():
+    layout = load_layout("bosk")
+    icons = {p.name for p in layout.display(layout.pages[0], "en") if isinstance(p, Icon)}
+    assert {"tree", "leaf", "squirrel", "sun", "snowflake", "wind"} <= icons
+
+
+def test_sections_follow_the_rules_order():
+    layout = load_layout("bosk")
+    titles = [el["title"]["en"] for el in layout.pages[0].elements if el["type"] == "frame" and el.get("title")]
+    assert titles == ["Summer — the trees", "Autumn — the wind", "Winter — the leaves", "End of the game"]
+    final = [r["id"] for r in layout.element("final")["rows"]]
+    assert final == ["total", "round8", "winner"]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_letter_and_a4_render(paper):
+    from pypdf import PdfReader
+    import io
+
+    data = render_pdf(load_layout("bosk"), lang="fr", paper=paper, players=3)
+    page = PdfReader(io.BytesIO(data)).pages[0]
+    text = page.extract_text()
+    assert "L'hiver — les feuilles" in text and "Ordre au 8e tour" in text
+
+
+def test_count_goes_on_write_rows_only(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(
+        "id: bad\ngame: bosk\ntitle: {fr: x, en: x}\nplayers: {min: 2, max: 4, default: 2}\npages:\n"
+        "  - id: p\n    title: {fr: x, en: x}\n    elements:\n"
+        "      - id: t\n        type: score_table\n        at: [0, 0]\n        width: 120\n        rows:\n"
+        "          - {id: total, kind: total, label: {fr: T, en: T}, count: {fr: f, en: l}}\n")
+    with pytest.raises(LayoutError) as exc:
+        load_layout(str(path))
+    assert exc.value.problems == [f"{path}:9: t: rows[0]: 'count' goes on write rows only"]
