@@ -340,3 +340,13 @@ def test_cli_render_refuses_six_players(tmp_path):
     out = run("render", LAYOUT, "--players", "6", "-o", str(tmp_path / "pad.pdf"))
     assert out.exit_code == 2
     assert "Invalid value for '--players': river-valley-glassworks is for 2-5 players, got 6" in out.output
+
+
+def test_cli_interactive_takes_heights_typed_with_commas():
+    # Ann: 5 4 3 3 2 0 1 with 2 discarded = 51 (worked above); a 6 is asked again.
+    answers = "2\nAnn\n5, 6\n5, 4, 3, 3, 2, 0, 1\n2\nBen\n\n\n"
+    out = CliRunner().invoke(cli, ["score", LAYOUT, "-i", "--format", "json"], input=answers)
+    assert out.exit_code == 0, out.output
+    assert "[1]: a column holds at most 5 pieces, got 6" in out.output
+    data = json.loads(out.output[out.output.index("{"):])
+    assert [(p["name"], p["total"]) for p in data["players"]] == [("Ann", 51), ("Ben", 0)]

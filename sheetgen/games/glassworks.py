@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from sheetgen.errors import LayoutError
 from sheetgen.games.base import PlayerScore
-from sheetgen.schema import INVALID, Field, Spec, Where, describe
+from sheetgen.schema import INVALID, Field, ListOf, Where, describe
 from sheetgen.scoring.fields import Count
 from sheetgen.scoring.numbers import parse_number
 
@@ -80,10 +80,12 @@ def keys(layout) -> list[str]:
 
 # ----------------------------------------------------------------------------- record fields
 
-class Columns(Spec):
-    """Pieces in each column, left to right: up to `cols` numbers of 0-`rows`."""
+class Columns(ListOf):
+    """Pieces in each column, left to right: up to `cols` numbers of 0-`rows` (a list,
+    so that the interactive prompt takes them typed with commas)."""
 
     def __init__(self, cols: int, rows: int):
+        super().__init__(Count(0, rows), 0, cols)
         self.cols, self.rows = cols, rows
         self.description = f"up to {cols} numbers of 0-{rows}"
 
