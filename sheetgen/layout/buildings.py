@@ -26,11 +26,13 @@ Keys (besides id, type, at, in, verified):
 
 from __future__ import annotations
 
+import re
+
 from sheetgen.layout.display import INK, Box, Circle, Icon, Line, Rect, Text
 from sheetgen.layout.elements import (
     SIZE, ElementType, IconName, IdStr, Label, _box_marks, register,
 )
-from sheetgen.schema import Bool, Field, Int, Length, ListOf, Map, Str
+from sheetgen.schema import Bool, Field, Int, Length, ListOf, Map, Num, Str
 
 HEADER = 7.0       # mm, the name band
 PAD = 2.5          # mm, inner margin
@@ -59,7 +61,7 @@ BUILDING_FIELDS = {
     "name": Field(Label(), required=True),
     "icon": Field(IconName()),
     "ability": Field(Label(), required=True),
-    "ability_size": Field(Length(5.5, 14), default=8.0),
+    "ability_size": Field(Num(5.5, 14), default=8.5),  # pt
     "boxes": Field(ListOf(ListOf(IconName(), 0, 3), 1, 10), required=True),
     "box": Field(Length(7, 16), default=8.0),
     "points": Field(Int(0, 999), default=0),
@@ -72,9 +74,10 @@ BUILDING_FIELDS = {
     "prebuilt_mark": Field(Label(), default=_lab("Construit au départ", "Built from the start")),
     "advanced_mark": Field(Label(), default=_lab("Règles avancées", "Advanced rules")),
     "points_label": Field(Label(), default=_lab("points", "points")),
-    "ladder_label": Field(Label(), default=_lab("Valeur soulignée : +1 cran par colonie",
-                                                "Underlined value: one step up per colony")),
+    "ladder_label": Field(Label(), default=_lab("Valeur soulignée\u00a0: à chaque colonie, entourez la suivante",
+                                                "Underlined value: at each colony, circle the next one")),
     "blueprint_label": Field(Label(), default=_lab("Plan", "Blueprint")),
+    "finished_label": Field(Label(), default=_lab("Terminé au tour", "Finished in round")),
 }
 
 
@@ -95,23 +98,76 @@ def _connected(cells: list[tuple[int, int]]) -> bool:
 
 
 def _building_post(el, ctx, at):
+    raw = at.node[at.key] if at.node is not None else el  # the element as written, for its lines
     rows = el.get("blueprint")
     if rows is not None:
+        where = at.child(raw, "blueprint")
         if len({len(r) for r in rows}) != 1:
-            return ctx.error(at.child(el, "blueprint"), "every row of a blueprint has the same length")
+            return ctx.error(where, "every row of a blueprint has the same length")
         cells = blueprint_cells(rows)
         if not cells:
-            return ctx.error(at.child(el, "blueprint"), "a blueprint needs at least one section (X)")
+            return ctx.error(where, "a blueprint needs at least one section (X)")
         if not _connected(cells):
-            return ctx.error(at.child(el, "blueprint"),
-                             "the sections (X) of a blueprint must be adjacent (side by side or one above the other)")
+            return ctx.error(where, "the sections (X) of a blueprint must be adjacent "
+                                    "(side by side or one above the other)")
     ladder = el.get("ladder")
     if ladder is not None and el["ladder_of"] == "points" and ladder[0] != el["points"]:
-        return ctx.error(at, f"ladder[0] is {ladder[0]} but points is {el['points']}: with ladder_of: points, "
+        return ctx.error(at.child(raw, "ladder"), f"ladder[0] is {ladder[0]} but points is {el['points']}: with ladder_of: points, "
                              f"the ladder starts at the printed points")
     if el.get("per") and el["ladder_of"] == "points" and ladder is None and el["points"] == 0:
         return ctx.error(at, "points: a building scored 'per' something needs points above 0")
     return el
+
+
+_BREAK = re.compile(r"[ \t\r\n]+")  # where text wraps (sheetgen.render.fonts): never at no-break spaces
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in _BREAK.split(text) if w]
+
+
+def split_mark(text: str) -> tuple[str, tuple | None, str | None]:
+    """Strip the `_underlined_` marker from an ability sentence.
+
+    Returns the text without underscores, then (word index, first char, end char)
+    of the marked part within its word (or None), then an error message (or None).
+    """
+    if "_" not in text:
+        return text, None, None
+    parts = text.split("_")
+    if len(parts) != 3:
+        return text.replace("_", ""), None, "mark one underlined value as _value_ (two underscores in all)"
+    before, marked, after = parts
+    if not marked or any(ch.isspace() for ch in marked):
+        return "".join(parts), None, "the underlined value between underscores must be one word"
+    plain = before + marked + after
+    glued = bool(before) and not _BREAK.match(before[-1])  # the mark starts inside a word ("+_1_")
+    word = len(_words(before)) - (1 if glued else 0)
+    start = len(_words(before)[-1]) if glued else 0
+    return plain, (word, start, start + len(marked)), None
+
+
+def _underline(text: str, mark: tuple, x: float, y: float, w: float, h: float, font: str, size: float):
+    """A line under the marked part of `text` as the renderer will wrap it (left aligned, top)."""
+    from sheetgen.render import fonts
+
+    pt = 72 / 25.4
+    fit = fonts.fit_text(text, font, size, w * pt, h * pt, True)
+    if not fit.fits:
+        return []
+    word, a, b = mark
+    seen = 0
+    for i, line in enumerate(fit.lines):
+        words = _words(line)
+        if word < seen + len(words):
+            k = word - seen
+            lead = " ".join(words[:k]) + (" " if k else "") + words[k][:a]
+            x1 = x + fonts.width(lead, font, fit.size) / pt
+            x2 = x1 + fonts.width(words[k][a:b], font, fit.size) / pt
+            base = y + (fit.size * 0.76 + i * fit.leading) / pt
+            return [Line(x1, base + 0.55, x2, base + 0.55, INK, 0.9)]
+        seen += len(words)
+    return []
 
 
 def _has_lower(el) -> bool:
@@ -123,6 +179,14 @@ def _tag(x, y, w, h, text, color, path):
             Text(x + 1, y, w - 2, h, text, "condensed-bold", 7.0, "center", color=color, path=path)]
 
 
+def _finished(el, env, px, py):
+    """Where to note the round the building was finished (it works from the next one)."""
+    p = el["_path"] + ".finished_label"
+    b = el["box"]
+    return [Text(px, py, PANEL, 5.6, env.t(el["finished_label"], p), "condensed", 6.5, "center", "bottom", path=p),
+            Box(px + (PANEL - b) / 2, py + 6.0, b, b, "write", False, f"{el['id']}_round")]
+
+
 def _points_panel(el, env, px, py):
     p = el["_path"]
     out = []
@@ -130,6 +194,9 @@ def _points_panel(el, env, px, py):
     cx, cy = px + PANEL / 2, py + r + 0.3
     out.append(Circle(cx, cy, r, env.accent, "#ffffff", 1.2))
     out.append(Text(cx - r, cy - r, 2 * r, 2 * r, str(el["points"]), "sans-bold", 11.0, "center", path=p + ".points"))
+    if el.get("ladder") and el["ladder_of"] == "points":  # the points are the underlined value
+        half = 1.2 + 1.0 * len(str(el["points"]))
+        out.append(Line(cx - half, cy + 2.6, cx + half, cy + 2.6, INK, 0.9))
     per = el.get("per")
     caption = per["label"] if per else el["points_label"]
     cap_path = p + (".per.label" if per else ".points_label")
@@ -147,7 +214,7 @@ def _blueprint(el, env, x, y, h):
     p = el["_path"]
     rows = el["blueprint"]
     label_h = 3.4
-    cell = min(3.6, (h - label_h) / len(rows))
+    cell = min(4.0, (h - label_h) / len(rows))
     ncols = len(rows[0])
     out = [Text(x, y, max(ncols * cell, 14.0), label_h, env.t(el["blueprint_label"], p + ".blueprint_label"),
                 "condensed-bold", 6.5, path=p + ".blueprint_label")]
@@ -197,9 +264,15 @@ def _building_build(el, env):
         out += _tag(x + w - PAD - (n + 1) * TAG - n * 1.5, y + 1.1, TAG, HEADER - 2.2, env.t(label, p + key),
                     color, p + key)
     top = y + HEADER + 2.0
-    panel = el["points"] != 0 or el.get("per") is not None
-    if panel:
+    points = el["points"] != 0 or el.get("per") is not None
+    panel = points or not el["prebuilt"]
+    if points:
         out += _points_panel(el, env, x + w - PAD - PANEL, top)
+    if not el["prebuilt"]:
+        fy = top + (15.0 if points else 0.0)
+        out += _finished(el, env, x + w - PAD - PANEL, fy)
+        if fy + 6.0 + el["box"] > y + h - PAD - (LOWER if _has_lower(el) else 0) + 0.01:
+            env.errors.append((p + ".size", "the card is too short for its points and its 'finished in round' box"))
     for n, costs in enumerate(el["boxes"]):
         bx = x + PAD + n * (b + GAP)
         out.append(Box(bx, top, b, b, "check", el["prebuilt"], f"{eid}_{n + 1}"))
@@ -216,8 +289,24 @@ def _building_build(el, env):
         env.errors.append((p + ".size", f"the card is too short for its ability ({text_h:.1f}mm left)"))
         text_h = 4
     text_w = w - 2 * PAD - (PANEL + 1.5 if panel else 0)
-    out.append(Text(x + PAD, ty, text_w, text_h, env.t(el["ability"], p + ".ability"), "condensed",
-                    el["ability_size"], valign="top", path=p + ".ability"))
+    ability, mark, problem = split_mark(env.t(el["ability"], p + ".ability"))
+    if problem:
+        env.errors.append((p + ".ability", problem))
+    out.append(Text(x + PAD, ty, text_w, text_h, ability, "condensed", el["ability_size"], valign="top",
+                    path=p + ".ability"))
+    ladder = el.get("ladder")
+    if ladder and el["ladder_of"] == "ability":
+        if mark is None:
+            env.errors.append((p + ".ability", "with a ladder of the ability's value, mark that value in the "
+                                               "sentence as _value_ (it is printed underlined)"))
+        else:
+            word, a, c = mark
+            shown = _words(ability)[word][a:c]
+            if shown.lstrip("+") != str(ladder[0]):
+                env.errors.append((p + ".ability", f"the underlined value is {shown!r} but the ladder starts "
+                                                   f"at {ladder[0]}"))
+    if ladder and mark is not None:
+        out += _underline(ability, mark, x + PAD, ty, text_w, text_h, "condensed", el["ability_size"])
     if lower:
         ly = y + h - PAD - lower + 1.0
         lh = lower - 1.0

@@ -1,0 +1,333 @@
+"""Imperial Settlers: Roll & Write — a player's Empire and Village sheets -> points.
+
+Everything printed comes from the layout (`imperial-settlers`,
+`imperial-settlers-advanced`, or a variant that extends them):
+
+- the construction tracks `walls`, `houses`, `granaries`, `bridges` (sections
+  and their values) and the track `fields` (field group n is opened by bridge
+  section n: they carry the same letter);
+- every `building` element (sheetgen.layout.buildings): boxes, points (fixed or
+  per completed section of a track), built from the start, advanced rules only,
+  and in the advanced layout the blueprint and the ladder of the underlined value;
+- the constant `rules`: `basic` or `advanced` (colonies are advanced rules).
+
+Decisions (DESIGN.md, "Rules that the seeds leave open"):
+- a track scores the value of its rightmost fully completed section that has a
+  printed value; a partial section scores nothing (boxes are checked from the left,
+  so a count of boxes says which sections are complete);
+- a building scores its points once all its boxes are checked; with `per`, its
+  points are worth that much per completed section of the track named;
+- each colony on a building moves its underlined value one step up the printed
+  ladder; when the underlined value is the building's points, the gain over the
+  printed points goes to the `colonies` category (only for a finished building);
+  an ability's value improves play, not the count;
+- favours and development points are added as written;
+- ties: most completed bridges, then most field boxes harvested, then shared.
+"""
+
+from __future__ import annotations
+
+from sheetgen.games.base import PlayerScore, label, track_boxes, where_in
+from sheetgen.layout.buildings import blueprint_cells
+from sheetgen.schema import INVALID, Field, Map, Spec, describe
+from sheetgen.scoring.fields import Count
+
+TRACKS = ("walls", "houses", "granaries", "bridges")
+FIELDS = "fields"
+BRIDGES = "bridges"
+TRACK_NAMES = {"walls": label("Murs", "Walls"), "houses": label("Maisons", "Houses"),
+               "granaries": label("Greniers", "Granaries"), "bridges": label("Ponts", "Bridges")}
+
+
+# ----------------------------------------------------------------------------- the layout
+
+
+def is_advanced(layout) -> bool:
+    return layout.constants.get("rules") == "advanced"
+
+
+def buildings(layout) -> list[dict]:
+    """The building cards, in the layout's order."""
+    return [el for page in layout.pages for el in page.elements if el["type"] == "building"]
+
+
+def building_name(b: dict) -> str:
+    return b["name"]["en"]
+
+
+def colony_ready(b: dict) -> bool:
+    """A colony can be made on a building whose card prints a blueprint and a ladder."""
+    return bool(b.get("ladder") and b.get("blueprint"))
+
+
+def completed_sections(track: dict, boxes: int) -> int:
+    """How many sections are fully checked when `boxes` are checked from the left."""
+    done, filled = 0, 0
+    for s in track["sections"]:
+        filled += s["boxes"]
+        if boxes < filled:
+            break
+        done += 1
+    return done
+
+
+def track_points(track: dict, boxes: int) -> int:
+    """The value of the rightmost fully completed section that prints one (0 if none)."""
+    points = 0
+    for s in track["sections"][:completed_sections(track, boxes)]:
+        if s.get("value") is not None:
+            points = s["value"]
+    return points
+
+
+def section_letter(track: dict, n: int) -> str:
+    badge = track["sections"][n].get("badge")
+    return badge["en"].split()[-1] if badge else str(n + 1)
+
+
+def open_fields(layout, bridge_boxes: int) -> tuple[int, list[str]]:
+    """Field boxes opened by the completed bridges, and those bridges' letters."""
+    bridges = layout.element(BRIDGES)
+    done = completed_sections(bridges, bridge_boxes)
+    groups = layout.element(FIELDS)["sections"][:done]
+    return sum(g["boxes"] for g in groups), [section_letter(bridges, n) for n in range(done)]
+
+
+def _recorded_boxes(player: dict) -> dict:
+    return dict(player["empire"])
+
+
+def per_count(layout, b: dict, player: dict) -> int:
+    """What a `per` building multiplies its points by (1 without `per`)."""
+    per = b.get("per")
+    if not per:
+        return 1
+    boxes = _recorded_boxes(player)[per["track"]]
+    if per["count"] == "boxes":
+        return boxes
+    return completed_sections(layout.element(per["track"]), boxes)
+
+
+# ----------------------------------------------------------------------------- record fields
+
+
+def _count(value, ctx, at, description: str):
+    """A whole number (sums allowed), not negative; or INVALID after an error."""
+    n = Count(None, None).check(value, ctx, at)
+    if n is not INVALID and n < 0:
+        return ctx.error(at, f"expected {description}, got a negative count {n}")
+    return n
+
+
+class Boxes(Spec):
+    """Boxes checked, `lo`-`hi`; may be typed as a sum. Messages name what holds the boxes."""
+
+    def __init__(self, lo: int, hi: int, holder: str, why_lo: str = ""):
+        # holder: what holds the boxes, as a sentence with {n}: "the walls track has {n} boxes"
+        self.lo, self.hi, self.holder, self.why_lo = lo, hi, holder, why_lo
+
+    @property
+    def description(self) -> str:
+        return f"{self.lo}-{self.hi}" if self.lo != self.hi else str(self.hi)
+
+    def check(self, value, ctx, at):
+        n = _count(value, ctx, at, self.description)
+        if n is INVALID:
+            return n
+        if n > self.hi:
+            return ctx.error(at, f"expected {self.description} ({self.holder.format(n=self.hi)}), got {n}")
+        if n < self.lo:
+            return ctx.error(at, f"expected {self.description} ({self.why_lo}), got {n}")
+        return n
+
+
+class ByBuilding(Map):
+    """A mapping of building id -> a number, each optional (`defaults`); unknown
+    buildings are errors that list the buildings. A Map, so `template` shows one
+    line per building."""
+
+    def __init__(self, specs: dict, defaults: dict, what: str, docs: dict):
+        super().__init__({k: Field(spec, doc=docs[k]) for k, spec in specs.items()}, what=what)
+        self.specs, self.defaults = specs, defaults
+
+    def check(self, value, ctx, at):
+        if value is None:
+            value = {}
+        if not isinstance(value, dict):
+            return ctx.error(at, f"expected {self.what}, got {describe(value)}")
+        out, ok = dict(self.defaults), True
+        for key, item in value.items():
+            where = at.child(value, key)
+            if key not in self.specs:
+                ctx.error(where, f"unknown building {describe(key)}; the buildings are: {', '.join(self.specs)}")
+                ok = False
+                continue
+            got = self.specs[key].check(item, ctx, where)
+            ok = ok and got is not INVALID
+            out[key] = got
+        return out if ok else INVALID
+
+
+class Colonies(Spec):
+    """Colonies made on one building's blueprint: 0 up to the ladder's last step."""
+
+    def __init__(self, layout, b: dict):
+        self.layout, self.b = layout, b
+        self.hi = len(b["ladder"]) - 1 if colony_ready(b) and is_advanced(layout) else 0
+        self.description = f"0-{self.hi}" if self.hi else "0"
+
+    def check(self, value, ctx, at):
+        n = _count(value, ctx, at, self.description)
+        if n is INVALID or n == 0:
+            return n
+        name = building_name(self.b)
+        made = f"{n} {'colony' if n == 1 else 'colonies'}"
+        if not is_advanced(self.layout):
+            return ctx.error(at, f"{made}, but colonies belong to the advanced rules and this layout "
+                                 f"({self.layout.id}) prints no blueprints; score the game on an advanced layout "
+                                 f"such as imperial-settlers-advanced")
+        if not colony_ready(self.b):
+            return ctx.error(at, f"{made}, but the {name} card prints no blueprint and ladder")
+        if n > self.hi:
+            ladder = ", ".join(map(str, self.b["ladder"]))
+            room = f"{self.hi} {'colony' if self.hi == 1 else 'colonies'}"
+            return ctx.error(at, f"{made}, but the {name} ladder ({ladder}) has room for {room}")
+        return n
+
+
+def player_range(layout) -> tuple[int, int]:
+    return 1, 8
+
+
+def player_fields(layout) -> dict:
+    empire = {}
+    for t in TRACKS:
+        track = layout.element(t)
+        n = track_boxes(track)
+        empire[t] = Field(Boxes(0, n, f"the {t} track has {{n}} boxes"), required=True,
+                          doc=f"{TRACK_NAMES[t]['en']}: boxes checked from the left")
+    nf = track_boxes(layout.element(FIELDS))
+    empire[FIELDS] = Field(Boxes(0, nf, "the fields have {n} boxes"), required=True, doc="Fields: field boxes harvested (checked)")
+    village, village_default, village_docs, colonies, colony_docs = {}, {}, {}, {}, {}
+    for b in buildings(layout):
+        n, bid, name = len(b["boxes"]), b["id"], building_name(b)
+        if b["prebuilt"]:
+            village[bid] = Boxes(n, n, f"the {name} card has {{n}} boxes",
+                                 f"built from the start: its {n} boxes are printed checked")
+            village_docs[bid] = f"{name}: built from the start, its boxes printed checked"
+        else:
+            village[bid] = Boxes(0, n, f"the {name} card has {{n}} boxes")
+            village_docs[bid] = f"{name}: boxes checked" + (" (advanced rules only)" if b["advanced"] else "")
+        village_default[bid] = n if b["prebuilt"] else 0
+        colonies[bid] = Colonies(layout, b)
+        colony_docs[bid] = f"{name}: colonies made on its blueprint"
+    fields = {
+        "empire": Field(Map(empire, what="a mapping of walls, houses, granaries, bridges, fields"), required=True,
+                        doc="Empire sheet: boxes checked per track, and field boxes harvested"),
+        "village": Field(ByBuilding(village, village_default, "a mapping of building id: boxes checked",
+                                    village_docs),
+                         required=True, doc="Village sheet: boxes checked per building, printed ones included"),
+        "favors": Field(Count(0, None), required=True, doc="points from favour tiles"),
+        "development": Field(Count(0, None), required=True, doc="development points gained during play"),
+    }
+    zero = {b["id"]: 0 for b in buildings(layout)}
+    fields["colonies"] = Field(ByBuilding(colonies, zero, "a mapping of building id: colonies", colony_docs),
+                               default=lambda: dict(zero),
+                               doc="colonies made on each building's blueprint (advanced rules)")
+    return fields
+
+
+def blank_player(layout) -> dict:
+    out = {
+        "empire": {**{t: 0 for t in TRACKS}, FIELDS: 0},
+        "village": {b["id"]: len(b["boxes"]) if b["prebuilt"] else 0 for b in buildings(layout)},
+        "favors": 0,
+        "development": 0,
+    }
+    if is_advanced(layout):
+        out["colonies"] = {b["id"]: 0 for b in buildings(layout) if colony_ready(b)}
+    return out
+
+
+def categories(layout) -> list:
+    cats = [(t, TRACK_NAMES[t]) for t in TRACKS]
+    cats += [("buildings", label("Bâtiments", "Buildings")), ("favors", label("Faveurs", "Favours")),
+             ("development", label("Développement", "Development"))]
+    if is_advanced(layout):
+        cats.append(("colonies", label("Colonies", "Colonies")))
+    return cats
+
+
+# ----------------------------------------------------------------------------- checks
+
+
+def check(layout, record, report) -> None:
+    players = record["players"]
+    tracks = {t: layout.element(t) for t in TRACKS}
+    for b in buildings(layout):
+        per = b.get("per")
+        if per and per["track"] not in (*TRACKS, FIELDS):
+            report.error(where_in(players[0], "village", b["id"]),
+                         f"the layout's {b['id']} counts per track '{per['track']}', which the record does not hold")
+            return
+    for i, p in enumerate(players):
+        empire = p["empire"]
+        opened, letters = open_fields(layout, empire[BRIDGES])
+        n = empire[FIELDS]
+        if n > opened:
+            got = f"{n} field {'box' if n == 1 else 'boxes'} harvested"
+            one = len(letters) == 1
+            why = (f"the completed {'bridge' if one else 'bridges'} ({', '.join(letters)}) "
+                   f"{'opens' if one else 'open'} only {opened}" if letters else "no field is open (no bridge completed)")
+            report.warn(i, f"empire.fields: {got}, but {why}; a field opens when its bridge is finished")
+        if not is_advanced(layout):
+            for b in buildings(layout):
+                if b["advanced"] and p["village"][b["id"]] > 0:
+                    n = p["village"][b["id"]]
+                    report.warn(i, f"village.{b['id']}: the {building_name(b)} belong to the advanced rules, "
+                                   f"yet {n} of its boxes are checked (scored anyway)")
+        made = {bid: n for bid, n in p["colonies"].items() if n}
+        if made:
+            by_id = {b["id"]: b for b in buildings(layout)}
+            needed = sum(n * len(blueprint_cells(by_id[bid]["blueprint"])) for bid, n in made.items())
+            have = sum(completed_sections(tracks[t], empire[t]) for t in TRACKS)
+            if needed > have:
+                count = sum(made.values())
+                report.warn(i, f"colonies: {count} {'colony needs' if count == 1 else 'colonies need'} {needed} "
+                               f"completed sections, but the empire has only {have} "
+                               f"(a section serves one colony only)")
+    if len(players) == 1:
+        report.warn(None, "a single player: the seed's solo games use the Adventure villages, "
+                          "not this Competition village")
+
+
+# ----------------------------------------------------------------------------- score
+
+
+def building_points(layout, b: dict, player: dict) -> tuple[int, int]:
+    """(printed points, gain from colonies) of one building; (0, 0) unless finished."""
+    if player["village"][b["id"]] < len(b["boxes"]):
+        return 0, 0
+    times = per_count(layout, b, player)
+    base = b["points"]
+    value = base
+    if b.get("ladder") and b["ladder_of"] == "points":
+        value = b["ladder"][player["colonies"].get(b["id"], 0)]
+    return base * times, (value - base) * times
+
+
+def score(layout, record) -> list[PlayerScore]:
+    out = []
+    advanced = is_advanced(layout)
+    for p in record["players"]:
+        empire = p["empire"]
+        b = {t: track_points(layout.element(t), empire[t]) for t in TRACKS}
+        pts = [building_points(layout, card, p) for card in buildings(layout)]
+        b["buildings"] = sum(base for base, _ in pts)
+        b["favors"] = p["favors"]
+        b["development"] = p["development"]
+        if advanced:
+            b["colonies"] = sum(gain for _, gain in pts)
+        bridges = completed_sections(layout.element(BRIDGES), empire[BRIDGES])
+        out.append(PlayerScore(p["name"], b, tiebreak=(bridges, empire[FIELDS])))
+    return out
