@@ -72,6 +72,8 @@ def ask_record(layout, ref: str, players: int | None = None) -> dict:
         names.append(name)
         player = {"name": name}
         for key, field in fields.items():
+            if key not in blank and not field.required:
+                continue  # an optional mark this sheet does not print (Imperial Settlers' basic colonies)
             player[key] = _ask_field(name, key, field, blank.get(key))
         people.append(player)
     for key, field in (game.record_fields(layout) if hasattr(game, "record_fields") else {}).items():
