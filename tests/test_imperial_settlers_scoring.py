@@ -202,14 +202,24 @@ def test_the_scorer_reads_the_numbers_from_the_layout():
 
 def test_a_variant_layout_scores_with_its_own_values():
     # fixtures/imperial-settlers/variant.yaml: walls worth 2, 4, 8, 12, 20; the forum worth 3 per
-    # bridge. Walls 8 -> 12; bridges 3 -> two bridges (2), forum 3 x 2 = 6. Total 20.
+    # bridge; the mill worth 1 per field box harvested. Walls 8 -> 12; bridges 3 -> two bridges (2);
+    # forum 3 x 2 = 6; fields 5 (A and B open 5) -> mill 1 x 5 = 5; buildings 11. Total 25.
     out = run("score", str(FIXTURES / "variant-game.yaml"), "--format", "json")
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert data["layout"] == "imperial-settlers-variant"
     b = data["players"][0]["breakdown"]
-    assert (b["walls"], b["bridges"], b["buildings"]) == (12, 2, 6)
-    assert data["players"][0]["total"] == 20
+    assert (b["walls"], b["bridges"], b["buildings"]) == (12, 2, 11)
+    assert data["players"][0]["total"] == 25
+    assert data["warnings"] == []
+
+
+def test_a_variant_building_counting_a_track_records_do_not_hold():
+    path = FIXTURES / "towers-game.yaml"
+    out = run("score", str(path))
+    assert out.exit_code == 1
+    assert out.output == (f"Error: {path}:1: layout: the building 'watch' counts per track 'towers', which game "
+                          f"records do not hold (they hold walls, houses, granaries, bridges, fields)\n")
 
 
 # ----------------------------------------------------------------------------- errors: the sheet cannot hold it
@@ -405,3 +415,24 @@ def test_fixture_game_scores_from_the_command_line():
     assert [(p["name"], p["total"], p["rank"]) for p in data["players"]] == [("Alice", 30, 1), ("Bob", 30, 2)]
     assert data["winners"] == ["Alice"]
 
+
+
+def test_interactive_asks_colonies_on_the_advanced_sheet_only(tmp_path):
+    # Basic: 5 empire counts, 6 buildings (Enter keeps the defaults: prebuilt 2, others 0), favours,
+    # development; no colony question. Ann is the first worked example's Alice: 30, Ben's 30 loses on bridges.
+    ann = ["4", "10", "0", "3", "5", "", "", "3", "3", "5", "0", "6", "3"]
+    ben = ["11", "", "5", "1", "2", "", "", "", "4", "", "", "2", "4"]
+    answers = "\n".join(["2", "Ann", *ann, "Ben", *ben]) + "\n"
+    saved = tmp_path / "saved.yaml"
+    out = CliRunner().invoke(cli, ["score", BASIC, "--interactive", "--save", str(saved), "--format", "json"],
+                             input=answers)
+    assert out.exit_code == 0, out.output
+    assert "colonies." not in out.output.split("{", 1)[0]
+    data = json.loads(out.output[out.output.index("{"):])
+    assert [p["total"] for p in data["players"]] == [30, 30] and data["winners"] == ["Ann"]
+    # Advanced: six more questions per player, one per building's colonies.
+    answers = "\n".join(["1", "Solo", *([""] * 13), "", "", "", "", "1", ""]) + "\n"
+    out = CliRunner().invoke(cli, ["score", ADVANCED, "--interactive", "--format", "json"], input=answers)
+    assert out.exit_code == 0, out.output
+    assert out.output.count("colonies.") == 6
+    assert "Solo: colonies.forum — Forum: colonies made on its blueprint [0-2]" in out.output

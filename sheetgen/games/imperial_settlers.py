@@ -27,9 +27,9 @@ Decisions (DESIGN.md, "Rules that the seeds leave open"):
 
 from __future__ import annotations
 
-from sheetgen.games.base import PlayerScore, label, track_boxes, where_in
+from sheetgen.games.base import PlayerScore, label, track_boxes
 from sheetgen.layout.buildings import blueprint_cells
-from sheetgen.schema import INVALID, Field, Map, Spec, describe
+from sheetgen.schema import INVALID, Field, Map, Spec, Where, describe
 from sheetgen.scoring.fields import Count
 
 TRACKS = ("walls", "houses", "granaries", "bridges")
@@ -267,8 +267,9 @@ def check(layout, record, report) -> None:
     for b in buildings(layout):
         per = b.get("per")
         if per and per["track"] not in (*TRACKS, FIELDS):
-            report.error(where_in(players[0], "village", b["id"]),
-                         f"the layout's {b['id']} counts per track '{per['track']}', which the record does not hold")
+            report.error(Where(record["_node"], "layout", "layout"),
+                         f"the building '{b['id']}' counts per track '{per['track']}', which game records do not "
+                         f"hold (they hold {', '.join((*TRACKS, FIELDS))})")
             return
     for i, p in enumerate(players):
         empire = p["empire"]
