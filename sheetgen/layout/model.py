@@ -12,8 +12,7 @@ from pathlib import Path
 from sheetgen.errors import LayoutError
 from sheetgen.layout import elements as E
 from sheetgen.layout.display import Box, Text
-from sheetgen.layout.resolve import builtin_ids, is_builtin_ref, locate, resolve
-from sheetgen.yamlsrc import load_file
+from sheetgen.layout.resolve import builtin_ids, is_builtin_ref, load_layout_file, locate, resolve
 from sheetgen.schema import INVALID, Any_, Bool, Color, Ctx, Field, Int, Length, ListOf, Map, Spec, Str, Where, describe
 
 GAMES = ("harvest-dice", "imperial-settlers", "river-valley-glassworks", "bosk", "plante-bataille")
@@ -396,7 +395,7 @@ def load_layout(ref: str, relative_to: Path | None = None) -> Layout:
 
     def load(p: Path):
         files.append(p.resolve())
-        return load_file(p)
+        return load_layout_file(p)
 
     raw = resolve(path, load)
     layout = build_layout(raw, str(path))
