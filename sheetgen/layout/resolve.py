@@ -23,6 +23,7 @@ import yaml
 
 from sheetgen import yamlsrc
 from sheetgen.errors import LayoutError, SheetgenError
+from sheetgen.schema import describe
 from sheetgen.yamlsrc import SrcDict, SrcList, load_file, where
 
 BUILTIN_PACKAGE = "sheetgen.layouts"
@@ -156,7 +157,8 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack:
     except SheetgenError as exc:  # YAML syntax, unreadable file: still a layout problem
         raise LayoutError(exc.problems) from None
     if not isinstance(data, dict):
-        raise LayoutError(f"{path}:1: expected a layout mapping, got {type(data).__name__}")
+        what = "an empty file" if data is None else describe(data)
+        raise LayoutError(f"{path}:1: expected a layout mapping (id, game, title, pages...), got {what}")
     refs = data.get("extends", [])
     if isinstance(refs, str):
         refs = [refs]
