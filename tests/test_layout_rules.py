@@ -195,6 +195,11 @@ def test_remove_then_add_replaces_an_element_whole():
     assert "text" not in layout.element("note")
 
 
+def test_empty_file():
+    assert problems("empty.yaml") == [
+        f"{FIX}/empty.yaml:1: expected a layout mapping (id, game, title, pages...), got an empty file"]
+
+
 def test_yaml_syntax_error():
     assert problems("yaml_syntax.yaml") == [f"{FIX}/yaml_syntax.yaml:4: expected ',' or '}}', but got '<scalar>'"]
 
