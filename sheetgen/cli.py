@@ -57,7 +57,7 @@ def validate(layout):
     """Check a layout file (or a built-in id): every problem, with file and line."""
     from sheetgen.layout.model import load_layout
 
-    lay = load_layout(layout, Path.cwd() / "_")
+    lay = load_layout(layout)
     pages = ", ".join(p.id for p in lay.pages)
     click.echo(f"ok: {layout}: layout '{lay.id}' ({lay.game}), pages: {pages}")
     if lay.unverified:
@@ -82,12 +82,13 @@ def render(layout, output, lang, paper, copies, players, pages):
     from sheetgen.layout.model import load_layout
     from sheetgen.render.pdf import render_pdf
 
-    lay = load_layout(layout, Path.cwd() / "_")
+    lay = load_layout(layout)
     lo, hi = lay.players["min"], lay.players["max"]
     if players is not None and not lo <= players <= hi:
-        allowed = f"{lo}-{hi}" if lo != hi else str(lo)
-        raise click.BadParameter(f"{lay.id} is for {allowed} players, got {players}", param_hint="'--players'")
+        allowed = f"{lo}-{hi} players" if lo != hi else f"{lo} player{'s' if lo > 1 else ''}"
+        raise click.BadParameter(f"{lay.id} is for {allowed}, got {players}", param_hint="'--players'")
     known = [p.id for p in lay.pages]
+    pages = tuple(dict.fromkeys(pages))
     for p in pages:
         if p not in known:
             raise click.BadParameter(f"no page '{p}' in {lay.id}; pages: {', '.join(known)}",
@@ -154,7 +155,7 @@ def _interactive(ref, players, save, score_data):
     from sheetgen.layout.model import load_layout
     from sheetgen.scoring.interactive import ask_record
 
-    layout = load_layout(ref, Path.cwd() / "_")
+    layout = load_layout(ref)
     game = game_module(layout.game)
     if game is None:
         raise click.ClickException(f"scoring {layout.game} is not supported yet")
@@ -182,7 +183,7 @@ def template(layout, players, output):
     from sheetgen.layout.model import load_layout
     from sheetgen.scoring.template import make_template
 
-    lay = load_layout(layout, Path.cwd() / "_")
+    lay = load_layout(layout)
     game = game_module(lay.game)
     if game is None:
         raise click.ClickException(f"scoring {lay.game} is not supported yet")

@@ -1,5 +1,6 @@
-"""Domain errors. They subclass ClickException so the CLI prints them as one
-`Error: ...` line per problem and exits 1, with no traceback."""
+"""Domain errors. They subclass ClickException so the CLI prints them and exits
+1, with no traceback: `Error: ` and the first problem, then one line per further
+problem (each `file:line: key.path: message`)."""
 
 from __future__ import annotations
 

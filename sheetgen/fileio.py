@@ -20,11 +20,20 @@ def write_atomic(path: str | Path, data: bytes) -> Path:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())   # mkstemp makes 0600; give the usual mode
         os.replace(tmp, path)
-    except OSError as exc:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
-        raise SheetgenError(f"{path}: cannot write: {exc.strerror}") from None
+        if isinstance(exc, OSError):
+            raise SheetgenError(f"{path}: cannot write: {exc.strerror}") from None
+        raise
     return path
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

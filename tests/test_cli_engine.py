@@ -270,8 +270,6 @@ def test_render_replaces_the_output_and_leaves_no_temp_file(run, existing):
     assert os.listdir(existing.parent) == [existing.name]
 
 
-@pytest.mark.xfail(strict=True, reason="sheetgen.fileio.write_atomic keeps mkstemp's 0600 mode: the PDF is "
-                                       "unreadable by other users (print spoolers, shared folders)")
 def test_output_file_mode_follows_the_umask(run, in_tmp):
     old = os.umask(0o022)
     try:
