@@ -415,7 +415,7 @@ def _track_build(el, env):
             if s["bonus"]:
                 out.append(Box(cx + g + 2, by, b, b, "round", False, f"{eid}_bonus{r + 1}", stroke=env.accent))
                 out.append(Text(cx + g + 2.8, by, b - 1.6, b, env.t(el["bonus_mark"], p + ".bonus_mark"),
-                                "condensed", 6.5, "center", color="#8a8a8a", path=p + ".bonus_mark"))
+                                "condensed", 7.0, "center", color="#6a6a6a", path=p + ".bonus_mark"))
                 cx += g + 2 + b
             if s.get("value") is not None:
                 out += _badge(cx + 2 + TRACK_BADGE, by + b / 2, min(TRACK_BADGE, b / 2 + 0.4), s["value"],
