@@ -102,19 +102,27 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _constr
 
 def loads(text: str, name: str = "<string>"):
     """Parse YAML/JSON text; a syntax error becomes a one-line SheetgenError."""
-    loader = _Loader(text)
-    loader.source_name = name
+    loader = None
     try:
+        loader = _Loader(text)   # the reader already rejects control characters
+        loader.source_name = name
         return loader.get_single_data()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 0
         what = exc.problem or exc.context or "invalid YAML"
         raise SheetgenError(f"{name}:{line}: {what}") from None
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        char = chr(exc.character) if isinstance(exc.character, int) else exc.character
+        raise SheetgenError(f"{name}:{line}: {exc.reason} (character {char!r})") from None
     except yaml.YAMLError as exc:  # pragma: no cover - other yaml errors
         raise SheetgenError(f"{name}:0: invalid YAML: {exc}") from None
+    except RecursionError:
+        raise SheetgenError(f"{name}:0: nested too deeply") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def load_file(path: str | Path, name: str | None = None):
