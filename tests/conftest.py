@@ -183,3 +183,25 @@ def _assert_pdf_equal_fixture():
 @pytest.fixture
 def regenerate() -> bool:
     return _REGENERATE
+
+
+# ----------------------------------------------------------------------------- game records
+
+def record_text(layout: str, players: dict) -> str:
+    """A record's YAML text: `players` maps each name to its fields (values in JSON flow style)."""
+    import json
+
+    out = [f"layout: {layout}", "players:"]
+    for name, fields in players.items():
+        out.append(f"  - name: {name}")
+        for key, value in fields.items():
+            out.append(f"    {key}: {json.dumps(value)}")
+    return "\n".join(out) + "\n"
+
+
+def score_text(text: str, name: str = "game.yaml"):
+    """Score a record's text as if read from the file `name`."""
+    from sheetgen.scoring.record import score_data
+    from sheetgen.yamlsrc import loads
+
+    return score_data(loads(text, name), name)

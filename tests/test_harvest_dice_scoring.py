@@ -8,22 +8,15 @@ import textwrap
 import pytest
 from click.testing import CliRunner
 
+from conftest import record_text, score_text
 from sheetgen.cli import cli
 from sheetgen.errors import RecordError
-from sheetgen.scoring.record import score_data
-from sheetgen.yamlsrc import loads
 
 FULL_GARDEN = ["CCCCCC", "SSSSSS", "TTTTTT"]
 
 
 def record(layout="harvest-dice-normal", **players) -> str:
-    """A record text: players given as name=dict of fields."""
-    out = [f"layout: {layout}", "players:"]
-    for name, p in players.items():
-        out.append(f"  - name: {name}")
-        for key, value in p.items():
-            out.append(f"    {key}: {json.dumps(value)}")
-    return "\n".join(out) + "\n"
+    return record_text(layout, players)
 
 
 def player(garden=("......", "......", "......"), pig=0, market=(1, 1, 1)):
@@ -32,7 +25,7 @@ def player(garden=("......", "......", "......"), pig=0, market=(1, 1, 1)):
 
 
 def score(text: str, name="game.yaml"):
-    return score_data(loads(text, name), name)
+    return score_text(text, name)
 
 
 def result(text: str) -> dict:

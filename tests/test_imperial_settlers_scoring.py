@@ -24,12 +24,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from conftest import record_text, score_text
 from sheetgen.cli import cli
 from sheetgen.errors import RecordError
 from sheetgen.games import imperial_settlers as rules
 from sheetgen.layout.model import load_layout
-from sheetgen.scoring.record import score_data
-from sheetgen.yamlsrc import loads
 
 BASIC = "imperial-settlers"
 ADVANCED = "imperial-settlers-advanced"
@@ -48,16 +47,11 @@ def player(walls=0, houses=0, granaries=0, bridges=0, fields=0, village=None, fa
 
 
 def record(layout=BASIC, **players) -> str:
-    out = [f"layout: {layout}", "players:"]
-    for name, p in players.items():
-        out.append(f"  - name: {name}")
-        for key, value in p.items():
-            out.append(f"    {key}: {json.dumps(value)}")
-    return "\n".join(out) + "\n"
+    return record_text(layout, players)
 
 
 def score(text: str, name="game.yaml"):
-    return score_data(loads(text, name), name)
+    return score_text(text, name)
 
 
 def result(text: str) -> dict:

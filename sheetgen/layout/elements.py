@@ -14,7 +14,7 @@ import string
 from dataclasses import dataclass, field
 from typing import Callable
 
-from sheetgen.layout.display import INK, Box, Circle, Icon, Line, Rect, Text
+from sheetgen.layout.display import INK, Box, Circle, Icon, Rect, Text
 from sheetgen.schema import (
     INVALID, Bool, Color, Ctx, Field, Int, Length, ListOf, Map, Num, Pair, Spec, Str, Where,
     describe,
