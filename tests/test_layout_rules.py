@@ -8,6 +8,7 @@ messages show e.g. `tests/fixtures/layouts/cycle_b.yaml:3: ...`.
 from __future__ import annotations
 
 import pytest
+from pathlib import Path
 
 from sheetgen.errors import LayoutError
 from sheetgen.layout.elements import TYPES
@@ -315,3 +316,13 @@ def test_builtin_harvest_dice_layouts_validate(layout_id):
     layout = load_layout(layout_id)
     assert layout.game == "harvest-dice"
     assert "pig" in layout.unverified
+
+
+def test_title_placeholders_are_checked_and_filled(tmp_path):
+    assert problems("title_placeholder.yaml") == [
+        f"{FIX}/title_placeholder.yaml:4: title: unknown constant '{{malus}}' in text; constants: bonus "
+        "(or an element key path like garden.row_value)"]
+    good = tmp_path / "good.yaml"
+    good.write_text((Path(FIX) / "title_placeholder.yaml").read_text(encoding="utf-8").replace("{malus}", "+{bonus}"),
+                    encoding="utf-8")
+    assert load_layout(str(good)).title == {"fr": "Bonus 4", "en": "Bonus +4"}

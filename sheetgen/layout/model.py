@@ -293,6 +293,27 @@ def _check_display(layout: Layout, ctx: Ctx) -> None:
         del nodes
 
 
+def _expand_titles(layout: Layout, raw: dict, ctx: Ctx) -> None:
+    """Fill the `{placeholders}` of the layout's title, description and page titles
+    once, so that every use (PDF metadata, `list`, score tables) shows the values."""
+    def expand(label, node, key, path):
+        out = {}
+        for lang in E.LANGS:
+            env = layout.env(lang)
+            out[lang] = env.t(label, path)
+            for _, message in env.errors:
+                ctx.error(Where(node, key, path), message)
+        return out
+
+    for key in ("title", "description"):
+        if getattr(layout, key):
+            setattr(layout, key, expand(getattr(layout, key), raw, key, key))
+    raw_pages = raw.get("pages") if isinstance(raw.get("pages"), list) else []
+    for n, page in enumerate(layout.pages):
+        node = raw_pages[n] if n < len(raw_pages) else raw
+        page.title = expand(page.title, node, "title", f"pages[{n}].title")
+
+
 def _report(ctx, el, subpath, message, seen):
     rel = subpath[len(el["_path"]):].lstrip(".") if subpath.startswith(el["_path"]) else ""
     file, line = _line_of_path(el["_node"], rel)
@@ -371,6 +392,7 @@ def build_layout(raw: dict, source: str) -> Layout:
         pages=[Page(p["id"], p["title"], p["elements"]) for p in data["pages"]],
         source=source, by_id=ids,
     )
+    _expand_titles(layout, raw, ctx)
     _check_display(layout, ctx)
     if ctx.errors:
         raise LayoutError(ctx.errors)
