@@ -76,7 +76,9 @@ def validate(layout):
               help="How many copies (a pad).")
 @click.option("--players", type=int, default=None, help="Player columns, for score pads.")
 @click.option("--page", "pages", multiple=True, help="Only this page (repeatable), e.g. village.")
-def render(layout, output, lang, paper, copies, players, pages):
+@click.option("--fillable", is_flag=True,
+              help="Add form fields to fill on a screen; `sheetgen score` reads the filled PDF.")
+def render(layout, output, lang, paper, copies, players, pages, fillable):
     """Render LAYOUT (a built-in id or a layout file) to a print-ready PDF."""
     from sheetgen.fileio import write_atomic
     from sheetgen.layout.model import load_layout
@@ -94,7 +96,7 @@ def render(layout, output, lang, paper, copies, players, pages):
             raise click.BadParameter(f"no page '{p}' in {lay.id}; pages: {', '.join(known)}",
                                      param_hint="'--page'")
     data = render_pdf(lay, lang=lang or default_lang(), paper=paper, copies=copies,
-                      players=players, pages=list(pages) or None)
+                      players=players, pages=list(pages) or None, fillable=fillable)
     path = Path(output) if output else Path("output") / f"{lay.id}.pdf"
     write_atomic(path, data)
     n = copies * (len(pages) or len(lay.pages))
@@ -112,7 +114,8 @@ def render(layout, output, lang, paper, copies, players, pages):
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
               help="With --interactive: also save the record (YAML) to this file.")
 def score(records, fmt, lang, interactive, players, save):
-    """Score finished games from RECORDS (YAML or JSON game records).
+    """Score finished games from RECORDS (YAML or JSON game records, or PDFs
+    filled on a screen from `sheetgen render --fillable`).
 
     \b
     sheetgen score game.yaml
@@ -134,7 +137,12 @@ def score(records, fmt, lang, interactive, players, save):
         scored, problems = [], []
         for path in records:
             try:
-                scored.append(score_file(path))
+                if path.lower().endswith(".pdf"):
+                    from sheetgen.scoring.pdfread import record_from_pdfs
+
+                    scored.append(score_data(record_from_pdfs([path]), path))
+                else:
+                    scored.append(score_file(path))
             except SheetgenError as exc:
                 problems += exc.problems
         if problems:
@@ -169,6 +177,32 @@ def _interactive(ref, players, save, score_data):
         write_atomic(save, text.encode("utf-8"))
         click.echo(f"saved {save}", err=True)
     return scored
+
+
+@cli.command()
+@click.argument("pdfs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--layout", "layout_ref", default=None,
+              help="The layout the sheets were rendered from (default: the one the PDF names).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the record to this file instead of standard output.")
+def read(pdfs, layout_ref, output):
+    """Read filled fillable PDFs (`render --fillable`) into one game record (YAML).
+
+    Every filled sheet is one player (a pad: every filled column). Check the
+    record, then `sheetgen score` it.
+    """
+    import yaml
+
+    from sheetgen.fileio import write_atomic
+    from sheetgen.scoring.pdfread import record_from_pdfs
+
+    record = record_from_pdfs(list(pdfs), layout_ref)
+    text = yaml.safe_dump(record, allow_unicode=True, sort_keys=False, default_flow_style=None)
+    if output:
+        write_atomic(output, text.encode("utf-8"))
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(text, nl=False)
 
 
 @cli.command()

@@ -271,3 +271,19 @@ def check(layout, record, report) -> None:
         who = ", ".join(p["name"] for p, n in zip(players, sizes) if n == best)
         report.warn(None, f"no board reached {trigger} pieces, the end trigger "
                           f"(the fullest holds {best}: {who})")
+
+
+def record_from_sheets(layout, sheets: list[dict]) -> dict:
+    """Players from a filled fillable pad (sheetgen.scoring.pdfread): the pieces
+    ticked in each column of a player's board copy, and the overflow count."""
+    players = []
+    for m in sheets:
+        for i, grid in enumerate(m[BOARD]):
+            overflow = m.get("overflow_count", [""] * len(m[BOARD]))[i]
+            columns = [sum(row[c] for row in grid) for c in range(len(grid[0]))] if grid else []
+            name = m["player_names"][i]
+            if not any(columns) and not overflow and not name:
+                continue   # an unused column of the pad
+            players.append({"name": name or f"Player {len(players) + 1}", "columns": columns,
+                            "overflow": overflow or 0})
+    return {"players": players}

@@ -178,3 +178,10 @@ def score(layout, record) -> list[PlayerScore]:
         for i, b in enumerate(out):
             b["majority_pig"] = bonus if i in win else 0
     return [PlayerScore(p["name"], b) for p, b in zip(players, out)]
+
+
+def record_from_sheets(layout, sheets: list[dict]) -> dict:
+    """Players from filled fillable sheets (sheetgen.scoring.pdfread), one per sheet."""
+    return {"players": [{"name": m.get("player_name_box") or f"Player {n}", "garden": m["garden"],
+                         "pig": m["pig"], "market": {veg: m[f"market_{veg}"] for veg in VEGETABLES}}
+                        for n, m in enumerate(sheets, 1)]}

@@ -162,3 +162,19 @@ def score(layout, record) -> list[PlayerScore]:
         for i, b in enumerate(out):
             b[f"majority_{kind}"] = bonus if top == {i} else 0
     return [PlayerScore(p["name"], b) for p, b in zip(players, out)]
+
+
+def record_from_sheets(layout, sheets: list[dict]) -> dict:
+    """Players from a filled fillable pad (sheetgen.scoring.pdfread): the card
+    values written (else the sum box) and the tokens won."""
+    players = []
+    for m in sheets:
+        for i, name in enumerate(m["player_names"]):
+            values = (m["harvest_values"][i] or "").replace(";", ",")
+            tokens = {k: m[f"tokens_{k}"][i] for k in token_kinds(layout) if m[f"tokens_{k}"][i]}
+            harvested = values or m["harvested"][i]
+            if not (name or harvested or tokens):
+                continue   # an unused column of the pad
+            players.append({"name": name or f"Player {len(players) + 1}", "harvested": harvested or 0,
+                            "tokens": tokens})
+    return {"players": players}

@@ -129,9 +129,43 @@ def placement(layout: Layout, paper: str) -> Placement:
     return Placement(ph, (pw - layout.width) / 2, (ph - layout.height) / 2)
 
 
+FIELD_FONT = "Helvetica"  # AcroForm text fields need one of the 14 standard fonts
+COPY_SEPARATOR = "__"      # field `pig_3` of the 2nd copy is `pig_3__2`
+
+
+def field_name(field: str, copy: int) -> str:
+    """The AcroForm name of a box's field on copy `copy` (1-based): unique in the document."""
+    return field if copy == 1 else f"{field}{COPY_SEPARATOR}{copy}"
+
+
+def add_fields(c: Canvas, prims: list, at: Placement, copy: int) -> None:
+    """Form fields over the page's boxes: check boxes for boxes to tick, text fields
+    for boxes to write in, named from the layout's ids so a filled PDF reads back."""
+    form = c.acroForm
+    for p in prims:
+        if not isinstance(p, Box) or not p.field or p.checked:
+            continue   # a pre-printed box is no field: nobody can uncheck it
+        name = field_name(p.field, copy)
+        x, y, w, h = at.x(p.x), at.y(p.y + p.h), p.w * mm, p.h * mm
+        if p.kind in ("check", "round", "mini"):
+            size = min(w, h) - (0.9 * mm if p.kind == "check" else 0)
+            form.checkbox(name=name, x=x + (w - size) / 2, y=y + (h - size) / 2, size=size, checked=False,
+                          buttonStyle="cross", borderWidth=0, fillColor=None, borderColor=None,
+                          textColor=_color("#333333"), fieldFlags="",
+                          annotationFlags="print", tooltip=p.field)
+        else:
+            form.textfield(name=name, x=x + 0.5, y=y + 0.5, width=w - 1, height=h - 1, value="", borderWidth=0,
+                           fillColor=None, borderColor=None, textColor=_color("#1a1a1a"), fieldFlags="",
+                           annotationFlags="print", tooltip=p.field, fontName=FIELD_FONT,
+                           fontSize=min(14, max(6, h * 0.55)), maxlen=200)
+
+
 def render_pdf(layout: Layout, *, lang: str = "en", paper: str = "a4", copies: int = 1,
-               players: int | None = None, pages: list[str] | None = None) -> bytes:
-    """The PDF bytes of `copies` sets of the layout's pages (all, or those named)."""
+               players: int | None = None, pages: list[str] | None = None, fillable: bool = False) -> bytes:
+    """The PDF bytes of `copies` sets of the layout's pages (all, or those named).
+
+    With `fillable`, every box a player marks is also a form field (see add_fields);
+    each copy then gets its own fields, so each page is drawn on its own."""
     pw, ph = PAPERS[paper]
     buf = io.BytesIO()
     # initialFontName: reportlab otherwise declares Helvetica (not embedded) on every
@@ -145,17 +179,22 @@ def render_pdf(layout: Layout, *, lang: str = "en", paper: str = "a4", copies: i
     c.setKeywords(f"{layout.game} lang={lang} paper={paper}")
     at = placement(layout, paper)
     chosen = [p for p in layout.pages if pages is None or p.id in pages]
-    names = []
+    names, displays = [], []
     for page in chosen:
         name = f"sheet_{page.id}"
+        prims = layout.display(page, lang, players)
         c.beginForm(name, 0, 0, pw * mm, ph * mm)
-        draw_prims(c, layout.display(page, lang, players), at)
+        draw_prims(c, prims, at)
         c.endForm()
         names.append(name)
-    for name in names:
-        c.doForm(name)
-        c.showPage()
-    if copies > 1:
+        displays.append(prims)
+    for copy in range(1, (copies if fillable else 1) + 1):
+        for name, prims in zip(names, displays):
+            c.doForm(name)
+            if fillable:
+                add_fields(c, prims, at, copy)
+            c.showPage()
+    if copies > 1 and not fillable:
         _repeat_pages(c, names, copies - 1)
     c.save()
     return buf.getvalue()

@@ -1,0 +1,152 @@
+"""Fillable PDFs: form fields named from the layout's ids, filled on a screen,
+read back into a record and scored."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from pypdf import PdfReader, PdfWriter
+
+from sheetgen.cli import cli
+from sheetgen.layout.model import load_layout
+from sheetgen.render.pdf import render_pdf
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def fill(src: bytes, path, pages: dict[int, dict]) -> str:
+    """Fill fields page by page (as a PDF viewer would) and save to `path`."""
+    import io
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(src)))
+    for n, values in pages.items():
+        writer.update_page_form_field_values(writer.pages[n], values, auto_regenerate=False)
+    writer.write(str(path))
+    return str(path)
+
+
+def test_fields_are_named_from_the_layout_ids_and_pre_printed_boxes_are_no_fields():
+    data = render_pdf(load_layout("harvest-dice-normal"), copies=2, fillable=True)
+    fields = PdfReader(__import__("io").BytesIO(data)).get_fields()
+    first = [n for n in fields if "__" not in n]
+    # garden 18 cells, pig 42 boxes + 7 bonus circles, market 3 x 6 minus 3 pre-printed,
+    # 6 score boxes, the player's name
+    assert len(first) == 18 + 42 + 7 + 15 + 6 + 1
+    assert len(fields) == 2 * len(first)
+    assert {"garden_r3_c6", "pig_42", "pig_bonus7", "market_salad_6", "score_total", "player_name_box",
+            "garden_r1_c1__2"} <= set(fields)
+    assert "market_carrot_1" not in fields and "." not in "".join(fields)
+    assert fields["pig_1"]["/FT"] == "/Btn" and fields["garden_r1_c1"]["/FT"] == "/Tx"
+
+
+def test_plain_render_has_no_fields():
+    data = render_pdf(load_layout("harvest-dice-normal"), copies=2)
+    assert not PdfReader(__import__("io").BytesIO(data)).get_fields()
+
+
+def test_a_filled_harvest_dice_pad_reads_back_and_scores(tmp_path):
+    src = render_pdf(load_layout("harvest-dice-normal"), copies=3, fillable=True)
+    alice = {"player_name_box": "Alice", "garden_r1_c1": "c", "garden_r1_c2": "C", "garden_r2_c1": "S",
+             **{f"pig_{n}": "/Yes" for n in range(1, 8)}, "market_carrot_2": "/Yes", "market_carrot_3": "/Yes"}
+    bob = {"player_name_box__2": "Bob", "garden_r1_c1__2": "T", "pig_1__2": "/Yes",
+           "market_carrot_2__2": "/Yes", "market_carrot_3__2": "/Yes"}
+    path = fill(src, tmp_path / "game.pdf", {0: alice, 1: bob})   # the 3rd sheet stays blank
+    out = run("read", path)
+    assert out.exit_code == 0, out.output
+    assert yaml.safe_load(out.output) == {"layout": "harvest-dice-normal", "players": [
+        {"name": "Alice", "garden": ["CC....", "S.....", "......"], "pig": 7,
+         "market": {"carrot": 3, "salad": 1, "tomato": 1}},
+        {"name": "Bob", "garden": ["T.....", "......", "......"], "pig": 1,
+         "market": {"carrot": 3, "salad": 1, "tomato": 1}}]}
+    scored = run("score", path, "--format", "json")
+    assert scored.exit_code == 0, scored.output
+    data = json.loads(scored.output)
+    # Alice: 2 carrots x 3 + 1 salad x 1 + pig row 2 (7 boxes) = 6 + 1 + 3 = 10; Bob: 1 tomato x 1 + 1 = 2
+    assert [(p["name"], p["total"]) for p in data["players"]] == [("Alice", 10), ("Bob", 2)]
+    saved = tmp_path / "game.yaml"
+    assert run("read", path, "-o", str(saved)).exit_code == 0
+    assert json.loads(run("score", str(saved), "--format", "json").output)["players"] == data["players"]
+
+
+def test_a_filled_glassworks_pad_reads_the_board_copies(tmp_path):
+    src = render_pdf(load_layout("river-valley-glassworks"), players=3, fillable=True)
+    values = {"names_p1": "Ann", "names_p2": "Ben", "overflow_p2_count": "2"}
+    values.update({f"board_p1_r{r}_c1": "/Yes" for r in range(1, 6)})      # column 1: 5 pieces
+    values.update({f"board_p1_r{r}_c3": "/Yes" for r in range(4, 6)})      # column 3: 2 pieces
+    values.update({"board_p2_r5_c7": "/Yes"})
+    path = fill(src, tmp_path / "glass.pdf", {0: values})
+    record = yaml.safe_load(run("read", path).output)
+    assert record["players"] == [{"name": "Ann", "columns": [5, 0, 2, 0, 0, 0, 0], "overflow": 0},
+                                 {"name": "Ben", "columns": [0, 0, 0, 0, 0, 0, 1], "overflow": "2"}]
+
+
+def test_a_filled_plante_bataille_pad(tmp_path):
+    src = render_pdf(load_layout("plante-bataille"), players=3, fillable=True)
+    values = {"name_p1": "Ann", "harvest_values_p1": "4, -2, 3+5", "tokens_cabbage_p1": "2",
+              "name_p2": "Ben", "harvested_p2": "7", "name_p3": "Cy"}
+    path = fill(src, tmp_path / "pb.pdf", {0: values})
+    out = run("score", path, "--format", "json")
+    assert out.exit_code == 0, out.output
+    # Ann: 4 - 2 + 8 = 10, sole cabbage leader +3 = 13; Ben 7; Cy 0
+    assert [(p["name"], p["total"]) for p in json.loads(out.output)["players"]] == [
+        ("Ann", 13), ("Ben", 7), ("Cy", 0)]
+
+
+@pytest.mark.parametrize("layout, message", [
+    ("bosk", "reading filled bosk sheets is not supported: the sheet does not hold every mark the scorer needs"),
+])
+def test_games_whose_sheets_do_not_hold_the_record(tmp_path, layout, message):
+    src = render_pdf(load_layout(layout), players=2, fillable=True)
+    path = fill(src, tmp_path / "x.pdf", {0: {"name_p1": "Ann"}})
+    out = run("read", path)
+    assert out.exit_code == 1
+    assert out.output == f"Error: {path}: {message}\n"
+
+
+def test_read_errors(tmp_path):
+    plain = tmp_path / "plain.pdf"
+    plain.write_bytes(render_pdf(load_layout("harvest-dice-normal")))
+    out = run("read", str(plain))
+    assert out.exit_code == 1
+    assert out.output == (f"Error: {plain}: the PDF has no form fields; render it with "
+                          "`sheetgen render --fillable`\n")
+    blank = tmp_path / "blank.pdf"
+    blank.write_bytes(render_pdf(load_layout("harvest-dice-normal"), fillable=True))
+    assert run("read", str(blank)).output == f"Error: {blank}: every sheet is blank\n"
+    junk = tmp_path / "junk.pdf"
+    junk.write_text("not a pdf")
+    out = run("score", str(junk))
+    assert out.exit_code == 1 and out.output.startswith(f"Error: {junk}: not a readable PDF")
+    assert "Traceback" not in out.output
+    missing = run("read", str(tmp_path / "none.pdf"))
+    assert missing.exit_code == 1 and missing.output == f"Error: {tmp_path / 'none.pdf'}: no such file\n"
+
+
+def test_render_fillable_from_the_cli(tmp_path):
+    out = run("render", "harvest-dice-advanced", "--fillable", "--copies", "2", "-o", str(tmp_path / "f.pdf"))
+    assert out.exit_code == 0
+    reader = PdfReader(str(tmp_path / "f.pdf"))
+    assert len(reader.pages) == 2 and "pig_bonus1__2" in reader.get_fields()
+
+
+def test_filled_imperial_settlers_sheets(tmp_path):
+    src = render_pdf(load_layout("imperial-settlers"), copies=2, fillable=True)
+    ann = {"empire_player": "Ann", "walls_1": "/Yes", "walls_2": "/Yes", "walls_3": "/Yes",
+           "bridges_1": "/Yes", "fields_1": "/Yes", "score_favors": "3+2", "score_development": "4"}
+    ben = {"village_player__2": "Ben", "walls_1__2": "/Yes"}
+    path = fill(src, tmp_path / "is.pdf", {0: ann, 3: ben})   # pages: Ann's empire, village; Ben's empire, village
+    record = yaml.safe_load(run("read", path).output)
+    assert [p["name"] for p in record["players"]] == ["Ann", "Ben"]
+    assert record["players"][0]["empire"] == {"walls": 3, "houses": 0, "granaries": 0, "bridges": 1, "fields": 1}
+    assert record["players"][0]["favors"] == "3+2"
+    assert run("score", path, "--format", "json").exit_code == 0
+    adv = tmp_path / "adv.pdf"
+    fill(render_pdf(load_layout("imperial-settlers-advanced"), fillable=True), adv, {0: {"walls_1": "/Yes"}})
+    out = run("read", str(adv))
+    assert out.exit_code == 1
+    assert out.output.startswith("Error: imperial-settlers-advanced: colonies are circled on the building cards")
