@@ -60,9 +60,27 @@ def validate(layout):
     lay = load_layout(layout)
     pages = ", ".join(p.id for p in lay.pages)
     click.echo(f"ok: {layout}: layout '{lay.id}' ({lay.game}), pages: {pages}")
+    problem = _scoring_problem(lay)
+    if problem:
+        click.echo(f"note: it prints, but `sheetgen score` cannot use it: {problem}")
     if lay.unverified:
         click.echo(f"note: {len(lay.unverified)} values are house defaults not checked against a published "
                    f"sheet (verified: false): {', '.join(lay.unverified)}")
+
+
+def _scoring_problem(lay) -> str | None:
+    """Why the layout's game scorer cannot read it (an element or constant it lacks), if so."""
+    from sheetgen.errors import SheetgenError
+    from sheetgen.games import game_module
+
+    game = game_module(lay.game)
+    try:
+        game.player_fields(lay)
+        game.categories(lay)
+        game.blank_player(lay)
+    except SheetgenError as exc:
+        return exc.problems[0].split(": ", 1)[-1]
+    return None
 
 
 @cli.command()

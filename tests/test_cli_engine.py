@@ -305,7 +305,9 @@ def test_validate_a_file(run):
     path = FIXTURES / "base.yaml"
     result = run("validate", str(path))
     assert result.exit_code == 0
-    assert result.output == f"ok: {path}: layout 'base' (harvest-dice), pages: sheet\n"
+    assert result.output == (f"ok: {path}: layout 'base' (harvest-dice), pages: sheet\n"
+                             "note: it prints, but `sheetgen score` cannot use it: layout 'base' has no "
+                             "element 'garden', which the harvest-dice scorer reads\n")
 
 
 @pytest.mark.parametrize("name, message", [
@@ -397,3 +399,21 @@ def test_python_dash_m_sheetgen():
                             cwd=ROOT, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Usage: ")
+
+
+def test_every_built_in_layout_is_scorable(run):
+    from sheetgen.layout.resolve import builtin_ids
+
+    for lid in builtin_ids():
+        result = run("validate", lid)
+        assert result.exit_code == 0
+        assert "cannot use it" not in result.output, result.output
+
+
+def test_scoring_with_a_layout_the_scorer_cannot_read(run, tmp_path):
+    record = tmp_path / "game.yaml"
+    record.write_text(f"layout: {FIXTURES / 'base.yaml'}\nplayers: []\n", encoding="utf-8")
+    result = run("score", str(record))
+    assert result.exit_code == 1
+    assert result.output == (f"Error: {FIXTURES / 'base.yaml'}: layout 'base' has no element 'garden', "
+                             "which the harvest-dice scorer reads\n")

@@ -115,6 +115,15 @@ LAYOUT = Map({
 })
 
 
+class Constants(dict):
+    """The layout's constants; reading one the layout lacks is a LayoutError."""
+
+    source = "<layout>"
+
+    def __missing__(self, name):
+        raise LayoutError(f"{self.source}: the layout has no constant '{name}', which the scorer reads")
+
+
 @dataclass
 class Page:
     id: str
@@ -139,7 +148,11 @@ class Layout:
     by_id: dict = field(default_factory=dict)
 
     def element(self, eid: str) -> dict:
-        return self.by_id[eid]
+        try:
+            return self.by_id[eid]
+        except KeyError:
+            raise LayoutError(f"{self.source}: layout '{self.id}' has no element '{eid}', which the "
+                              f"{self.game} scorer reads") from None
 
     def has(self, eid: str) -> bool:
         return eid in self.by_id
@@ -387,11 +400,12 @@ def build_layout(raw: dict, source: str) -> Layout:
     layout = Layout(
         id=data["id"], game=data["game"], title=data["title"], description=data.get("description"),
         width=w, height=h, players=data["players"], theme=data["theme"],
-        constants={k: c["value"] for k, c in data["constants"].items()},
+        constants=Constants({k: c["value"] for k, c in data["constants"].items()}),
         unverified=_unverified(data),
         pages=[Page(p["id"], p["title"], p["elements"]) for p in data["pages"]],
         source=source, by_id=ids,
     )
+    layout.constants.source = source
     _expand_titles(layout, raw, ctx)
     _check_display(layout, ctx)
     if ctx.errors:
