@@ -253,4 +253,21 @@ def template(layout, players, output):
 
 
 def main():
-    cli(prog_name="sheetgen")
+    """The console script. A bug (not a bad input, which the commands report
+    themselves) still ends in one `Error:` line; SHEETGEN_DEBUG=1 shows the traceback."""
+    try:
+        cli(prog_name="sheetgen", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted!", err=True)
+        raise SystemExit(1) from None
+    except click.ClickException as exc:
+        exc.show()
+        raise SystemExit(exc.exit_code) from None
+    except click.exceptions.Exit as exc:
+        raise SystemExit(exc.exit_code) from None
+    except Exception as exc:  # noqa: BLE001 - the last resort, see the docstring
+        if os.environ.get("SHEETGEN_DEBUG"):
+            raise
+        click.echo(f"Error: internal error ({type(exc).__name__}: {exc}); "
+                   "run again with SHEETGEN_DEBUG=1 for the details, and please report it", err=True)
+        raise SystemExit(1) from None
