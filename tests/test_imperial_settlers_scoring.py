@@ -395,7 +395,7 @@ def test_score_table_and_csv(tmp_path):
     assert table.exit_code == 0, table.output
     lines = table.output.splitlines()
     assert lines[2].split() == ["Murs", "3", "15"]
-    assert lines[-1] == "Gagnant: Bob"
+    assert lines[-1] == "Gagnant : Bob"
     csv = run("score", str(path), "--format", "csv")
     assert csv.output.splitlines()[0] == ("record,layout,player,walls,houses,granaries,bridges,buildings,favors,"
                                           "development,total,rank,winner")

@@ -240,7 +240,7 @@ def test_score_table_output():
     assert lines[3].split() == ["Cabbage", "majority", "+3", "3", "0", "0"]
     assert lines[-1] == "Winner: Alice"
     fr = run("score", str(FIX / "game.yaml"), "--lang", "fr")
-    assert "Majorité tomate +3" in fr.output and fr.output.splitlines()[-1] == "Gagnant: Alice"
+    assert "Majorité tomate +3" in fr.output and fr.output.splitlines()[-1] == "Gagnant : Alice"
 
 
 def test_score_csv():

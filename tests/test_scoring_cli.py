@@ -68,7 +68,7 @@ def test_table_reads_like_a_score_pad(tmp_path):
     assert lines[2].split() == ["Carrots", "6", "18"]
     assert "Total" in out.output and lines[-1] == "Winner: Bob"
     fr = run("score", write(tmp_path, GAME), "--lang", "fr")
-    assert "Gagnant: Bob" in fr.output and "Cochon" in fr.output
+    assert "Gagnant : Bob" in fr.output and "Cochon" in fr.output
 
 
 def test_csv(tmp_path):

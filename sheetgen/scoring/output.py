@@ -10,9 +10,9 @@ import json
 from sheetgen.games import game_module
 
 WORDS = {
-    "en": {"total": "Total", "rank": "Rank", "winner": "Winner", "winners": "Winners", "category": "",
+    "en": {"total": "Total", "rank": "Rank", "winner": "Winner", "winners": "Winners", "colon": ":",
            "warnings": "Warnings"},
-    "fr": {"total": "Total", "rank": "Rang", "winner": "Gagnant", "winners": "Gagnants", "category": "",
+    "fr": {"total": "Total", "rank": "Rang", "winner": "Gagnant", "winners": "Gagnants", "colon": " :",
            "warnings": "Avertissements"},
 }
 
@@ -64,8 +64,8 @@ def as_table(scored, lang: str = "en") -> str:
     rule = "-" * len(line(head))
     out = [line(head), rule, *map(line, rows), rule, line(total), line(rank)]
     key = words["winners"] if len(scored.winners) > 1 else words["winner"]
-    out.append(f"{key}: {', '.join(scored.winners)}")
+    out.append(f"{key}{words['colon']} {', '.join(scored.winners)}")
     if scored.warnings:
-        out.append(f"{words['warnings']}:")
+        out.append(f"{words['warnings']}{words['colon']}")
         out += [f"  - {w}" for w in scored.warnings]
     return "\n".join(out)
