@@ -329,7 +329,7 @@ def _building_build(el, env):
     return out
 
 
-register(ElementType("building", BUILDING_FIELDS, lambda el: el["size"], _building_build, markable=True,
+register(ElementType("building", BUILDING_FIELDS, lambda el: el["size"], _building_build,
                      post=_building_post,
                      doc="a building card: boxes with costs, points (fixed or per section of a track), "
                          "ability, built-from-start and advanced-rules marks, blueprint and colony ladder"))

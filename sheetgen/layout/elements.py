@@ -145,8 +145,7 @@ class ElementType:
     fields: dict[str, Field]
     size: Callable[[dict], tuple[float, float]]
     build: Callable[[dict, Env], list]
-    markable: bool = False
-    container: bool = False
+    container: bool = False   # other elements may sit inside it (`in:`)
     doc: str = ""
     post: Callable | None = None   # (element, ctx, at) -> element or INVALID, after the keys are checked
 
@@ -661,15 +660,15 @@ register(ElementType("text", TEXT_FIELDS, lambda el: el["size"], _text_build,
                      doc="a block of wrapped text (rules reminders)"))
 register(ElementType("icon", ICON_FIELDS, lambda el: (el["size"], el["size"]), _icon_build,
                      doc="one of the built-in icons"))
-register(ElementType("grid", GRID_FIELDS, _grid_size, _grid_build, markable=True,
+register(ElementType("grid", GRID_FIELDS, _grid_size, _grid_build,
                      doc="rows x columns of cells to draw in, with column labels and a row value"))
-register(ElementType("track", TRACK_FIELDS, _track_size, _track_build, markable=True,
+register(ElementType("track", TRACK_FIELDS, _track_size, _track_build,
                      doc="check boxes in sections, each section with an optional printed value"))
-register(ElementType("number_boxes", NUMBER_BOXES_FIELDS, _nb_size, _nb_build, markable=True,
+register(ElementType("number_boxes", NUMBER_BOXES_FIELDS, _nb_size, _nb_build,
                      doc="labelled boxes to write numbers in (score areas)"))
-register(ElementType("table", TABLE_FIELDS, _table_size, _table_build, markable=True,
+register(ElementType("table", TABLE_FIELDS, _table_size, _table_build,
                      doc="a table of write-in cells with column headers and row labels"))
-register(ElementType("score_table", SCORE_TABLE_FIELDS, _st_size, _st_build, markable=True,
+register(ElementType("score_table", SCORE_TABLE_FIELDS, _st_size, _st_build,
                      doc="a score pad: one row per category, one column per player"))
 
 COMMON_FIELDS = {

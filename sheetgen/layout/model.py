@@ -157,9 +157,6 @@ class Layout:
     def has(self, eid: str) -> bool:
         return eid in self.by_id
 
-    def const(self, name: str):
-        return self.constants[name]
-
     def page(self, pid: str) -> Page:
         for p in self.pages:
             if p.id == pid:
@@ -211,7 +208,7 @@ def _place(pages: list, ctx: Ctx) -> None:
                     y += frame["y"] + (frame["header"] if frame.get("title") else 0)
             el["x"], el["y"] = x, y
             el["w"], el["h"] = E.TYPES[el["type"]].size(el)
-            if el["type"] == "frame":
+            if E.TYPES[el["type"]].container:
                 frames[el["id"]] = el
 
 
@@ -242,7 +239,7 @@ def _check_geometry(pages: list, width: float, height: float, ctx: Ctx) -> None:
                 ctx.error(at, f"outside the printable area: spans x {_fmt(el['x'])}-{_fmt(el['x'] + el['w'])}mm, "
                               f"y {_fmt(el['y'])}-{_fmt(el['y'] + el['h'])}mm; the sheet is "
                               f"{_fmt(width)} x {_fmt(height)}mm")
-        frames = {el["id"]: el for el in els if el["type"] == "frame"}
+        frames = {el["id"]: el for el in els if E.TYPES[el["type"]].container}
         for el in els:
             frame = frames.get(el.get("in"))
             if frame is not None and not _inside(el, frame):
@@ -254,7 +251,7 @@ def _check_geometry(pages: list, width: float, height: float, ctx: Ctx) -> None:
             for b in els[i + 1:]:
                 if not _overlap(a, b):
                     continue
-                fa, fb = a["type"] == "frame", b["type"] == "frame"
+                fa, fb = E.TYPES[a["type"]].container, E.TYPES[b["type"]].container
                 if fa or fb:
                     frame, other = (a, b) if fa else (b, a)
                     if other.get("in") == frame["id"] and not _inside(other, frame):
