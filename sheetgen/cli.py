@@ -183,8 +183,6 @@ def _interactive(ref, players, save, score_data):
 
     layout = load_layout(ref)
     game = game_module(layout.game)
-    if game is None:
-        raise click.ClickException(f"scoring {layout.game} is not supported yet")
     lo, hi = game.player_range(layout)
     if players is not None and not lo <= players <= hi:
         raise click.BadParameter(f"expected {lo}-{hi}, got {players}", param_hint="'--players'")
@@ -237,8 +235,6 @@ def template(layout, players, output):
 
     lay = load_layout(layout)
     game = game_module(lay.game)
-    if game is None:
-        raise click.ClickException(f"scoring {lay.game} is not supported yet")
     lo, hi = game.player_range(lay)
     if players is None:
         players = max(lo, min(hi, 2))

@@ -29,13 +29,5 @@ GAME_MODULES = {
 
 
 def game_module(game: str):
-    """The rules module of `game`, or None when it is not written yet."""
-    name = GAME_MODULES.get(game)
-    if name is None:
-        return None
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name == name:
-            return None
-        raise
+    """The rules module of `game` (one of sheetgen.layout.model.GAMES)."""
+    return importlib.import_module(GAME_MODULES[game])

@@ -123,7 +123,7 @@ def record_from_pdfs(paths: list[str], layout_ref: str | None = None) -> dict:
         layout = layout or load_layout(ref)
         sheets += [element_marks(layout, v) for v in copies if not is_blank(v, layout)]
     game = game_module(layout.game)
-    if game is None or not hasattr(game, "record_from_sheets"):
+    if not hasattr(game, "record_from_sheets"):
         raise RecordError(f"{paths[0]}: reading filled {layout.game} sheets is not supported: "
                           f"the sheet does not hold every mark the scorer needs")
     if not sheets:

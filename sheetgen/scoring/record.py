@@ -16,7 +16,7 @@ from sheetgen.layout.model import Layout, load_layout
 from sheetgen.schema import INVALID, Any_, Ctx, Field, Map, Str, Where, describe
 from sheetgen.scoring.fields import Name
 from sheetgen.scoring.rank import rank_players
-from sheetgen.yamlsrc import SrcDict, load_file
+from sheetgen.yamlsrc import load_file
 
 
 @dataclass
@@ -73,9 +73,6 @@ def validate(raw, source: str) -> tuple[Layout, dict, list[str]]:
     if layout is None:
         raise RecordError(ctx.errors)
     game = game_module(layout.game)
-    if game is None:
-        raise RecordError(f"{source}:{raw.line_of('layout') if isinstance(raw, SrcDict) else 0}: layout: "
-                          f"scoring {layout.game} is not supported yet")
     fields = {
         "layout": Field(Str(), required=True),
         "date": Field(Str()),
