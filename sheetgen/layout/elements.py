@@ -697,7 +697,7 @@ def check_element(value, ctx: Ctx, at: Where):
     if value.get("remove") is True:  # before the type: a removal names no type
         return ctx.error(at.child(value, "remove"), f"no element '{value.get('id')}' in the parents to remove")
     kind = value.get("type")
-    if kind not in TYPES:
+    if not isinstance(kind, str) or kind not in TYPES:
         where = at.child(value, "type") if "type" in value else at
         return ctx.error(where, f"unknown element type {describe(kind)}; types: {', '.join(sorted(TYPES))}"
                          if "type" in value else "missing key 'type'")
