@@ -274,7 +274,6 @@ def _check_display(layout: Layout, ctx: Ctx) -> None:
     counts = sorted({layout.players["min"], layout.players["max"]})
     seen = set()
     for page in layout.pages:
-        nodes = {el["id"]: el for el in page.elements}
         for lang in E.LANGS:
             for players in counts:
                 for el in page.elements:
@@ -300,7 +299,6 @@ def _check_display(layout: Layout, ctx: Ctx) -> None:
                                 who = f" with {players} players" if len(counts) > 1 else ""
                                 _report(ctx, el, "", f"boxes of {_fmt(prim.w)} x {_fmt(prim.h)}mm{who} are too "
                                         f"small to mark; at least {_fmt(least)}mm", seen)
-        del nodes
 
 
 def _expand_titles(layout: Layout, raw: dict, ctx: Ctx) -> None:
