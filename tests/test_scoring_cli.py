@@ -178,3 +178,16 @@ def test_no_record_produces_a_traceback(data):
 def test_numbers_are_parsed_never_evaluated(text):
     n = parse_number(text)
     assert n is None or isinstance(n, int)
+
+
+def test_table_shows_the_tie_breakers_when_totals_tie():
+    out = run("score", "tests/fixtures/imperial-settlers/game.yaml", "--lang", "en")
+    lines = out.output.splitlines()
+    assert lines[-5].split() == ["Total", "30", "30"]
+    assert lines[-4].split() == ["Bridges", "built", "2", "1"]
+    assert lines[-3].split() == ["Field", "boxes", "harvested", "5", "2"]
+    assert lines[-1] == "Winner: Alice"
+    bosk = run("score", "tests/fixtures/bosk/bosk-tie.yaml", "--lang", "fr").output.splitlines()
+    assert bosk[-3].split() == ["Ordre", "au", "8e", "tour", "2", "1"]
+    untied = run("score", "tests/fixtures/bosk/bosk-game.yaml").output
+    assert "Order in round 8" not in untied

@@ -12,7 +12,9 @@ A game module defines:
   the sheet holds but the rules forbid;
 - `score(layout, record) -> list[PlayerScore]`: pure scoring, same order as the
   record's players; `tiebreak` (higher wins) breaks equal totals;
-- `blank_player(layout) -> dict`: an empty sheet's marks, for `template`.
+- `blank_player(layout) -> dict`: an empty sheet's marks, for `template`;
+- `tiebreak_labels(layout) -> list[{"fr":..., "en":...}]` (optional): what the
+  tie-breakers are, shown by the score table when totals are tied.
 """
 
 from __future__ import annotations

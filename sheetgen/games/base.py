@@ -11,10 +11,13 @@ class PlayerScore:
     breakdown: dict            # category key -> points, in the categories' order
     tiebreak: tuple = ()       # compared when totals are equal; higher wins
     total: int | None = None   # defaults to the sum of the breakdown
+    tiebreak_shown: tuple | None = None  # the tie-breakers as the table shows them (default: tiebreak)
 
     def __post_init__(self):
         if self.total is None:
             self.total = sum(self.breakdown.values())
+        if self.tiebreak_shown is None:
+            self.tiebreak_shown = self.tiebreak
 
 
 def leaders(values: list[int], minimum: int = 1) -> set[int]:

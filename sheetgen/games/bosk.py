@@ -149,7 +149,13 @@ def score(layout, record) -> list[PlayerScore]:
     breakdowns = [{key: points[i] for key, points in seasons.items()} for i in range(len(players))]
     totals = [sum(b.values()) for b in breakdowns]
     keys = round8_tiebreaks(totals, names, record.get("round8_order"))
-    return [PlayerScore(name, b, key) for name, b, key in zip(names, breakdowns, keys)]
+    place = {name: n + 1 for n, name in enumerate(record.get("round8_order") or [])}
+    return [PlayerScore(name, b, key, tiebreak_shown=(place.get(name, "-"),))
+            for name, b, key in zip(names, breakdowns, keys)]
+
+
+def tiebreak_labels(layout) -> list:
+    return [label("Ordre au 8e tour", "Order in round 8")]
 
 
 # ----------------------------------------------------------------------------- the record

@@ -353,3 +353,7 @@ def record_from_sheets(layout, sheets: list[dict]) -> dict:
             "development": m.get("score_development") or 0,
         })
     return {"players": players}
+
+
+def tiebreak_labels(layout) -> list:
+    return [label("Ponts construits", "Bridges built"), label("Cases de champ récoltées", "Field boxes harvested")]

@@ -53,16 +53,23 @@ def as_table(scored, lang: str = "en") -> str:
     head = [f"{scored.layout.title[lang]} ({scored.source})", *names]
     rows = [[label, *[str(s.breakdown.get(k, "")) for s in scored.scores]] for k, label in cats]
     total = [words["total"], *[str(s.total) for s in scored.scores]]
+    totals = [s.total for s in scored.scores]
+    game = game_module(scored.layout.game)
+    ties = []
+    if len(set(totals)) < len(totals) and hasattr(game, "tiebreak_labels"):
+        for n, lab in enumerate(game.tiebreak_labels(scored.layout)):
+            ties.append([lab[lang], *[str(s.tiebreak_shown[n]) if n < len(s.tiebreak_shown) else "-"
+                                      for s in scored.scores]])
     rank = [words["rank"], *[f"{r}{' *' if s.name in scored.winners else ''}"
                              for s, r in zip(scored.scores, scored.ranks)]]
-    table = [head, *rows, total, rank]
+    table = [head, *rows, total, *ties, rank]
     widths = [max(len(r[i]) for r in table) for i in range(len(head))]
 
     def line(r):
         return "  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r)).rstrip()
 
     rule = "-" * len(line(head))
-    out = [line(head), rule, *map(line, rows), rule, line(total), line(rank)]
+    out = [line(head), rule, *map(line, rows), rule, line(total), *map(line, ties), line(rank)]
     key = words["winners"] if len(scored.winners) > 1 else words["winner"]
     out.append(f"{key}{words['colon']} {', '.join(scored.winners)}")
     if scored.warnings:
