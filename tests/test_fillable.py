@@ -150,3 +150,12 @@ def test_filled_imperial_settlers_sheets(tmp_path):
     out = run("read", str(adv))
     assert out.exit_code == 1
     assert out.output.startswith("Error: imperial-settlers-advanced: colonies are circled on the building cards")
+
+
+def test_a_pdf_with_some_pages_only_is_refused(tmp_path):
+    src = render_pdf(load_layout("imperial-settlers"), pages=["village"], fillable=True)
+    path = fill(src, tmp_path / "village.pdf", {0: {"village_player": "Ann"}})
+    out = run("read", path)
+    assert out.exit_code == 1
+    assert out.output == (f"Error: {path}: the PDF lacks the page empire of 'imperial-settlers'; "
+                          "render every page with --fillable\n")

@@ -176,9 +176,9 @@ def render_pdf(layout: Layout, *, lang: str = "en", paper: str = "a4", copies: i
     c.setSubject(layout.id)
     c.setCreator(f"sheetgen {__version__}")
     c.setAuthor("sheetgen")
-    c.setKeywords(f"{layout.game} lang={lang} paper={paper}")
-    at = placement(layout, paper)
     chosen = [p for p in layout.pages if pages is None or p.id in pages]
+    c.setKeywords(f"{layout.game} lang={lang} paper={paper} pages={','.join(p.id for p in chosen)}")
+    at = placement(layout, paper)
     names, displays = [], []
     for page in chosen:
         name = f"sheet_{page.id}"

@@ -25,15 +25,18 @@ def _value(field: dict):
     return "" if value is None else str(value).strip()
 
 
-def read_fields(path: str | Path) -> tuple[str, list[dict]]:
-    """The layout id (the PDF's subject) and, per copy, {field name: value}."""
+def read_fields(path: str | Path) -> tuple[str, list[str] | None, list[dict]]:
+    """The layout id (the PDF's subject), the pages rendered (None if the PDF does
+    not say) and, per copy, {field name: value}."""
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
     try:
         reader = PdfReader(str(path))
         fields = reader.get_fields() or {}
-        subject = (reader.metadata or {}).get("/Subject")
+        meta = reader.metadata or {}
+        subject = meta.get("/Subject")
+        keywords = str(meta.get("/Keywords") or "")
     except FileNotFoundError:
         raise RecordError(f"{path}: no such file") from None
     except (PdfReadError, OSError, ValueError) as exc:
@@ -46,7 +49,8 @@ def read_fields(path: str | Path) -> tuple[str, list[dict]]:
         if not sep or not copy.isdigit():
             base, copy = name, "1"
         copies.setdefault(int(copy), {})[base] = _value(field)
-    return str(subject or ""), [copies[n] for n in sorted(copies)]
+    pages = next((w[len("pages="):].split(",") for w in keywords.split() if w.startswith("pages=")), None)
+    return str(subject or ""), pages, [copies[n] for n in sorted(copies)]
 
 
 def element_marks(layout: Layout, values: dict) -> dict:
@@ -113,7 +117,7 @@ def record_from_pdfs(paths: list[str], layout_ref: str | None = None) -> dict:
     """One record from filled PDFs of one layout: every non-blank sheet, in order."""
     sheets, ref, layout = [], layout_ref, None
     for path in paths:
-        subject, copies = read_fields(path)
+        subject, pages, copies = read_fields(path)
         this = layout_ref or subject
         if not this:
             raise RecordError(f"{path}: the PDF does not name its layout; give --layout")
@@ -121,6 +125,10 @@ def record_from_pdfs(paths: list[str], layout_ref: str | None = None) -> dict:
             raise RecordError(f"{path}: a sheet of '{this}', but the others are of '{ref}'")
         ref = this
         layout = layout or load_layout(ref)
+        missing = [p.id for p in layout.pages if pages is not None and p.id not in pages]
+        if missing:
+            raise RecordError(f"{path}: the PDF lacks the page{'s' if len(missing) > 1 else ''} "
+                              f"{', '.join(missing)} of '{ref}'; render every page with --fillable")
         sheets += [element_marks(layout, v) for v in copies if not is_blank(v, layout)]
     game = game_module(layout.game)
     if not hasattr(game, "record_from_sheets"):
