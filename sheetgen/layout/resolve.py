@@ -136,7 +136,7 @@ def load_layout_file(path: Path):
         loader.source_name = str(path)
         try:
             return loader.get_single_data()
-        except yaml.YAMLError:
+        except (yaml.YAMLError, RecursionError):
             pass
         finally:
             loader.dispose()
