@@ -174,23 +174,15 @@ def score(records, fmt, lang, interactive, players, save):
 
 
 def _interactive(ref, players, save, score_data):
-    import yaml
-
     from sheetgen.fileio import write_atomic
-    from sheetgen.games import game_module
     from sheetgen.layout.model import load_layout
     from sheetgen.scoring.interactive import ask_record
 
     layout = load_layout(ref)
-    game = game_module(layout.game)
-    lo, hi = game.player_range(layout)
-    if players is not None and not lo <= players <= hi:
-        raise click.BadParameter(f"expected {lo}-{hi}, got {players}", param_hint="'--players'")
-    record = ask_record(layout, ref, players)
+    record = ask_record(layout, ref, _game_players(layout, players))
     scored = score_data(record, save or "<interactive>")
     if save:
-        text = yaml.safe_dump(record, allow_unicode=True, sort_keys=False, default_flow_style=None)
-        write_atomic(save, text.encode("utf-8"))
+        write_atomic(save, _record_yaml(record).encode("utf-8"))
         click.echo(f"saved {save}", err=True)
     return scored
 
@@ -207,18 +199,9 @@ def read(pdfs, layout_ref, output):
     Every filled sheet is one player (a pad: every filled column). Check the
     record, then `sheetgen score` it.
     """
-    import yaml
-
-    from sheetgen.fileio import write_atomic
     from sheetgen.scoring.pdfread import record_from_pdfs
 
-    record = record_from_pdfs(list(pdfs), layout_ref)
-    text = yaml.safe_dump(record, allow_unicode=True, sort_keys=False, default_flow_style=None)
-    if output:
-        write_atomic(output, text.encode("utf-8"))
-        click.echo(f"wrote {output}", err=True)
-    else:
-        click.echo(text, nl=False)
+    _emit(_record_yaml(record_from_pdfs(list(pdfs), layout_ref)), output)
 
 
 @cli.command()
@@ -228,19 +211,37 @@ def read(pdfs, layout_ref, output):
               help="Write to this file instead of standard output.")
 def template(layout, players, output):
     """Print a commented blank game record for LAYOUT, to fill in and score."""
-    from sheetgen.fileio import write_atomic
     from sheetgen.games import game_module
     from sheetgen.layout.model import load_layout
     from sheetgen.scoring.template import make_template
 
     lay = load_layout(layout)
-    game = game_module(lay.game)
-    lo, hi = game.player_range(lay)
     if players is None:
+        lo, hi = game_module(lay.game).player_range(lay)
         players = max(lo, min(hi, 2))
-    if not lo <= players <= hi:
+    _emit(make_template(lay, _game_players(lay, players), layout), output)
+
+
+def _game_players(lay, players: int | None) -> int | None:
+    """`players` checked against the game's range (a usage error outside it)."""
+    from sheetgen.games import game_module
+
+    lo, hi = game_module(lay.game).player_range(lay)
+    if players is not None and not lo <= players <= hi:
         raise click.BadParameter(f"expected {lo}-{hi}, got {players}", param_hint="'--players'")
-    text = make_template(lay, players, layout)
+    return players
+
+
+def _record_yaml(record: dict) -> str:
+    import yaml
+
+    return yaml.safe_dump(record, allow_unicode=True, sort_keys=False, default_flow_style=None)
+
+
+def _emit(text: str, output: str | None) -> None:
+    """Write `text` atomically to `output`, or to standard output."""
+    from sheetgen.fileio import write_atomic
+
     if output:
         write_atomic(output, text.encode("utf-8"))
         click.echo(f"wrote {output}", err=True)
