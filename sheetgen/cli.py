@@ -27,7 +27,28 @@ LANG_OPTION = click.option("--lang", type=click.Choice(["fr", "en"]), default=No
                            help="Language of the labels (default: from the locale, else en).")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LibraryErrors(click.ClickException):
+    """A library error (sheetgen.errors) as Click shows it: `Error: ` and the first
+    problem, then one line per further problem; exit 1 (2 for a usage error)."""
+
+    def __init__(self, exc):
+        super().__init__("\n".join(exc.lines))
+        self.exit_code = exc.exit_code
+
+
+class Group(click.Group):
+    """The command group: library errors become Click errors here, and only here."""
+
+    def invoke(self, ctx):
+        from sheetgen.errors import SheetgenError
+
+        try:
+            return super().invoke(ctx)
+        except SheetgenError as exc:
+            raise LibraryErrors(exc) from None
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="sheetgen")
 def cli():
     """Print roll-and-write sheets and score pads, and score finished games."""
@@ -36,7 +57,7 @@ def cli():
 @cli.command("list")
 def list_cmd():
     """List the built-in layouts, with their game and title."""
-    from sheetgen.layout.model import load_layout
+    from sheetgen.games import load_layout
     from sheetgen.layout.resolve import builtin_ids
 
     lang = default_lang()
@@ -55,32 +76,20 @@ def list_cmd():
 @click.argument("layout")
 def validate(layout):
     """Check a layout file (or a built-in id): every problem, with file and line."""
-    from sheetgen.layout.model import load_layout
+    from sheetgen.games import load_layout
 
     lay = load_layout(layout)
     pages = ", ".join(p.id for p in lay.pages)
     click.echo(f"ok: {layout}: layout '{lay.id}' ({lay.game}), pages: {pages}")
-    problem = _scoring_problem(lay)
-    if problem:
-        click.echo(f"note: it prints, but `sheetgen score` cannot use it: {problem}")
+    from sheetgen.games import game_for
+
+    problems = game_for(lay).layout_problems(lay)
+    if problems:
+        click.echo(f"note: it prints, but `sheetgen score` cannot use it: {problems[0].message}"
+                   + "".join(f"\n  and: {p.message}" for p in problems[1:]))
     if lay.unverified:
         click.echo(f"note: {len(lay.unverified)} values are house defaults not checked against a published "
                    f"sheet (verified: false): {', '.join(lay.unverified)}")
-
-
-def _scoring_problem(lay) -> str | None:
-    """Why the layout's game scorer cannot read it (an element or constant it lacks), if so."""
-    from sheetgen.errors import SheetgenError
-    from sheetgen.games import game_module
-
-    game = game_module(lay.game)
-    try:
-        game.player_fields(lay)
-        game.categories(lay)
-        game.blank_player(lay)
-    except SheetgenError as exc:
-        return exc.problems[0].split(": ", 1)[-1]
-    return None
 
 
 @cli.command()
@@ -99,7 +108,7 @@ def _scoring_problem(lay) -> str | None:
 def render(layout, output, lang, paper, copies, players, pages, fillable):
     """Render LAYOUT (a built-in id or a layout file) to a print-ready PDF."""
     from sheetgen.fileio import write_atomic
-    from sheetgen.layout.model import load_layout
+    from sheetgen.games import load_layout
     from sheetgen.render.pdf import render_pdf
 
     lay = load_layout(layout)
@@ -173,13 +182,24 @@ def score(records, fmt, lang, interactive, players, save):
         click.echo("\n\n".join(output.as_table(s, lang) for s in scored))
 
 
+class TerminalPrompter:
+    """sheetgen.scoring.interactive's questions, on the terminal (on stderr, so
+    that standard output holds only the data)."""
+
+    def prompt(self, text: str, default: str | None = None) -> str:
+        return click.prompt(text, default=default, show_default=default is not None, err=True)
+
+    def say(self, text: str) -> None:
+        click.echo(text, err=True)
+
+
 def _interactive(ref, players, save, score_data):
     from sheetgen.fileio import write_atomic
-    from sheetgen.layout.model import load_layout
+    from sheetgen.games import load_layout
     from sheetgen.scoring.interactive import ask_record
 
     layout = load_layout(ref)
-    record = ask_record(layout, ref, _game_players(layout, players))
+    record = ask_record(TerminalPrompter(), layout, ref, _game_players(layout, players))
     scored = score_data(record, save or "<interactive>")
     if save:
         write_atomic(save, _record_yaml(record).encode("utf-8"))
@@ -211,22 +231,21 @@ def read(pdfs, layout_ref, output):
               help="Write to this file instead of standard output.")
 def template(layout, players, output):
     """Print a commented blank game record for LAYOUT, to fill in and score."""
-    from sheetgen.games import game_module
-    from sheetgen.layout.model import load_layout
+    from sheetgen.games import game_for, load_layout
     from sheetgen.scoring.template import make_template
 
     lay = load_layout(layout)
     if players is None:
-        lo, hi = game_module(lay.game).player_range(lay)
+        lo, hi = game_for(lay).player_range(lay)
         players = max(lo, min(hi, 2))
     _emit(make_template(lay, _game_players(lay, players), layout), output)
 
 
 def _game_players(lay, players: int | None) -> int | None:
     """`players` checked against the game's range (a usage error outside it)."""
-    from sheetgen.games import game_module
+    from sheetgen.games import game_for
 
-    lo, hi = game_module(lay.game).player_range(lay)
+    lo, hi = game_for(lay).player_range(lay)
     if players is not None and not lo <= players <= hi:
         raise click.BadParameter(f"expected {lo}-{hi}, got {players}", param_hint="'--players'")
     return players

@@ -1,22 +1,54 @@
-"""Domain errors. They subclass ClickException so the CLI prints them and exits
-1, with no traceback: `Error: ` and the first problem, then one line per further
-problem (each `file:line: key.path: message`)."""
+"""Domain errors: plain exceptions carrying problems as data.
+
+A `Problem` is (file, line, key path, message). Library code collects them and
+raises one `SheetgenError` holding all of them; only the command line
+(sheetgen.cli) turns them into text and an exit code. Nothing below the CLI
+imports Click, and nothing parses a formatted problem back.
+"""
 
 from __future__ import annotations
 
-import click
+from dataclasses import dataclass
 
 
-class SheetgenError(click.ClickException):
-    """Base class: `problems` is a list of `file:line: key.path: message` lines."""
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input: `file:line: path: message` when shown."""
+
+    message: str
+    file: str = ""
+    line: int = 0
+    path: str = ""
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}: " if self.file and self.line else (f"{self.file}: " if self.file else "")
+        return f"{where}{self.path}: {self.message}" if self.path else f"{where}{self.message}"
+
+    def located(self) -> bool:
+        """Whether the problem points into a file (not only at a whole input)."""
+        return bool(self.file and self.line)
+
+
+def as_problems(problems) -> list[Problem]:
+    """Problems from a Problem, a plain message, or a list of either."""
+    if isinstance(problems, (str, Problem)):
+        problems = [problems]
+    return [p if isinstance(p, Problem) else Problem(str(p)) for p in problems]
+
+
+class SheetgenError(Exception):
+    """Base class: `problems` is a list of Problem; `exit_code` is what the CLI exits with."""
 
     exit_code = 1
 
-    def __init__(self, problems: str | list[str]):
-        if isinstance(problems, str):
-            problems = [problems]
-        self.problems = list(problems)
-        super().__init__("\n".join(self.problems))
+    def __init__(self, problems):
+        self.problems = as_problems(problems)
+        super().__init__("\n".join(self.lines))
+
+    @property
+    def lines(self) -> list[str]:
+        """Each problem as the user sees it."""
+        return [str(p) for p in self.problems]
 
 
 class LayoutError(SheetgenError):
@@ -27,5 +59,7 @@ class RecordError(SheetgenError):
     """A game record that the sheet makes impossible."""
 
 
-class RenderError(SheetgenError):
-    """A rendering request that cannot be honoured."""
+class UsageError(SheetgenError):
+    """A request (an option, a combination of arguments) that cannot be honoured."""
+
+    exit_code = 2

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from sheetgen.errors import Problem
 from sheetgen.yamlsrc import where as _where
 
 INVALID = object()
@@ -46,18 +47,15 @@ class Where:
 
 @dataclass
 class Ctx:
-    errors: list[str] = field(default_factory=list)
+    errors: list[Problem] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    extra: dict = field(default_factory=dict)
     source: str = "<string>"   # the file name for values that do not carry one
 
     def error(self, at: Where, message: str) -> object:
         file, line = at.location()
         if file == "<string>":
             file = self.source
-        prefix = f"{file}:{line}: " if line else f"{file}: "
-        path = at.path.rstrip(":")
-        self.errors.append(f"{prefix}{path}: {message}" if path else f"{prefix}{message}")
+        self.errors.append(Problem(message, file, line, at.path.rstrip(":")))
         return INVALID
 
 

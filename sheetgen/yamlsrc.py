@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 
-from sheetgen.errors import SheetgenError
+from sheetgen.errors import Problem, SheetgenError
 
 
 class SrcDict(dict):
@@ -111,15 +111,15 @@ def loads(text: str, name: str = "<string>"):
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 0
         what = exc.problem or exc.context or "invalid YAML"
-        raise SheetgenError(f"{name}:{line}: {what}") from None
+        raise SheetgenError(Problem(what, name, line)) from None
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1
         char = chr(exc.character) if isinstance(exc.character, int) else exc.character
-        raise SheetgenError(f"{name}:{line}: {exc.reason} (character {char!r})") from None
+        raise SheetgenError(Problem(f"{exc.reason} (character {char!r})", name, line)) from None
     except yaml.YAMLError as exc:  # pragma: no cover - other yaml errors
-        raise SheetgenError(f"{name}:0: invalid YAML: {exc}") from None
+        raise SheetgenError(Problem(f"invalid YAML: {exc}", name)) from None
     except RecursionError:
-        raise SheetgenError(f"{name}:0: nested too deeply") from None
+        raise SheetgenError(Problem("nested too deeply", name)) from None
     finally:
         if loader is not None:
             loader.dispose()
@@ -132,9 +132,9 @@ def load_file(path: str | Path, name: str | None = None):
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise SheetgenError(f"{shown}: no such file") from None
+        raise SheetgenError(Problem("no such file", shown)) from None
     except UnicodeDecodeError:
-        raise SheetgenError(f"{shown}:1: not UTF-8 text") from None
+        raise SheetgenError(Problem("not UTF-8 text", shown, 1)) from None
     except OSError as exc:
-        raise SheetgenError(f"{shown}: cannot read: {exc.strerror}") from None
+        raise SheetgenError(Problem(f"cannot read: {exc.strerror}", shown)) from None
     return loads(text, shown)

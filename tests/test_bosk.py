@@ -43,7 +43,7 @@ def result(text: str, name="game.yaml") -> dict:
 def errors(text: str, name="game.yaml") -> list[str]:
     with pytest.raises(RecordError) as exc:
         score_data(loads(text, name), name)
-    return exc.value.problems
+    return exc.value.lines
 
 
 def breakdowns(r: dict) -> dict:

@@ -107,4 +107,4 @@ def test_count_goes_on_write_rows_only(tmp_path):
         "          - {id: total, kind: total, label: {fr: T, en: T}, count: {fr: f, en: l}}\n")
     with pytest.raises(LayoutError) as exc:
         load_layout(str(path))
-    assert exc.value.problems == [f"{path}:9: t: rows[0]: 'count' goes on write rows only"]
+    assert exc.value.lines == [f"{path}:9: t: rows[0]: 'count' goes on write rows only"]

@@ -236,10 +236,10 @@ def test_failed_validation_leaves_the_output_untouched(run, existing):
 
 def test_failed_render_leaves_the_output_untouched(run, existing, monkeypatch):
     import sheetgen.render.pdf
-    from sheetgen.errors import RenderError
+    from sheetgen.errors import SheetgenError
 
     def broken(*args, **kwargs):
-        raise RenderError("the renderer broke")
+        raise SheetgenError("the renderer broke")
 
     monkeypatch.setattr(sheetgen.render.pdf, "render_pdf", broken)
     result = run("render", "harvest-dice-normal", "-o", existing.name)
@@ -307,7 +307,10 @@ def test_validate_a_file(run):
     assert result.exit_code == 0
     assert result.output == (f"ok: {path}: layout 'base' (harvest-dice), pages: sheet\n"
                              "note: it prints, but `sheetgen score` cannot use it: layout 'base' has no "
-                             "element 'garden', which the harvest-dice scorer reads\n")
+                             "element 'garden' (grid), which the harvest-dice scorer reads\n"
+                             + "".join(f"  and: layout 'base' has no element '{e}' (track), which the harvest-dice "
+                                       "scorer reads\n" for e in ("pig", "market_carrot", "market_salad",
+                                                                   "market_tomato")))
 
 
 @pytest.mark.parametrize("name, message", [
@@ -335,11 +338,11 @@ def test_validate_reports_every_problem(run):
     path = FIXTURES / "many_errors.yaml"
     with pytest.raises(LayoutError) as info:
         load_layout(str(path))
-    assert len(info.value.problems) == 5
+    assert len(info.value.lines) == 5
     result = run("validate", str(path))
     assert result.exit_code == 1
     assert result.output.startswith("Error: ")
-    for problem in info.value.problems:
+    for problem in info.value.lines:
         assert problem in result.output
 
 

@@ -39,7 +39,7 @@ def result(text: str, name: str = "game.yaml") -> dict:
 def errors(text: str, name: str = "game.yaml") -> list[str]:
     with pytest.raises(RecordError) as exc:
         score_data(loads(text, name), name)
-    return exc.value.problems
+    return exc.value.lines
 
 
 def run(*args):
@@ -159,12 +159,12 @@ def test_a_variant_whose_row_values_do_not_match_the_board_is_refused():
     path = FIXTURES / "eight-row-values.yaml"
     with pytest.raises(LayoutError) as exc:
         glassworks.player_fields(load_layout(str(path)))
-    assert exc.value.problems == [f"{path}: constants.row_values: expected 7 whole numbers (points for runs "
+    assert exc.value.lines == [f"{path}: constants.row_values: expected 7 whole numbers (points for runs "
                                   f"of 1-7 cells), got [1, 3, 6, 10, 15, 21, 28, 36]"]
     # 6 values: the pad itself cannot print the 7th
     with pytest.raises(LayoutError) as exc:
         load_layout(str(FIXTURES / "six-row-values.yaml"))
-    assert "unknown constant '{row_values[6]}' in text" in exc.value.problems[0]
+    assert "unknown constant '{row_values[6]}' in text" in exc.value.lines[0]
 
 
 def test_categories_are_the_pads_rows_in_both_languages():

@@ -169,7 +169,7 @@ players:
 def test_every_impossible_mark_is_reported_at_once():
     with pytest.raises(RecordError) as exc:
         score(BAD)
-    assert exc.value.problems == [
+    assert exc.value.lines == [
         "game.yaml:4: players[0] 'Alice': garden[1]: 'X' in column 3 is no vegetable; "
         "use C (carrot), S (salad), T (tomato) or . (empty)",
         "game.yaml:5: players[0] 'Alice': pig: expected 0-42, got 43",
@@ -224,7 +224,7 @@ def test_cli_prints_errors_exit_1_no_traceback(tmp_path):
 def test_record_errors(text, message):
     with pytest.raises(RecordError) as exc:
         score(text)
-    assert exc.value.problems[0].startswith(message), exc.value.problems
+    assert exc.value.lines[0].startswith(message), exc.value.lines
 
 
 # ----------------------------------------------------------------------------- warnings: against the rules

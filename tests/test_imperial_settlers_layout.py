@@ -212,4 +212,4 @@ def test_building_cards_refused_with_file_and_line(fixture, problems):
     path = FIXTURES / fixture
     with pytest.raises(LayoutError) as exc:
         load_layout(str(path))
-    assert exc.value.problems == [f"{path}:{p}" for p in problems]
+    assert exc.value.lines == [f"{path}:{p}" for p in problems]

@@ -61,7 +61,7 @@ def result(text: str) -> dict:
 def problems(text: str) -> list[str]:
     with pytest.raises(RecordError) as exc:
         score(text)
-    return exc.value.problems
+    return exc.value.lines
 
 
 def run(*args):

@@ -63,4 +63,4 @@ def test_a_mutated_layout_is_valid_or_a_layout_error(name, data):
     try:
         build_layout(loads(text, "fuzz.yaml"), "fuzz.yaml")
     except LayoutError as exc:
-        assert exc.problems and all(p.startswith("fuzz.yaml") for p in exc.problems), exc.problems
+        assert exc.lines and all(p.startswith("fuzz.yaml") for p in exc.lines), exc.lines

@@ -31,8 +31,8 @@ def _from_repo_root(monkeypatch):
 def problems(name: str) -> list[str]:
     with pytest.raises(LayoutError) as info:
         load_layout(f"{FIX}/{name}")
-    assert str(info.value) == "\n".join(info.value.problems)
-    return info.value.problems
+    assert str(info.value) == "\n".join(info.value.lines)
+    return info.value.lines
 
 
 def test_base_fixture_is_valid():
@@ -68,7 +68,7 @@ def test_extends_itself(tmp_path):
     path.write_text("# extends itself\nextends: self.yaml\n")
     with pytest.raises(LayoutError) as info:
         load_layout(str(path))
-    assert info.value.problems == [f"{path}:2: extends: cycle: self.yaml -> self.yaml"]
+    assert info.value.lines == [f"{path}:2: extends: cycle: self.yaml -> self.yaml"]
 
 
 def test_extends_missing_builtin_parent():
@@ -84,10 +84,10 @@ def test_extends_missing_file_parent():
 def test_missing_layout_itself():
     with pytest.raises(LayoutError) as info:
         load_layout(f"{FIX}/does_not_exist.yaml")
-    assert info.value.problems == [f"{FIX}/does_not_exist.yaml: no such file"]
+    assert info.value.lines == [f"{FIX}/does_not_exist.yaml: no such file"]
     with pytest.raises(LayoutError) as info:
         load_layout("harvest-dice-huge")
-    assert info.value.problems == [
+    assert info.value.lines == [
         f"no built-in layout 'harvest-dice-huge'; built-in layouts: {', '.join(builtin_ids())}"]
 
 
@@ -290,7 +290,7 @@ def test_errors_in_an_inherited_element_point_at_the_child(tmp_path):
     with pytest.raises(LayoutError) as info:
         load_layout(str(child))
     base = f"{ROOT / FIX / 'base.yaml'}"
-    assert info.value.problems == [
+    assert info.value.lines == [
         f"{base}:16: note.size: unknown key; accepted keys: at, cell, col_labels, cols, id, in, remove, row_value, "
         "rows, type, verified",
         f"{base}:17: note.text: unknown key; accepted keys: at, cell, col_labels, cols, id, in, remove, row_value, "

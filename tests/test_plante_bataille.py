@@ -31,7 +31,7 @@ def scored(players, **record) -> dict:
 def errors(players, **record) -> list[str]:
     with pytest.raises(RecordError) as exc:
         score_data({"layout": "plante-bataille", **record, "players": players}, "game.yaml")
-    return exc.value.problems
+    return exc.value.lines
 
 
 def p(name, harvested, **tokens):
@@ -139,7 +139,7 @@ def test_a_variant_layout_changes_the_bonus_and_the_supply_without_python():
 def _variant_errors(players):
     with pytest.raises(RecordError) as exc:
         score_data({"layout": str(FIX / "variant.yaml"), "players": players}, "game.yaml")
-    return exc.value.problems
+    return exc.value.lines
 
 
 def test_categories_are_the_pads_labels():

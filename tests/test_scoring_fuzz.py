@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheetgen.errors import SheetgenError
-from sheetgen.games import game_module
+from sheetgen.games import game_for
 from sheetgen.layout.model import load_layout
 from sheetgen.layout.resolve import builtin_ids
 from sheetgen.scoring.record import score_data
@@ -25,7 +25,7 @@ junk = st.recursive(scalar, lambda inner: st.one_of(st.lists(inner, max_size=9),
 def records(draw):
     lid = draw(st.sampled_from(LAYOUTS))
     layout = load_layout(lid)
-    game = game_module(layout.game)
+    game = game_for(layout)
     fields = game.player_fields(layout)
     blank = game.blank_player(layout)
     players = []
@@ -54,7 +54,7 @@ def assert_scores_or_clean_error(record) -> None:
     try:
         result = score_data(record, "fuzz.yaml").contract()
     except SheetgenError as exc:
-        assert exc.problems and all(p.startswith("fuzz.yaml") for p in exc.problems), exc.problems
+        assert exc.lines and all(p.startswith("fuzz.yaml") for p in exc.lines), exc.lines
         return
     json.dumps(result)
     assert [p["rank"] for p in result["players"]] and result["winners"]

@@ -1,35 +1,54 @@
-"""One module per game: a record's marks -> points, parameterised by the layout.
+"""The games: one module each, found by this registry.
 
-A game module defines:
-
-- `player_fields(layout) -> dict[str, Field]`: the schema of one player's marks;
-- `record_fields(layout) -> dict[str, Field]` (optional): extra record-level keys;
-- `player_range(layout) -> (min, max)`: how many players the game allows;
-- `categories(layout) -> list[(key, {"fr":..., "en":...})]`: breakdown rows, in
-  the order of the rules' final count;
-- `check(layout, record, report)`: cross-field checks; `report.error(where, msg)`
-  for what the sheet cannot hold, `report.warn(player_index, msg)` for what
-  the sheet holds but the rules forbid;
-- `score(layout, record) -> list[PlayerScore]`: pure scoring, same order as the
-  record's players; `tiebreak` (higher wins) breaks equal totals;
-- `blank_player(layout) -> dict`: an empty sheet's marks, for `template`;
-- `tiebreak_labels(layout) -> list[{"fr":..., "en":...}]` (optional): what the
-  tie-breakers are, shown by the score table when totals are tied.
+Each module of this package that defines `GAME = Game(...)` (sheetgen.games.base)
+is a game; nothing else lists them. A layout's `game:` names one of them.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
+from functools import lru_cache
 
-GAME_MODULES = {
-    "harvest-dice": "sheetgen.games.harvest_dice",
-    "imperial-settlers": "sheetgen.games.imperial_settlers",
-    "river-valley-glassworks": "sheetgen.games.glassworks",
-    "bosk": "sheetgen.games.bosk",
-    "plante-bataille": "sheetgen.games.plante_bataille",
-}
+from sheetgen.errors import LayoutError, Problem
+from sheetgen.games.base import Game
+
+_NOT_GAMES = {"base"}
 
 
-def game_module(game: str):
-    """The rules module of `game` (one of sheetgen.layout.model.GAMES)."""
-    return importlib.import_module(GAME_MODULES[game])
+@lru_cache(maxsize=1)
+def registry() -> dict[str, Game]:
+    """Every game, by id."""
+    found: dict[str, Game] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name in _NOT_GAMES or info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        game = getattr(module, "GAME", None)
+        if isinstance(game, Game):
+            if game.id in found:
+                raise RuntimeError(f"two game modules declare the game '{game.id}'")
+            found[game.id] = game
+    return found
+
+
+def game_ids() -> list[str]:
+    return sorted(registry())
+
+
+def game_for(layout) -> Game:
+    """The game of a layout; an unknown game is a LayoutError at the layout's `game:` line."""
+    game = registry().get(layout.game)
+    if game is None:
+        file, line = layout.origin.get("game", (layout.source, 0))
+        raise LayoutError(Problem(f"expected one of {', '.join(game_ids())}, got '{layout.game}'", file, line, "game"))
+    return game
+
+
+def load_layout(ref: str, relative_to=None):
+    """A validated layout whose game exists (sheetgen.layout.model.load_layout, then the game check)."""
+    from sheetgen.layout.model import load_layout as _load
+
+    layout = _load(ref, relative_to)
+    game_for(layout)
+    return layout

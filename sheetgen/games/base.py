@@ -1,8 +1,126 @@
-"""What every game module returns, and small helpers shared by the rules."""
+"""The game contract (`Game`), what scoring returns (`PlayerScore`), and small
+helpers shared by the rules.
+
+A game is one module of `sheetgen.games` that defines `GAME = Game(...)`. The
+registry (sheetgen.games) finds it by itself: adding a game is one layout file,
+one module and its tests. See docs/architecture.md.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
+
+from sheetgen.errors import LayoutError, Problem, RecordError
+
+
+@dataclass(frozen=True)
+class Reads:
+    """What a game's rules read from a layout: element ids with their types, and
+    constant names. `optional_constants` may be absent (their absence means
+    something, e.g. Harvest Dice's `majority_bonus` is advanced mode)."""
+
+    elements: dict = field(default_factory=dict)          # element id -> element type
+    constants: tuple = ()
+    optional_constants: tuple = ()
+
+
+def _no_fields(layout) -> dict:
+    return {}
+
+
+def _no_labels(layout) -> list:
+    return []
+
+
+def _no_record_keys(layout, names: list) -> dict:
+    return {}
+
+
+def _no_check(layout, record, report) -> None:
+    return None
+
+
+def pad_players(layout) -> tuple[int, int]:
+    """A score pad's player range: the layout's `players` (one column each)."""
+    return layout.players["min"], layout.players["max"]
+
+
+def sheet_players(layout) -> tuple[int, int]:
+    """A player sheet (one per player) allows any table of 1-8: the rules' own
+    range is a warning of the game's `check`, not an error."""
+    return 1, 8
+
+
+@dataclass(frozen=True)
+class Game:
+    """The contract every game implements. The required parts have no default;
+    the optional ones have real defaults (no caller probes with hasattr).
+
+    - `player_fields(layout) -> {key: Field}`: the schema of one player's marks;
+    - `categories(layout) -> [(key, {"fr", "en"})]`: breakdown rows, in the
+      order of the rules' final count;
+    - `score(layout, record) -> [PlayerScore]`: pure, record order; `tiebreak`
+      (higher wins) breaks equal totals;
+    - `blank_player(layout) -> dict`: an empty sheet's marks, for `template`;
+    - `reads`: a `Reads`, or `reads_for(layout) -> Reads` when it depends on the
+      layout: what `validate` checks up front for a variant;
+    - `player_range(layout) -> (min, max)` (default: the layout's `players`);
+    - `record_fields(layout)` / `blank_record(layout, names)`: record-level keys;
+    - `check(layout, record, report)`: cross-field checks (`report.error` for
+      what the sheet cannot hold, `report.warn` for what the rules forbid);
+    - `tiebreak_labels(layout)`: the tie-breakers, shown when totals tie;
+    - `record_from_sheets(layout, sheets)`: players from filled sheets (one
+      dict of marks per sheet, see sheetgen.scoring.pdfread), or None with
+      `unreadable` saying why filled sheets cannot be read.
+    """
+
+    id: str
+    player_fields: Callable
+    categories: Callable
+    score: Callable
+    blank_player: Callable
+    reads: Reads = Reads()
+    reads_for: Callable | None = None
+    player_range: Callable = pad_players
+    record_fields: Callable = _no_fields
+    blank_record: Callable = _no_record_keys
+    check: Callable = _no_check
+    tiebreak_labels: Callable = _no_labels
+    record_from_sheets: Callable | None = None
+    unreadable: str = "the sheet does not hold every mark the scorer needs"
+
+    def reads_of(self, layout) -> Reads:
+        return self.reads_for(layout) if self.reads_for is not None else self.reads
+
+    def layout_problems(self, layout) -> list[Problem]:
+        """What the rules need that `layout` lacks, each as a Problem (empty when it can be scored)."""
+        reads = self.reads_of(layout)
+        out = []
+        for eid, kind in reads.elements.items():
+            el = layout.by_id.get(eid)
+            if el is None:
+                out.append(Problem(f"layout '{layout.id}' has no element '{eid}' ({kind}), which the "
+                                   f"{self.id} scorer reads", layout.source))
+            elif el["type"] != kind:
+                out.append(Problem(f"element '{eid}' is a {el['type']}, but the {self.id} scorer reads it as a "
+                                   f"{kind}", layout.source))
+        for name in reads.constants:
+            if name not in layout.constants:
+                out.append(Problem(f"the layout has no constant '{name}', which the scorer reads", layout.source))
+        if not out:
+            try:  # what the declarations cannot say (a constant of the wrong shape...)
+                self.player_fields(layout)
+                self.categories(layout)
+                self.blank_player(layout)
+            except (LayoutError, RecordError) as exc:
+                out += exc.problems
+        return out
+
+    def read_sheets(self, layout, sheets: list[dict], source: str) -> dict:
+        if self.record_from_sheets is None:
+            raise RecordError(Problem(f"reading filled {self.id} sheets is not supported: {self.unreadable}", source))
+        return self.record_from_sheets(layout, sheets)
 
 
 @dataclass
@@ -26,11 +144,6 @@ def leaders(values: list[int], minimum: int = 1) -> set[int]:
     if best < minimum:
         return set()
     return {i for i, v in enumerate(values) if v == best}
-
-
-def section_values(track: dict) -> list:
-    """The printed value of each section of a layout track (None where none is printed)."""
-    return [s.get("value") for s in track["sections"]]
 
 
 def track_boxes(track: dict) -> int:

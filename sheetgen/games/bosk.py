@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheetgen.games.base import PlayerScore, label, leaders, where_in
+from sheetgen.games.base import pad_players as player_range
+from sheetgen.games.base import Game, PlayerScore, Reads, label, leaders, where_in
 from sheetgen.schema import Field, ListOf, Spec, Where, describe
 from sheetgen.scoring.fields import Count, Name
 from sheetgen.scoring.numbers import parse_number
@@ -195,9 +196,6 @@ class Order(ListOf):
         return [] if value is None else super().check(value, ctx, at)
 
 
-def player_range(layout) -> tuple[int, int]:
-    return layout.players["min"], layout.players["max"]
-
 
 def player_fields(layout) -> dict:
     values, n = tree_values(layout), len(terrain_rows(layout))
@@ -339,3 +337,14 @@ def check(layout, record, report) -> None:
         why = "no round8_order is given" if not order else "round8_order does not name them all"
         report.warn(None, f"{who} tie for the win on {best} points; {why}, so the victory is shared "
                           f"(the player earlier in round 8's play order would win)")
+
+
+GAME = Game(
+    id="bosk",
+    reads=Reads(elements={"summer": "score_table", "winter": "score_table"},
+                constants=("tree_values", "trees_per_value", "leaf_tiles",
+                           *(f"{season}_{place}" for season in ("summer", "winter") for place in PLACES))),
+    player_fields=player_fields, record_fields=record_fields, blank_player=blank_player,
+    blank_record=blank_record, categories=categories, check=check, score=score,
+    tiebreak_labels=tiebreak_labels,
+)

@@ -23,7 +23,7 @@ tie-breaker: equal totals share the victory.
 from __future__ import annotations
 
 from sheetgen.errors import LayoutError
-from sheetgen.games.base import PlayerScore
+from sheetgen.games.base import Game, PlayerScore, Reads
 from sheetgen.schema import INVALID, Field, ListOf, Where, describe
 from sheetgen.scoring.fields import Count
 from sheetgen.scoring.numbers import parse_number
@@ -114,9 +114,6 @@ class Columns(ListOf):
             return INVALID
         return out + [0] * (self.cols - len(out))
 
-
-def player_range(layout) -> tuple[int, int]:
-    return layout.players["min"], layout.players["max"]
 
 
 def player_fields(layout) -> dict:
@@ -287,3 +284,12 @@ def record_from_sheets(layout, sheets: list[dict]) -> dict:
             players.append({"name": name or f"Player {len(players) + 1}", "columns": columns,
                             "overflow": overflow or 0})
     return {"players": players}
+
+
+GAME = Game(
+    id="river-valley-glassworks",
+    reads=Reads(elements={TABLE: "score_table"},
+                constants=("row_values", "counted_columns", "overflow_penalty", "end_trigger")),
+    player_fields=player_fields, blank_player=blank_player, categories=categories,
+    check=check, score=score, record_from_sheets=record_from_sheets,
+)

@@ -14,7 +14,8 @@ No tie-breaker: equal totals share the victory.
 
 from __future__ import annotations
 
-from sheetgen.games.base import PlayerScore, label, leaders, track_boxes
+from sheetgen.games.base import sheet_players as player_range
+from sheetgen.games.base import Game, PlayerScore, Reads, label, leaders, track_boxes
 from sheetgen.schema import Field, ListOf, Map, Spec, describe
 from sheetgen.scoring.fields import Count
 
@@ -54,9 +55,6 @@ class GardenRow(Spec):
                                      f"use C (carrot), S (salad), T (tomato) or . (empty)")
         return row
 
-
-def player_range(layout) -> tuple[int, int]:
-    return 1, 8
 
 
 def player_fields(layout) -> dict:
@@ -185,3 +183,13 @@ def record_from_sheets(layout, sheets: list[dict]) -> dict:
     return {"players": [{"name": m.get("player_name_box") or f"Player {n}", "garden": m["garden"],
                          "pig": m["pig"], "market": {veg: m[f"market_{veg}"] for veg in VEGETABLES}}
                         for n, m in enumerate(sheets, 1)]}
+
+
+GAME = Game(
+    id="harvest-dice",
+    reads=Reads(elements={"garden": "grid", "pig": "track",
+                          **{f"market_{veg}": "track" for veg in VEGETABLES}},
+                optional_constants=("majority_bonus",)),
+    player_range=player_range, player_fields=player_fields, blank_player=blank_player,
+    categories=categories, check=check, score=score, record_from_sheets=record_from_sheets,
+)

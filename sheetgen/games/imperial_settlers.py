@@ -27,7 +27,8 @@ Decisions (DESIGN.md, "Rules that the seeds leave open"):
 
 from __future__ import annotations
 
-from sheetgen.games.base import PlayerScore, label, track_boxes
+from sheetgen.games.base import sheet_players as player_range
+from sheetgen.games.base import Game, PlayerScore, Reads, label, track_boxes
 from sheetgen.layout.buildings import blueprint_cells
 from sheetgen.schema import INVALID, Field, Map, Spec, Where, describe
 from sheetgen.scoring.fields import Count
@@ -195,9 +196,6 @@ class Colonies(Spec):
         return n
 
 
-def player_range(layout) -> tuple[int, int]:
-    return 1, 8
-
 
 def player_fields(layout) -> dict:
     empire = {}
@@ -357,3 +355,12 @@ def record_from_sheets(layout, sheets: list[dict]) -> dict:
 
 def tiebreak_labels(layout) -> list:
     return [label("Ponts construits", "Bridges built"), label("Cases de champ récoltées", "Field boxes harvested")]
+
+
+GAME = Game(
+    id="imperial-settlers",
+    reads=Reads(elements={**{t: "track" for t in TRACKS}, FIELDS: "track"}, optional_constants=("rules",)),
+    player_range=player_range, player_fields=player_fields, blank_player=blank_player,
+    categories=categories, check=check, score=score, tiebreak_labels=tiebreak_labels,
+    record_from_sheets=record_from_sheets,
+)

@@ -23,7 +23,8 @@ holds is an error (the sheet cannot hold what does not exist).
 
 from __future__ import annotations
 
-from sheetgen.games.base import PlayerScore, leaders
+from sheetgen.games.base import pad_players as player_range
+from sheetgen.games.base import Game, PlayerScore, Reads, leaders
 from sheetgen.schema import Field, Int, ListOf, Map, Spec, Where, describe
 from sheetgen.scoring.fields import Count
 from sheetgen.scoring.numbers import parse_number
@@ -86,9 +87,6 @@ class CardValues(ListOf):
                 return [n]
         return ctx.error(at, f"expected card values ({VALUES_HELP}), got {describe(value)}")
 
-
-def player_range(layout) -> tuple[int, int]:
-    return layout.players["min"], layout.players["max"]
 
 
 def player_fields(layout) -> dict:
@@ -178,3 +176,12 @@ def record_from_sheets(layout, sheets: list[dict]) -> dict:
             players.append({"name": name or f"Player {len(players) + 1}", "harvested": harvested or 0,
                             "tokens": tokens})
     return {"players": players}
+
+
+GAME = Game(
+    id="plante-bataille",
+    reads=Reads(constants=("token_kinds", "majority_bonus", "tokens_per_box", "one_box_players")),
+    player_fields=player_fields, record_fields=record_fields, blank_player=blank_player,
+    blank_record=blank_record, categories=categories, check=check, score=score,
+    record_from_sheets=record_from_sheets,
+)

@@ -9,13 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sheetgen.errors import LayoutError
+from sheetgen.errors import LayoutError, Problem
 from sheetgen.layout import elements as E
 from sheetgen.layout.display import Box, Text
 from sheetgen.layout.resolve import builtin_ids, is_builtin_ref, load_layout_file, locate, resolve
 from sheetgen.schema import INVALID, Any_, Bool, Color, Ctx, Field, Int, Length, ListOf, Map, Spec, Str, Where, describe
 
-GAMES = ("harvest-dice", "imperial-settlers", "river-valley-glassworks", "bosk", "plante-bataille")
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARGIN = 8.0  # mm that home printers keep blank
 MAX_SHEET = (min(w for w, _ in PAPERS.values()) - 2 * MARGIN, min(h for _, h in PAPERS.values()) - 2 * MARGIN)
@@ -25,8 +24,6 @@ MIN_MINI_BOX = 3.5  # mm: cells of a small copy of a board (dots, not numbers)
 
 class Constant(Spec):
     """A game constant: a plain value, or {value, verified, note}."""
-
-    SCALAR = (int, float, str)
 
     def check(self, value, ctx, at):
         if isinstance(value, dict):
@@ -99,7 +96,8 @@ LAYOUT = Map({
     # resolve() consumes `extends`; listed so that "accepted keys" messages name it
     "extends": Field(Any_()),
     "id": Field(Str(r"[a-z0-9][a-z0-9_.-]*", what="a layout id"), required=True),
-    "game": Field(Str(choices=GAMES), required=True),
+    # which games exist is the games registry's to say (sheetgen.games.game_for)
+    "game": Field(Str(r"[a-z0-9][a-z0-9_-]*", what="a game id"), required=True),
     "title": Field(E.Label(), required=True),
     "description": Field(E.Label()),
     "sheet": Field(Map({"width": Field(Length(20, MAX_SHEET[0]), required=True),
@@ -121,7 +119,7 @@ class Constants(dict):
     source = "<layout>"
 
     def __missing__(self, name):
-        raise LayoutError(f"{self.source}: the layout has no constant '{name}', which the scorer reads")
+        raise LayoutError(Problem(f"the layout has no constant '{name}', which the scorer reads", self.source))
 
 
 @dataclass
@@ -146,13 +144,14 @@ class Layout:
     pages: list
     source: str
     by_id: dict = field(default_factory=dict)
+    origin: dict = field(default_factory=dict)   # top-level key -> (file, line)
 
     def element(self, eid: str) -> dict:
         try:
             return self.by_id[eid]
         except KeyError:
-            raise LayoutError(f"{self.source}: layout '{self.id}' has no element '{eid}', which the "
-                              f"{self.game} scorer reads") from None
+            raise LayoutError(Problem(f"layout '{self.id}' has no element '{eid}', which the {self.game} scorer reads",
+                                      self.source)) from None
 
     def has(self, eid: str) -> bool:
         return eid in self.by_id
@@ -326,10 +325,10 @@ def _report(ctx, el, subpath, message, seen):
     rel = subpath[len(el["_path"]):].lstrip(".") if subpath.startswith(el["_path"]) else ""
     file, line = _line_of_path(el["_node"], rel)
     path = el["_path"] + ("." + rel if rel and not rel.startswith("[") else rel)
-    text = f"{file}:{line}: {path}: {message}"
-    if text not in seen:
-        seen.add(text)
-        ctx.errors.append(text)
+    problem = Problem(message, file, line, path)
+    if problem not in seen:
+        seen.add(problem)
+        ctx.errors.append(problem)
 
 
 def _unverified(data: dict) -> list[str]:
@@ -399,6 +398,7 @@ def build_layout(raw: dict, source: str) -> Layout:
         unverified=_unverified(data),
         pages=[Page(p["id"], p["title"], p["elements"]) for p in data["pages"]],
         source=source, by_id=ids,
+        origin={k: (raw.file_of(k), raw.line_of(k)) for k in raw} if hasattr(raw, "line_of") else {},
     )
     layout.constants.source = source
     _expand_titles(layout, raw, ctx)
@@ -417,7 +417,7 @@ def load_layout(ref: str, relative_to: Path | None = None) -> Layout:
     if path is None:
         if is_builtin_ref(ref):
             raise LayoutError(f"no built-in layout '{ref}'; built-in layouts: {', '.join(builtin_ids())}")
-        raise LayoutError(f"{ref}: no such file")
+        raise LayoutError(Problem("no such file", ref))
     key = path.resolve()
     hit = _CACHE.get(key)
     if hit and hit[1] == _stamps(hit[0]):

@@ -22,7 +22,7 @@ from typing import Callable
 import yaml
 
 from sheetgen import yamlsrc
-from sheetgen.errors import LayoutError, SheetgenError
+from sheetgen.errors import LayoutError, Problem, SheetgenError
 from sheetgen.schema import describe
 from sheetgen.yamlsrc import SrcDict, SrcList, load_file, where
 
@@ -149,7 +149,7 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack:
     key = path.resolve()
     if key in _stack:  # only reached when resolve() is called on a cycle directly
         chain = " -> ".join(p.name for p in (*_stack, key)[list(_stack).index(key):])
-        raise LayoutError(f"{path}:1: extends: cycle: {chain}")
+        raise LayoutError(Problem(f"cycle: {chain}", str(path), 1, "extends"))
     try:
         data = load(path)
     except LayoutError:
@@ -158,13 +158,13 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack:
         raise LayoutError(exc.problems) from None
     if not isinstance(data, dict):
         what = "an empty file" if data is None else describe(data)
-        raise LayoutError(f"{path}:1: expected a layout mapping (id, game, title, pages...), got {what}")
+        raise LayoutError(Problem(f"expected a layout mapping (id, game, title, pages...), got {what}", str(path), 1))
     refs = data.get("extends", [])
     if isinstance(refs, str):
         refs = [refs]
     if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
         line = data.line_of("extends") if hasattr(data, "line_of") else 0
-        raise LayoutError(f"{path}:{line}: extends: expected a layout id, a path, or a list of them")
+        raise LayoutError(Problem("expected a layout id, a path, or a list of them", str(path), line, "extends"))
     merged: dict | None = None
     problems = []
     for n, ref in enumerate(refs):
@@ -174,12 +174,12 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack:
             # report the cycle where it closes: this file's `extends` line
             loop = (*_stack, key)
             chain = " -> ".join(p.name for p in (*loop[loop.index(parent_path.resolve()):], parent_path.resolve()))
-            problems.append(f"{path}:{line}: extends: cycle: {chain}")
+            problems.append(Problem(f"cycle: {chain}", str(path), line, "extends"))
             continue
         if parent_path is None:
             kind = "built-in layout" if is_builtin_ref(ref) else "file"
             hint = f" (built-in layouts: {', '.join(builtin_ids())})" if is_builtin_ref(ref) else ""
-            problems.append(f"{path}:{line}: extends: no {kind} '{ref}'{hint}")
+            problems.append(Problem(f"no {kind} '{ref}'{hint}", str(path), line, "extends"))
             continue
         parent = resolve(parent_path, load, (*_stack, key))
         merged = parent if merged is None else merge(merged, parent)

@@ -7,7 +7,7 @@ import csv
 import io
 import json
 
-from sheetgen.games import game_module
+from sheetgen.games import game_for
 
 WORDS = {
     "en": {"total": "Total", "rank": "Rank", "winner": "Winner", "winners": "Winners", "colon": ":",
@@ -18,7 +18,7 @@ WORDS = {
 
 
 def _categories(scored, lang):
-    game = game_module(scored.layout.game)
+    game = game_for(scored.layout)
     cats = game.categories(scored.layout)
     keys = [k for k, _ in cats]
     extra = [k for s in scored.scores for k in s.breakdown if k not in keys]
@@ -54,9 +54,9 @@ def as_table(scored, lang: str = "en") -> str:
     rows = [[label, *[str(s.breakdown.get(k, "")) for s in scored.scores]] for k, label in cats]
     total = [words["total"], *[str(s.total) for s in scored.scores]]
     totals = [s.total for s in scored.scores]
-    game = game_module(scored.layout.game)
+    game = game_for(scored.layout)
     ties = []
-    if len(set(totals)) < len(totals) and hasattr(game, "tiebreak_labels"):
+    if len(set(totals)) < len(totals):
         for n, lab in enumerate(game.tiebreak_labels(scored.layout)):
             ties.append([lab[lang], *[str(s.tiebreak_shown[n]) if n < len(s.tiebreak_shown) else "-"
                                       for s in scored.scores]])

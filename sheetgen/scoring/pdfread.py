@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sheetgen.errors import RecordError
-from sheetgen.games import game_module
-from sheetgen.layout.model import Layout, load_layout
+from sheetgen.errors import Problem, RecordError
+from sheetgen.games import game_for, load_layout
+from sheetgen.layout.model import Layout
 from sheetgen.render.pdf import COPY_SEPARATOR
 
 
@@ -130,10 +130,7 @@ def record_from_pdfs(paths: list[str], layout_ref: str | None = None) -> dict:
             raise RecordError(f"{path}: the PDF lacks the page{'s' if len(missing) > 1 else ''} "
                               f"{', '.join(missing)} of '{ref}'; render every page with --fillable")
         sheets += [element_marks(layout, v) for v in copies if not is_blank(v, layout)]
-    game = game_module(layout.game)
-    if not hasattr(game, "record_from_sheets"):
-        raise RecordError(f"{paths[0]}: reading filled {layout.game} sheets is not supported: "
-                          f"the sheet does not hold every mark the scorer needs")
-    if not sheets:
-        raise RecordError(f"{paths[0]}: every sheet is blank")
-    return {"layout": ref, **game.record_from_sheets(layout, sheets)}
+    game = game_for(layout)
+    if game.record_from_sheets is not None and not sheets:
+        raise RecordError(Problem("every sheet is blank", paths[0]))
+    return {"layout": ref, **game.read_sheets(layout, sheets, paths[0])}

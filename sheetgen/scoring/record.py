@@ -5,14 +5,13 @@ once as a RecordError (`file:line: players[1] 'Bob': market.carrot: ...`).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from sheetgen.errors import LayoutError, RecordError, SheetgenError
-from sheetgen.games import game_module
+from sheetgen.games import game_for, load_layout
 from sheetgen.games.base import Report
-from sheetgen.layout.model import Layout, load_layout
+from sheetgen.layout.model import Layout
 from sheetgen.schema import INVALID, Any_, Ctx, Field, Map, Str, Where, describe
 from sheetgen.scoring.fields import Name
 from sheetgen.scoring.rank import rank_players
@@ -59,10 +58,10 @@ def layout_for(raw, source: str, ctx: Ctx) -> Layout | None:
         return load_layout(ref, Path(source))
     except LayoutError as exc:
         for problem in exc.problems:
-            if re.match(r"\S+:\d+: ", problem):
+            if problem.located():
                 ctx.errors.append(problem)   # a problem inside the layout file itself
             else:
-                ctx.error(at, problem)
+                ctx.error(at, str(problem))
         return None
 
 
@@ -72,12 +71,12 @@ def validate(raw, source: str) -> tuple[Layout, dict, list[str]]:
     layout = layout_for(raw, source, ctx)
     if layout is None:
         raise RecordError(ctx.errors)
-    game = game_module(layout.game)
+    game = game_for(layout)
     fields = {
         "layout": Field(Str(), required=True),
         "date": Field(Str()),
         "notes": Field(Str()),
-        **(game.record_fields(layout) if hasattr(game, "record_fields") else {}),
+        **game.record_fields(layout),
     }
     top = Where(raw, None, "")
     record = {}
@@ -123,7 +122,7 @@ def validate(raw, source: str) -> tuple[Layout, dict, list[str]]:
 def score_data(raw, source: str = "<record>") -> Scored:
     """Validate and score a parsed record."""
     layout, record, warnings = validate(raw, source)
-    game = game_module(layout.game)
+    game = game_for(layout)
     scores = game.score(layout, record)
     ranks, winners = rank_players(scores)
     return Scored(layout, record, scores, ranks, winners, warnings, source)

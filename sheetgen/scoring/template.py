@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from sheetgen.games import game_module
+from sheetgen.games import game_for
 from sheetgen.layout.model import Layout
 from sheetgen.schema import Map
 
@@ -41,7 +41,7 @@ def _emit(lines, indent, key, field, value):
 
 
 def make_template(layout: Layout, players: int, source_ref: str) -> str:
-    game = game_module(layout.game)
+    game = game_for(layout)
     fields = game.player_fields(layout)
     blank = game.blank_player(layout)
     lines = [
@@ -51,9 +51,9 @@ def make_template(layout: Layout, players: int, source_ref: str) -> str:
         "#   sheetgen score THIS_FILE",
         f"layout: {source_ref}",
     ]
-    extra = game.record_fields(layout) if hasattr(game, "record_fields") else {}
+    extra = game.record_fields(layout)
     names = [f"Player {n + 1}" for n in range(players)]
-    blank_record = game.blank_record(layout, names) if hasattr(game, "blank_record") else {}
+    blank_record = game.blank_record(layout, names)
     for key, field in extra.items():
         if key in blank_record:
             _emit(lines, 0, key, field, blank_record[key])
