@@ -98,7 +98,7 @@ def pick_layouts(log) -> tuple[list[dict], list[str]]:
 
 
 def render_ours(layout, copies: int) -> bytes:
-    from sheetgen.render.pdf import render_pdf
+    from sheetgen.render import render_pdf
 
     return render_pdf(layout, lang="en", paper="a4", copies=copies)
 
@@ -108,8 +108,8 @@ def render_baseline(layout, copies: int, displays: list) -> bytes:
     from reportlab.lib.units import mm
     from reportlab.pdfgen.canvas import Canvas
 
-    from sheetgen.layout.model import PAPERS
-    from sheetgen.render import fonts
+    from sheetgen.paper import PAPERS
+    from sheetgen import text as fonts
     from sheetgen.render.pdf import draw_prims, placement
 
     pw, ph = PAPERS["a4"]

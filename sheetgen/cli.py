@@ -109,7 +109,7 @@ def render(layout, output, lang, paper, copies, players, pages, fillable):
     """Render LAYOUT (a built-in id or a layout file) to a print-ready PDF."""
     from sheetgen.fileio import write_atomic
     from sheetgen.games import load_layout
-    from sheetgen.render.pdf import render_pdf
+    from sheetgen.render import render_pdf
 
     lay = load_layout(layout)
     lo, hi = lay.players["min"], lay.players["max"]

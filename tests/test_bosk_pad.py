@@ -8,7 +8,7 @@ import pytest
 from sheetgen.errors import LayoutError
 from sheetgen.layout.display import Box, Icon, Text
 from sheetgen.layout.model import load_layout
-from sheetgen.render.pdf import render_pdf
+from sheetgen.render import render_pdf
 
 
 def texts(layout, lang="en", players=None) -> list[str]:

@@ -241,7 +241,7 @@ def test_failed_render_leaves_the_output_untouched(run, existing, monkeypatch):
     def broken(*args, **kwargs):
         raise SheetgenError("the renderer broke")
 
-    monkeypatch.setattr(sheetgen.render.pdf, "render_pdf", broken)
+    monkeypatch.setattr(sheetgen.render.pdf, "pdf_bytes", broken)
     result = run("render", "harvest-dice-normal", "-o", existing.name)
     assert result.exit_code == 1
     assert result.output == "Error: the renderer broke\n"

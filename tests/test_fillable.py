@@ -12,7 +12,7 @@ from pypdf import PdfReader, PdfWriter
 
 from sheetgen.cli import cli
 from sheetgen.layout.model import load_layout
-from sheetgen.render.pdf import render_pdf
+from sheetgen.render import render_pdf
 
 
 def run(*args):

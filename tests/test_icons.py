@@ -1,4 +1,4 @@
-"""Behavioural tests for sheetgen.render.icons."""
+"""Behavioural tests for sheetgen.icons."""
 
 import io
 
@@ -7,7 +7,7 @@ from PIL import ImageChops
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from sheetgen.render.icons import ICON_NAMES, draw_icon, icon_exists
+from sheetgen.icons import ICON_NAMES, draw_icon, icon_exists
 
 pdfium = pytest.importorskip("pypdfium2")
 

@@ -16,7 +16,7 @@ from sheetgen.errors import LayoutError
 from sheetgen.layout import elements as E
 from sheetgen.layout.display import Box, Line, Text
 from sheetgen.layout.model import load_layout
-from sheetgen.render.pdf import render_pdf
+from sheetgen.render import render_pdf
 
 BASIC = "imperial-settlers"
 ADVANCED = "imperial-settlers-advanced"

@@ -17,8 +17,8 @@ from pypdf import PdfReader
 from sheetgen.cli import cli
 from sheetgen.layout import elements as E
 from sheetgen.layout.model import LAYOUT, Constant, load_layout
-from sheetgen.render.icons import ICON_NAMES
-from sheetgen.render.pdf import render_pdf
+from sheetgen.icons import ICON_NAMES
+from sheetgen.render import render_pdf
 from sheetgen.schema import Field, ListOf, Map, Pair, Str
 
 from conftest import ROOT

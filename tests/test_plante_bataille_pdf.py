@@ -9,7 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from sheetgen.layout.model import load_layout
-from sheetgen.render.pdf import render_pdf
+from sheetgen.render import render_pdf
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])

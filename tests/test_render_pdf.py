@@ -10,8 +10,10 @@ from pypdf import PdfReader
 from reportlab.lib.units import mm
 
 from sheetgen import __version__
-from sheetgen.layout.model import MARGIN, PAPERS, load_layout
-from sheetgen.render.pdf import placement, render_pdf
+from sheetgen.layout.model import load_layout
+from sheetgen.paper import MARGIN, PAPERS
+from sheetgen.render import render_pdf
+from sheetgen.render.pdf import placement
 
 HARVEST = ["harvest-dice-normal", "harvest-dice-advanced"]
 TITLES = {
@@ -172,7 +174,7 @@ def test_fonts_are_embedded():
 
 
 def test_no_break_spaces_keep_words_together():
-    from sheetgen.render import fonts
+    from sheetgen import text as fonts
 
     text = "Fin de partie\u00a0: on finit la manche"
     narrow = fonts.width("Fin de partie", "sans", 8) + 2

@@ -119,7 +119,7 @@ def _building_post(el, ctx, at):
     return el
 
 
-_BREAK = re.compile(r"[ \t\r\n]+")  # where text wraps (sheetgen.render.fonts): never at no-break spaces
+_BREAK = re.compile(r"[ \t\r\n]+")  # where text wraps (sheetgen.text): never at no-break spaces
 
 
 def _words(text: str) -> list[str]:
@@ -149,7 +149,7 @@ def split_mark(text: str) -> tuple[str, tuple | None, str | None]:
 
 def _underline(text: str, mark: tuple, x: float, y: float, w: float, h: float, font: str, size: float):
     """A line under the marked part of `text` as the renderer will wrap it (left aligned, top)."""
-    from sheetgen.render import fonts
+    from sheetgen import text as fonts
 
     pt = 72 / 25.4
     fit = fonts.fit_text(text, font, size, w * pt, h * pt, True)

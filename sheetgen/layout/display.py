@@ -83,3 +83,37 @@ class Circle:
     stroke: str | None = INK
     fill: str | None = None
     width: float = 0.5
+
+
+COPY_SEPARATOR = "__"   # the field `pig_3` of a pad's 2nd copy is `pig_3__2`
+
+
+def field_name(field: str, copy: int) -> str:
+    """A markable box's form-field name on copy `copy` (1-based): unique in a document."""
+    return field if copy == 1 else f"{field}{COPY_SEPARATOR}{copy}"
+
+
+@dataclass(frozen=True)
+class PageDisplay:
+    """One page of a layout, built for one language and player count: the sheet's
+    size (mm) and its primitives, in drawing order."""
+
+    id: str
+    width: float
+    height: float
+    prims: tuple
+
+    def boxes(self) -> list[Box]:
+        """The boxes a player marks that have a stable id (pre-printed ones excluded)."""
+        return [p for p in self.prims if isinstance(p, Box) and p.field and not p.checked]
+
+
+@dataclass(frozen=True)
+class Document:
+    """What a renderer draws: the pages' display lists and what the file says of itself."""
+
+    title: str
+    layout_id: str
+    game: str
+    lang: str
+    pages: tuple

@@ -67,7 +67,7 @@ class IconName(Str):
         value = super().check(value, ctx, at)
         if value is INVALID:
             return value
-        from sheetgen.render.icons import ICON_NAMES
+        from sheetgen.icons import ICON_NAMES
 
         if value not in ICON_NAMES:
             return ctx.error(at, f"unknown icon '{value}'; icons: {', '.join(ICON_NAMES)}")

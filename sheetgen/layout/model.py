@@ -10,14 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sheetgen.errors import LayoutError, Problem
+from sheetgen.paper import MAX_SHEET
 from sheetgen.layout import elements as E
-from sheetgen.layout.display import Box, Text
+from sheetgen.layout.display import Box, Document, PageDisplay, Text
 from sheetgen.layout.resolve import builtin_ids, is_builtin_ref, load_layout_file, locate, resolve
 from sheetgen.schema import INVALID, Any_, Bool, Color, Ctx, Field, Int, Length, ListOf, Map, Spec, Str, Where, describe
 
-PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-MARGIN = 8.0  # mm that home printers keep blank
-MAX_SHEET = (min(w for w, _ in PAPERS.values()) - 2 * MARGIN, min(h for _, h in PAPERS.values()) - 2 * MARGIN)
 MIN_BOX = 7.0       # mm: a box a pencil can mark
 MIN_MINI_BOX = 3.5  # mm: cells of a small copy of a board (dots, not numbers)
 
@@ -172,6 +170,15 @@ class Layout:
             out += E.TYPES[el["type"]].build(el, env)
         return out
 
+    def document(self, lang: str = "en", players: int | None = None, pages: list[str] | None = None) -> Document:
+        """The display lists of the pages asked for (all by default): what every
+        backend (PDF, form fields, reading filled PDFs) consumes."""
+        chosen = [p for p in self.pages if pages is None or p.id in pages]
+        return Document(
+            title=self.title[lang], layout_id=self.id, game=self.game, lang=lang,
+            pages=tuple(PageDisplay(p.id, self.width, self.height, tuple(self.display(p, lang, players)))
+                        for p in chosen))
+
 
 def _line_of_path(node, subpath: str) -> tuple[str, int]:
     """Best (file, line) for `subpath` (like `label` or `sections[2].value`) under a raw node."""
@@ -268,7 +275,7 @@ def _check_geometry(pages: list, width: float, height: float, ctx: Ctx) -> None:
 
 
 def _check_display(layout: Layout, ctx: Ctx) -> None:
-    from sheetgen.render import fonts
+    from sheetgen import text as fonts
 
     counts = sorted({layout.players["min"], layout.players["max"]})
     seen = set()

@@ -1,4 +1,4 @@
-"""The reportlab backend: draw a layout's display list into a PDF.
+"""The reportlab backend: draw a document's display lists into a PDF.
 
 Each page of the layout is drawn once into a Form XObject and placed on as many
 pages as copies are asked for, so a pad of 1000 sheets costs little more than
@@ -17,10 +17,10 @@ from reportlab.pdfbase.pdfdoc import PDFPage
 from reportlab.pdfgen.canvas import Canvas
 
 from sheetgen import __version__
-from sheetgen.layout.display import Box, Circle, Icon, Line, Rect, Text
-from sheetgen.layout.model import PAPERS, Layout
-from sheetgen.render import fonts
-from sheetgen.render.icons import draw_icon
+from sheetgen.layout.display import Box, Circle, Document, Icon, Line, Rect, Text, field_name
+from sheetgen.paper import PAPERS
+from sheetgen import text as fonts
+from sheetgen.icons import draw_icon
 
 PT = 72 / 25.4
 
@@ -124,27 +124,20 @@ def draw_prims(c: Canvas, prims: list, at: Placement) -> None:
             c.circle(at.x(p.x), at.y(p.y), p.r * mm, stroke=s, fill=f)
 
 
-def placement(layout: Layout, paper: str) -> Placement:
+def placement(sheet, paper: str) -> Placement:
+    """Where a sheet (anything with a width and height in mm) sits, centred on the paper."""
     pw, ph = PAPERS[paper]
-    return Placement(ph, (pw - layout.width) / 2, (ph - layout.height) / 2)
+    return Placement(ph, (pw - sheet.width) / 2, (ph - sheet.height) / 2)
 
 
 FIELD_FONT = "Helvetica"  # AcroForm text fields need one of the 14 standard fonts
-COPY_SEPARATOR = "__"      # field `pig_3` of the 2nd copy is `pig_3__2`
 
 
-def field_name(field: str, copy: int) -> str:
-    """The AcroForm name of a box's field on copy `copy` (1-based): unique in the document."""
-    return field if copy == 1 else f"{field}{COPY_SEPARATOR}{copy}"
-
-
-def add_fields(c: Canvas, prims: list, at: Placement, copy: int) -> None:
-    """Form fields over the page's boxes: check boxes for boxes to tick, text fields
-    for boxes to write in, named from the layout's ids so a filled PDF reads back."""
+def add_fields(c: Canvas, boxes: list, at: Placement, copy: int) -> None:
+    """Form fields over the page's markable boxes: check boxes for boxes to tick, text
+    fields for boxes to write in, named from the boxes' ids so a filled PDF reads back."""
     form = c.acroForm
-    for p in prims:
-        if not isinstance(p, Box) or not p.field or p.checked:
-            continue   # a pre-printed box is no field: nobody can uncheck it
+    for p in boxes:
         name = field_name(p.field, copy)
         x, y, w, h = at.x(p.x), at.y(p.y + p.h), p.w * mm, p.h * mm
         if p.kind in ("check", "round", "mini"):
@@ -160,9 +153,8 @@ def add_fields(c: Canvas, prims: list, at: Placement, copy: int) -> None:
                            fontSize=min(14, max(6, h * 0.55)), maxlen=200)
 
 
-def render_pdf(layout: Layout, *, lang: str = "en", paper: str = "a4", copies: int = 1,
-               players: int | None = None, pages: list[str] | None = None, fillable: bool = False) -> bytes:
-    """The PDF bytes of `copies` sets of the layout's pages (all, or those named).
+def pdf_bytes(doc: Document, *, paper: str = "a4", copies: int = 1, fillable: bool = False) -> bytes:
+    """The PDF bytes of `copies` sets of the document's pages.
 
     With `fillable`, every box a player marks is also a form field (see add_fields);
     each copy then gets its own fields, so each page is drawn on its own."""
@@ -172,27 +164,23 @@ def render_pdf(layout: Layout, *, lang: str = "en", paper: str = "a4", copies: i
     # page, which print preflight checks flag; use a bundled font instead.
     c = Canvas(buf, pagesize=(pw * mm, ph * mm), invariant=1, pageCompression=1,
                initialFontName=fonts.font_name("sans"))
-    c.setTitle(layout.title[lang])
-    c.setSubject(layout.id)
+    c.setTitle(doc.title)
+    c.setSubject(doc.layout_id)
     c.setCreator(f"sheetgen {__version__}")
     c.setAuthor("sheetgen")
-    chosen = [p for p in layout.pages if pages is None or p.id in pages]
-    c.setKeywords(f"{layout.game} lang={lang} paper={paper} pages={','.join(p.id for p in chosen)}")
-    at = placement(layout, paper)
-    names, displays = [], []
-    for page in chosen:
+    c.setKeywords(f"{doc.game} lang={doc.lang} paper={paper} pages={','.join(p.id for p in doc.pages)}")
+    names = []
+    for page in doc.pages:
         name = f"sheet_{page.id}"
-        prims = layout.display(page, lang, players)
         c.beginForm(name, 0, 0, pw * mm, ph * mm)
-        draw_prims(c, prims, at)
+        draw_prims(c, page.prims, placement(page, paper))
         c.endForm()
         names.append(name)
-        displays.append(prims)
     for copy in range(1, (copies if fillable else 1) + 1):
-        for name, prims in zip(names, displays):
+        for name, page in zip(names, doc.pages):
             c.doForm(name)
             if fillable:
-                add_fields(c, prims, at, copy)
+                add_fields(c, page.boxes(), placement(page, paper), copy)
             c.showPage()
     if copies > 1 and not fillable:
         _repeat_pages(c, names, copies - 1)

@@ -14,7 +14,7 @@ from pathlib import Path
 from sheetgen.errors import Problem, RecordError
 from sheetgen.games import game_for, load_layout
 from sheetgen.layout.model import Layout
-from sheetgen.render.pdf import COPY_SEPARATOR
+from sheetgen.layout.display import COPY_SEPARATOR
 
 
 def _value(field: dict):

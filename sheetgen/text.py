@@ -28,7 +28,7 @@ def font_dir() -> Path:
     try:
         return Path(str(resources.files("sheetgen.fonts")))
     except ModuleNotFoundError:  # running from a source checkout without installing
-        return Path(__file__).resolve().parents[2] / "fonts"
+        return Path(__file__).resolve().parents[1] / "fonts"
 
 
 @lru_cache(maxsize=None)
