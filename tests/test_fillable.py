@@ -139,12 +139,23 @@ def test_filled_imperial_settlers_sheets(tmp_path):
     ann = {"empire_player": "Ann", "walls_1": "/Yes", "walls_2": "/Yes", "walls_3": "/Yes",
            "bridges_1": "/Yes", "fields_1": "/Yes", "score_favors": "3+2", "score_development": "4"}
     ben = {"village_player__2": "Ben", "walls_1__2": "/Yes"}
-    path = fill(src, tmp_path / "is.pdf", {0: ann, 3: ben})   # pages: Ann's empire, village; Ben's empire, village
+    # every building is built by checking its boxes (none printed checked): Ann's Sawmill 1 of 2,
+    # her Architects 4 of 4 (left out of a basic game: 0 and a warning)
+    village = {"sawmill_2": "/Yes", **{f"architects_{n}": "/Yes" for n in range(1, 5)}}
+    path = fill(src, tmp_path / "is.pdf", {0: ann, 1: village, 3: ben})   # pages: Ann's empire, village; Ben's
     record = yaml.safe_load(run("read", path).output)
     assert [p["name"] for p in record["players"]] == ["Ann", "Ben"]
     assert record["players"][0]["empire"] == {"walls": 3, "houses": 0, "granaries": 0, "bridges": 1, "fields": 1}
+    assert record["players"][0]["village"] == {"sawmill": 1, "tavern": 0, "workshop": 0, "mill": 0, "forum": 0,
+                                               "architects": 4}
+    assert record["players"][1]["village"]["sawmill"] == 0
     assert record["players"][0]["favors"] == "3+2"
-    assert run("score", path, "--format", "json").exit_code == 0
+    scored = run("score", path, "--format", "json")
+    assert scored.exit_code == 0
+    data = json.loads(scored.output)
+    assert data["players"][0]["breakdown"]["buildings"] == 0
+    assert data["warnings"] == ["players[0] 'Ann': village.architects: 4 boxes checked on the Architects, a building "
+                                "of the advanced rules that a basic game (imperial-settlers) leaves out: it scores 0"]
     adv = tmp_path / "adv.pdf"
     fill(render_pdf(load_layout("imperial-settlers-advanced"), fillable=True), adv, {0: {"walls_1": "/Yes"}})
     out = run("read", str(adv))

@@ -139,15 +139,34 @@ def test_ten_rounds_with_roll_favour_and_resources_left():
                                                        "Resources lost"]
 
 
-def test_prebuilt_buildings_are_printed_built_and_the_architects_marked():
-    layout = load_layout(BASIC)
-    prims = layout.display(layout.page("village"), "fr")
-    checked = {p.field.rsplit("_", 1)[0] for p in prims if isinstance(p, Box) and p.checked}
-    assert checked == {"sawmill", "tavern"}
-    words = [p.text for p in prims if isinstance(p, Text)]
-    assert words.count("Construit au départ") == 2
-    assert words.count("Règles avancées") == 1
-    assert "Architectes" in words
+def test_nothing_is_built_at_the_start_and_the_architects_are_marked():
+    # « Les six bâtiments du Village se construisent en cochant leurs cases »: no box printed
+    # checked, every card has its boxes and the box for the round it was finished.
+    for layout_id in LAYOUTS:
+        layout = load_layout(layout_id)
+        prims = layout.display(layout.page("village"), "fr")
+        boxes = [p for p in prims if isinstance(p, Box) and p.field]
+        assert not any(p.checked for p in boxes)
+        assert sorted(p.field for p in boxes if p.field.endswith("_round")) == sorted(
+            f"{el['id']}_round" for el in cards(layout))
+        assert {p.field.rsplit("_", 1)[0] for p in boxes if p.kind == "check"} == {el["id"] for el in cards(layout)}
+        words = [p.text for p in prims if isinstance(p, Text)]
+        assert "Construit au départ" not in words
+        assert words.count("Terminé au tour") == 6
+        assert words.count("Règles avancées") == 1
+        assert "Architectes" in words
+    basic = texts(load_layout(BASIC), "village")
+    assert ("Advanced rules only: in a basic game it is not built and scores nothing. When you make a colony: "
+            "+2 development points (once per round).") in basic
+    assert any(t.startswith("Nothing is built at the start: a building is built by checking its boxes, in any "
+                            "order") for t in basic)
+
+
+def test_the_prebuilt_key_is_gone():
+    path = FIXTURES / "prebuilt.yaml"
+    with pytest.raises(LayoutError) as exc:
+        load_layout(str(path))
+    assert exc.value.problems[0].startswith(f"{path}:9: sawmill.prebuilt: unknown key; accepted keys: ability, ")
 
 
 def test_underlined_values_only_in_the_advanced_layout():

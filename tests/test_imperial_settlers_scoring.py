@@ -8,9 +8,9 @@ The numbers below are the house defaults printed by layouts/imperial-settlers.ya
   granaries  same sections, values 1, 2, 5, 9, 14
   bridges    same sections (bridges A-E), values 1, 2, 4, 7, 11
   fields     groups A-E of 2, 3, 3, 4, 4 boxes: open after 0-5 bridges: 0, 2, 5, 8, 12, 16 boxes
-  buildings  sawmill 2 boxes and tavern 2 boxes (built from the start, no points),
+  buildings  none built at the start: sawmill 2 boxes and tavern 2 boxes (no points),
              workshop 3 boxes 2 points, mill 4 boxes 3 points, forum 5 boxes 2 points per bridge,
-             architects 4 boxes 4 points (advanced rules)
+             architects 4 boxes 4 points (advanced rules: on the basic layout they score 0)
   advanced   ladders: sawmill 1 2 3, tavern 1 2 3, workshop 1 2, mill 1 2 3 (abilities),
              forum 2 3 4 and architects 4 6 8 (their points); blueprints of
              2, 2, 3, 3, 4 and 4 sections.
@@ -132,10 +132,21 @@ def test_each_track_scores_its_rightmost_completed_section(boxes, walls, granari
     assert (b["walls"], b["granaries"]) == (walls, granaries)
 
 
-def test_buildings_score_only_when_finished_and_prebuilt_ones_score_nothing():
+def test_buildings_score_only_when_finished():
     # Workshop 2 of 3 boxes: 0; mill 4 of 4: 3; forum 5 of 5 with no bridge: 2 x 0 = 0.
     r = result(record(A=player(village={"workshop": 2, "mill": 4, "forum": 5}), B=player()))
     assert r["players"][0]["breakdown"]["buildings"] == 3
+
+
+@pytest.mark.parametrize("boxes", [0, 1, 2])
+def test_nothing_is_built_at_the_start(boxes):
+    # « Les six bâtiments du Village se construisent en cochant leurs cases »: a Sawmill or a
+    # Tavern with 0, 1 or 2 of its 2 boxes is a fine record; they print no points, so the
+    # buildings score 0 either way. A: walls 1 -> 1. Total 1.
+    r = result(record(A=player(walls=1, village={"sawmill": boxes, "tavern": boxes}), B=player()))
+    assert r["players"][0]["breakdown"]["buildings"] == 0
+    assert [p["total"] for p in r["players"]] == [1, 0]
+    assert r["warnings"] == []
 
 
 def test_forum_counts_completed_bridges_only():
@@ -242,8 +253,6 @@ def test_every_impossible_mark_is_reported_at_once():
         "game.yaml:4: players[0] 'Alice': empire.granaries: expected a whole number or a sum like 10+20-5, "
         "got '2+x'",
         "game.yaml:4: players[0] 'Alice': empire.fields: expected 0-16 (the fields have 16 boxes), got 17",
-        "game.yaml:5: players[0] 'Alice': village.sawmill: expected 2 (built from the start: its 2 boxes are "
-        "printed checked), got 1",
         "game.yaml:5: players[0] 'Alice': village.workshop: expected 0-3 (the Workshop card has 3 boxes), got 4",
         "game.yaml:5: players[0] 'Alice': village.temple: unknown building 'temple'; the buildings are: "
         "sawmill, tavern, workshop, mill, forum, architects",
@@ -307,7 +316,7 @@ def test_cli_prints_errors_exit_1_no_traceback(tmp_path):
     assert out.output.startswith(f"Error: {path}:4: players[0] 'Alice': empire.walls: expected 0-11 "
                                  f"(the walls track has 11 boxes), got 12\n")
     assert "Traceback" not in out.output
-    assert len(out.output.strip().splitlines()) == 13
+    assert len(out.output.strip().splitlines()) == 12
 
 
 # ----------------------------------------------------------------------------- warnings: against the rules
@@ -328,16 +337,54 @@ def test_fields_beyond_those_the_bridges_open():
     assert [p["total"] for p in r["players"]] == [2, 1, 0]
 
 
-def test_architects_in_basic_mode_score_with_a_warning():
-    # The Architects finished in basic mode: still 4 points, and a warning; 2 boxes: a warning, 0 points.
-    r = result(record(A=player(village={"architects": 4}), B=player(village={"architects": "1+1"})))
-    assert [p["breakdown"]["buildings"] for p in r["players"]] == [4, 0]
+def test_architects_in_a_basic_game_score_0_with_a_warning():
+    # « le bâtiment Architectes sera introduit avec les règles avancées »: on the basic layout the
+    # Architects (advanced: true) are not part of the game. A: finished (4 of 4 boxes) and the
+    # workshop finished (2): buildings 2, not 6. B: 2 boxes ("1+1"): 0. C: 1 box: 0. D: none, no warning.
+    r = result(record(A=player(village={"architects": 4, "workshop": 3}), B=player(village={"architects": "1+1"}),
+                      C=player(village={"architects": 1}), D=player()))
+    assert [p["breakdown"]["buildings"] for p in r["players"]] == [2, 0, 0, 0]
+    assert [p["total"] for p in r["players"]] == [2, 0, 0, 0]
     assert r["warnings"] == [
-        "players[0] 'A': village.architects: the Architects belong to the advanced rules, yet 4 of its boxes "
-        "are checked (scored anyway)",
-        "players[1] 'B': village.architects: the Architects belong to the advanced rules, yet 2 of its boxes "
-        "are checked (scored anyway)",
+        "players[0] 'A': village.architects: 4 boxes checked on the Architects, a building of the advanced rules "
+        "that a basic game (imperial-settlers) leaves out: it scores 0",
+        "players[1] 'B': village.architects: 2 boxes checked on the Architects, a building of the advanced rules "
+        "that a basic game (imperial-settlers) leaves out: it scores 0",
+        "players[2] 'C': village.architects: 1 box checked on the Architects, a building of the advanced rules "
+        "that a basic game (imperial-settlers) leaves out: it scores 0",
     ]
+
+
+def test_a_tie_made_by_the_architects_no_longer_scoring():
+    # Alice: walls 11 -> 15; architects finished; favours 5. Basic: 15 + 0 + 5 = 20 (the Architects'
+    #   4 points would make 24). Bridges 0, fields 0.
+    # Bob: houses 8 -> 10; bridges 3 -> two bridges: 2; fields 5 (A, B open 5); favours 8. Total 20.
+    # Basic: tied at 20, Bob built 2 bridges, Alice none -> Bob wins, Alice second.
+    # The same sheets on the advanced layout: the Architects score 4 -> Alice 24 wins outright.
+    alice = player(walls=11, village={"architects": 4}, favors=5)
+    bob = player(houses=8, bridges=3, fields=5, favors=8)
+    basic = result(record(Alice=alice, Bob=bob))
+    assert [p["total"] for p in basic["players"]] == [20, 20]
+    assert [p["rank"] for p in basic["players"]] == [2, 1]
+    assert basic["winners"] == ["Bob"]
+    assert len(basic["warnings"]) == 1 and basic["warnings"][0].startswith("players[0] 'Alice': village.architects:")
+    advanced = result(record(ADVANCED, Alice=alice, Bob=bob))
+    assert [p["total"] for p in advanced["players"]] == [24, 20]
+    assert advanced["winners"] == ["Alice"] and advanced["warnings"] == []
+
+
+def test_which_buildings_a_basic_game_leaves_out_comes_from_the_layout(tmp_path):
+    # A variant marks the Mill `advanced: true` (and frees the Architects): on this basic layout a
+    # finished Mill scores 0 with the warning, finished Architects their 4 points.
+    (tmp_path / "v.yaml").write_text(
+        "id: is-advanced-mill\nextends: imperial-settlers\npages:\n  - id: village\n    elements:\n"
+        "      - {id: mill, advanced: true}\n      - {id: architects, advanced: false}\n", encoding="utf-8")
+    text = record("v.yaml", A=player(village={"mill": 4, "architects": 4}), B=player())
+    r = score_text(text, str(tmp_path / "game.yaml")).contract()
+    assert r["players"][0]["breakdown"]["buildings"] == 4
+    assert r["warnings"] == [
+        "players[0] 'A': village.mill: 4 boxes checked on the Mill, a building of the advanced rules "
+        "that a basic game (is-advanced-mill) leaves out: it scores 0"]
 
 
 def test_architects_in_advanced_mode_are_no_warning():
@@ -371,13 +418,14 @@ def test_a_single_player_is_warned():
 
 
 def test_template_round_trips_for_both_layouts(tmp_path):
+    architects = {BASIC: "advanced rules: left out of a basic game, scores 0", ADVANCED: "advanced rules only"}
     for layout, colonies in ((BASIC, False), (ADVANCED, True)):
         out = run("template", layout, "--players", "2")
         assert out.exit_code == 0, out.output
         text = out.output
         assert text.count("  - name: ") == 2
-        assert "      # Sawmill: built from the start, its boxes printed checked (2)\n      sawmill: 2\n" in text
-        assert "      # Architects: boxes checked (advanced rules only) (0-4)\n      architects: 0\n" in text
+        assert "      # Sawmill: boxes checked (0-2)\n      sawmill: 0\n" in text
+        assert f"      # Architects: boxes checked ({architects[layout]}) (0-4)\n      architects: 0\n" in text
         assert ("colonies:" in text) == colonies
         path = tmp_path / f"{layout}.yaml"
         path.write_text(text, encoding="utf-8")
@@ -412,7 +460,7 @@ def test_fixture_game_scores_from_the_command_line():
 
 
 def test_interactive_asks_colonies_on_the_advanced_sheet_only(tmp_path):
-    # Basic: 5 empire counts, 6 buildings (Enter keeps the defaults: prebuilt 2, others 0), favours,
+    # Basic: 5 empire counts, 6 buildings (Enter keeps the default: 0), favours,
     # development; no colony question. Ann is the first worked example's Alice: 30, Ben's 30 loses on bridges.
     ann = ["4", "10", "0", "3", "5", "", "", "3", "3", "5", "0", "6", "3"]
     ben = ["11", "", "5", "1", "2", "", "", "", "4", "", "", "2", "4"]

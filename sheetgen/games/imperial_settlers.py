@@ -7,16 +7,21 @@ Everything printed comes from the layout (`imperial-settlers`,
   and their values) and the track `fields` (field group n is opened by bridge
   section n: they carry the same letter);
 - every `building` element (sheetgen.layout.buildings): boxes, points (fixed or
-  per completed section of a track), built from the start, advanced rules only,
-  and in the advanced layout the blueprint and the ladder of the underlined value;
+  per completed section of a track), advanced rules only, and in the advanced
+  layout the blueprint and the ladder of the underlined value;
 - the constant `rules`: `basic` or `advanced` (colonies are advanced rules).
 
 Decisions (DESIGN.md, "Rules that the seeds leave open"):
 - a track scores the value of its rightmost fully completed section that has a
   printed value; a partial section scores nothing (boxes are checked from the left,
   so a count of boxes says which sections are complete);
-- a building scores its points once all its boxes are checked; with `per`, its
-  points are worth that much per completed section of the track named;
+- every building is built by checking its boxes, none from the start (« Les six
+  bâtiments du Village se construisent en cochant leurs cases »); it scores its
+  points once all its boxes are checked; with `per`, its points are worth that
+  much per completed section of the track named;
+- a building marked `advanced` (the Architects) is not part of a basic game (« le
+  bâtiment Architectes sera introduit avec les règles avancées »): on a basic
+  layout its boxes score 0, with a warning;
 - each colony on a building moves its underlined value one step up the printed
   ladder; when the underlined value is the building's points, the gain over the
   printed points goes to the `colonies` category (only for a finished building);
@@ -50,6 +55,12 @@ def is_advanced(layout) -> bool:
 def buildings(layout) -> list[dict]:
     """The building cards, in the layout's order."""
     return [el for page in layout.pages for el in page.elements if el["type"] == "building"]
+
+
+def in_game(layout, b: dict) -> bool:
+    """Whether a building takes part in a game on this layout: one marked `advanced`
+    is printed on the shared Village sheet but left out of a basic game."""
+    return is_advanced(layout) or not b["advanced"]
 
 
 def building_name(b: dict) -> str:
@@ -209,14 +220,11 @@ def player_fields(layout) -> dict:
     village, village_default, village_docs, colonies, colony_docs = {}, {}, {}, {}, {}
     for b in buildings(layout):
         n, bid, name = len(b["boxes"]), b["id"], building_name(b)
-        if b["prebuilt"]:
-            village[bid] = Boxes(n, n, f"the {name} card has {{n}} boxes",
-                                 f"built from the start: its {n} boxes are printed checked")
-            village_docs[bid] = f"{name}: built from the start, its boxes printed checked"
-        else:
-            village[bid] = Boxes(0, n, f"the {name} card has {{n}} boxes")
-            village_docs[bid] = f"{name}: boxes checked" + (" (advanced rules only)" if b["advanced"] else "")
-        village_default[bid] = n if b["prebuilt"] else 0
+        village[bid] = Boxes(0, n, f"the {name} card has {{n}} boxes")
+        village_docs[bid] = f"{name}: boxes checked" + (
+            "" if not b["advanced"] else " (advanced rules only)" if in_game(layout, b)
+            else " (advanced rules: left out of a basic game, scores 0)")
+        village_default[bid] = 0
         colonies[bid] = Colonies(layout, b)
         colony_docs[bid] = f"{name}: colonies made on its blueprint"
     fields = {
@@ -224,7 +232,7 @@ def player_fields(layout) -> dict:
                         doc="Empire sheet: boxes checked per track, and field boxes harvested"),
         "village": Field(ByBuilding(village, village_default, "a mapping of building id: boxes checked",
                                     village_docs),
-                         required=True, doc="Village sheet: boxes checked per building, printed ones included"),
+                         required=True, doc="Village sheet: boxes checked per building"),
         "favors": Field(Count(0, None), required=True, doc="points from favour tiles"),
         "development": Field(Count(0, None), required=True, doc="development points gained during play"),
     }
@@ -238,7 +246,7 @@ def player_fields(layout) -> dict:
 def blank_player(layout) -> dict:
     out = {
         "empire": {**{t: 0 for t in TRACKS}, FIELDS: 0},
-        "village": {b["id"]: len(b["boxes"]) if b["prebuilt"] else 0 for b in buildings(layout)},
+        "village": {b["id"]: 0 for b in buildings(layout)},
         "favors": 0,
         "development": 0,
     }
@@ -279,12 +287,12 @@ def check(layout, record, report) -> None:
             why = (f"the completed {'bridge' if one else 'bridges'} ({', '.join(letters)}) "
                    f"{'opens' if one else 'open'} only {opened}" if letters else "no field is open (no bridge completed)")
             report.warn(i, f"empire.fields: {got}, but {why}; a field opens when its bridge is finished")
-        if not is_advanced(layout):
-            for b in buildings(layout):
-                if b["advanced"] and p["village"][b["id"]] > 0:
-                    n = p["village"][b["id"]]
-                    report.warn(i, f"village.{b['id']}: the {building_name(b)} belong to the advanced rules, "
-                                   f"yet {n} of its boxes are checked (scored anyway)")
+        for b in buildings(layout):
+            n = p["village"][b["id"]]
+            if n and not in_game(layout, b):
+                boxes = f"{n} {'box' if n == 1 else 'boxes'} checked"
+                report.warn(i, f"village.{b['id']}: {boxes} on the {building_name(b)}, a building of the advanced "
+                               f"rules that a basic game ({layout.id}) leaves out: it scores 0")
         made = {bid: n for bid, n in p["colonies"].items() if n}
         if made:
             by_id = {b["id"]: b for b in buildings(layout)}
@@ -304,8 +312,9 @@ def check(layout, record, report) -> None:
 
 
 def building_points(layout, b: dict, player: dict) -> tuple[int, int]:
-    """(printed points, gain from colonies) of one building; (0, 0) unless finished."""
-    if player["village"][b["id"]] < len(b["boxes"]):
+    """(printed points, gain from colonies) of one building; (0, 0) unless finished
+    and part of the game."""
+    if not in_game(layout, b) or player["village"][b["id"]] < len(b["boxes"]):
         return 0, 0
     times = per_count(layout, b, player)
     base = b["points"]

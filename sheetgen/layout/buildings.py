@@ -2,8 +2,7 @@
 
 A card holds what a scorer needs together: the boxes to check (each with the
 resources it costs), the end-game points (fixed, or `per` completed section of
-a track), whether it is built from the start (its boxes printed checked) or
-belongs to the advanced rules, its ability in a sentence, and for the advanced
+a track), whether it belongs to the advanced rules, its ability in a sentence, and for the advanced
 rules the blueprint (a shape of empire sections, drawn small) and the ladder of
 the underlined value that each colony moves one step up.
 
@@ -15,13 +14,15 @@ Keys (besides id, type, at, in, verified):
 - `points` (default 0) and `per: {track, count: sections|boxes, label, icon}`:
   the points are then worth that much per completed section (or checked box)
   of the track named;
-- `prebuilt`, `advanced` (true/false);
+- `advanced` (true/false): for the advanced rules only (tagged on the card);
 - `ladder: [v0, v1, ...]`: the underlined value, then its value after each
   colony; `ladder_of: points | ability` says which number it is (with
   `points`, `ladder[0]` must equal `points`);
 - `blueprint`: rows of `X` (a section) and `.` (empty), top to bottom;
-- the card's fixed words, all labels with defaults: `prebuilt_mark`,
-  `advanced_mark`, `points_label`, `ladder_label`, `blueprint_label`.
+- the card's fixed words, all labels with defaults: `advanced_mark`,
+  `points_label`, `ladder_label`, `blueprint_label`, `finished_label`.
+
+Every card is built by checking its boxes: none is printed checked.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ PANEL = 17.0       # mm, the points panel's width
 LOWER = 14.0       # mm, the blueprint and ladder band (advanced rules)
 STEP = 7.5         # mm, one step of the ladder
 ARROW = 3.2        # mm between two steps
-TAG = 30.0         # mm, the "built from the start" / "advanced rules" tag
+FINISHED = 6.8     # mm, the "finished in round" caption above its box
+TAG = 30.0         # mm, the "advanced rules" tag
 ADVANCED_COLOR = "#8c2f1b"
 
 
@@ -66,12 +68,10 @@ BUILDING_FIELDS = {
     "box": Field(Length(7, 16), default=8.0),
     "points": Field(Int(0, 999), default=0),
     "per": Field(PER),
-    "prebuilt": Field(Bool(), default=False),
     "advanced": Field(Bool(), default=False),
     "ladder": Field(ListOf(Int(-999, 999), 2, 8)),
     "ladder_of": Field(Str(choices=("points", "ability")), default="ability"),
     "blueprint": Field(ListOf(Str(r"[X.]{1,6}", what="a row of X (a section) and . (no section)"), 1, 4)),
-    "prebuilt_mark": Field(Label(), default=_lab("Construit au départ", "Built from the start")),
     "advanced_mark": Field(Label(), default=_lab("Règles avancées", "Advanced rules")),
     "points_label": Field(Label(), default=_lab("points", "points")),
     "ladder_label": Field(Label(), default=_lab("Valeur soulignée\u00a0: à chaque colonie, entourez la suivante",
@@ -183,8 +183,9 @@ def _finished(el, env, px, py):
     """Where to note the round the building was finished (it works from the next one)."""
     p = el["_path"] + ".finished_label"
     b = el["box"]
-    return [Text(px, py, PANEL, 5.6, env.t(el["finished_label"], p), "condensed", 6.5, "center", "bottom", path=p),
-            Box(px + (PANEL - b) / 2, py + 6.0, b, b, "write", False, f"{el['id']}_round")]
+    return [Text(px, py, PANEL, FINISHED - 0.4, env.t(el["finished_label"], p), "condensed", 7.0, "center", "bottom",
+                 path=p),
+            Box(px + (PANEL - b) / 2, py + FINISHED, b, b, "write", False, f"{el['id']}_round")]
 
 
 def _points_panel(el, env, px, py):
@@ -203,9 +204,9 @@ def _points_panel(el, env, px, py):
     ty = cy + r + 0.6
     if per and per.get("icon"):
         out.append(Icon(px + 0.5, ty, 4.2, per["icon"]))
-        out.append(Text(px + 5.0, ty, PANEL - 5.0, 4.2, env.t(caption, cap_path), "condensed", 6.5, path=cap_path))
+        out.append(Text(px + 5.0, ty, PANEL - 5.0, 4.2, env.t(caption, cap_path), "condensed", 7.0, path=cap_path))
     else:
-        out.append(Text(px, ty, PANEL, 4.2, env.t(caption, cap_path), "condensed", 6.5, "center", path=cap_path))
+        out.append(Text(px, ty, PANEL, 4.2, env.t(caption, cap_path), "condensed", 7.0, "center", path=cap_path))
     return out
 
 
@@ -217,7 +218,7 @@ def _blueprint(el, env, x, y, h):
     cell = min(4.0, (h - label_h) / len(rows))
     ncols = len(rows[0])
     out = [Text(x, y, max(ncols * cell, 14.0), label_h, env.t(el["blueprint_label"], p + ".blueprint_label"),
-                "condensed-bold", 6.5, path=p + ".blueprint_label")]
+                "condensed-bold", 7.0, path=p + ".blueprint_label")]
     gy = y + label_h + (h - label_h - cell * len(rows)) / 2
     for r, c in blueprint_cells(rows):
         out.append(Rect(x + c * cell, gy + r * cell, cell, cell, INK, env.tint, 0.7))
@@ -255,8 +256,7 @@ def _building_build(el, env):
     if el.get("icon"):
         out.append(Icon(tx, y + 0.6, HEADER - 1.2, el["icon"]))
         tx += HEADER + 0.3
-    tags = [(el["prebuilt_mark"], ".prebuilt_mark")] if el["prebuilt"] else []
-    tags += [(el["advanced_mark"], ".advanced_mark")] if el["advanced"] else []
+    tags = [(el["advanced_mark"], ".advanced_mark")] if el["advanced"] else []
     name_right = x + w - PAD - len(tags) * (TAG + 1.5)
     out.append(Text(tx, y, name_right - tx, HEADER, env.t(el["name"], p + ".name"), "sans-bold", 10.0,
                     color="#ffffff", wrap=False, path=p + ".name"))
@@ -265,20 +265,18 @@ def _building_build(el, env):
                     color, p + key)
     top = y + HEADER + 2.0
     points = el["points"] != 0 or el.get("per") is not None
-    panel = points or not el["prebuilt"]
     if points:
         out += _points_panel(el, env, x + w - PAD - PANEL, top)
-    if not el["prebuilt"]:
-        fy = top + (15.0 if points else 0.0)
-        out += _finished(el, env, x + w - PAD - PANEL, fy)
-        if fy + 6.0 + el["box"] > y + h - PAD - (LOWER if _has_lower(el) else 0) + 0.01:
-            env.errors.append((p + ".size", "the card is too short for its points and its 'finished in round' box"))
+    fy = top + (15.0 if points else 0.0)
+    out += _finished(el, env, x + w - PAD - PANEL, fy)
+    if fy + FINISHED + el["box"] > y + h - PAD - (LOWER if _has_lower(el) else 0) + 0.01:
+        env.errors.append((p + ".size", "the card is too short for its points and its 'finished in round' box"))
     for n, costs in enumerate(el["boxes"]):
         bx = x + PAD + n * (b + GAP)
-        out.append(Box(bx, top, b, b, "check", el["prebuilt"], f"{eid}_{n + 1}"))
+        out.append(Box(bx, top, b, b, "check", False, f"{eid}_{n + 1}"))
         _box_marks(out, bx, top, b, costs, False)
     boxes_w = len(el["boxes"]) * (b + GAP) - GAP
-    room = w - 2 * PAD - (PANEL + 1.5 if panel else 0)
+    room = w - 2 * PAD - (PANEL + 1.5)
     if boxes_w > room + 0.01:
         env.errors.append((p + ".boxes", f"{len(el['boxes'])} boxes of {b:g}mm do not fit in the card "
                                          f"({room:.1f}mm wide beside the points)"))
@@ -288,7 +286,7 @@ def _building_build(el, env):
     if text_h < 4:
         env.errors.append((p + ".size", f"the card is too short for its ability ({text_h:.1f}mm left)"))
         text_h = 4
-    text_w = w - 2 * PAD - (PANEL + 1.5 if panel else 0)
+    text_w = w - 2 * PAD - (PANEL + 1.5)
     ability, mark, problem = split_mark(env.t(el["ability"], p + ".ability"))
     if problem:
         env.errors.append((p + ".ability", problem))
@@ -332,4 +330,4 @@ def _building_build(el, env):
 register(ElementType("building", BUILDING_FIELDS, lambda el: el["size"], _building_build,
                      post=_building_post,
                      doc="a building card: boxes with costs, points (fixed or per section of a track), "
-                         "ability, built-from-start and advanced-rules marks, blueprint and colony ladder"))
+                         "ability, advanced-rules mark, blueprint and colony ladder"))

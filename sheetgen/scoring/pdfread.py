@@ -70,7 +70,7 @@ def element_marks(layout: Layout, values: dict) -> dict:
             eid, kind = el["id"], el["type"]
             if kind in ("track", "building"):
                 boxes = sum(s["boxes"] for s in el["sections"]) if kind == "track" else len(el["boxes"])
-                pre = el.get("prechecked", 0) if kind == "track" else (boxes if el.get("prebuilt") else 0)
+                pre = el.get("prechecked", 0) if kind == "track" else 0
                 marks[eid] = pre + sum(1 for n in range(pre + 1, boxes + 1) if values.get(f"{eid}_{n}") is True)
             elif kind == "grid":
                 marks[eid] = ["".join((values.get(f"{eid}_r{r}_c{c}") or ".")[:1].upper()
