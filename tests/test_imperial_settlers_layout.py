@@ -166,7 +166,7 @@ def test_the_prebuilt_key_is_gone():
     path = FIXTURES / "prebuilt.yaml"
     with pytest.raises(LayoutError) as exc:
         load_layout(str(path))
-    assert exc.value.problems[0].startswith(f"{path}:9: sawmill.prebuilt: unknown key; accepted keys: ability, ")
+    assert exc.value.lines[0].startswith(f"{path}:9: sawmill.prebuilt: unknown key; accepted keys: ability, ")
 
 
 def test_underlined_values_only_in_the_advanced_layout():
