@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from sheetgen.errors import Problem
+from sheetgen.numbers import parse_number
 from sheetgen.yamlsrc import where as _where
 
 INVALID = object()
@@ -94,27 +95,47 @@ class Bool(Spec):
 
 
 class Int(Spec):
-    def __init__(self, lo: int | None = None, hi: int | None = None):
-        self.lo, self.hi = lo, hi
+    """A whole number in [lo, hi] (either bound optional): the one ranged-integer spec,
+    for layouts and records alike.
+
+    - `sums`: a count a person types may be a sum ("10+20-5", sheetgen.numbers);
+    - `why_lo`: why the lower bound is there ("1 box is pre-printed on this sheet");
+    - `holder`: what bounds it from above, with {n} for the bound ("the walls track has {n} boxes").
+    """
+
+    def __init__(self, lo: int | None = None, hi: int | None = None, *, sums: bool = False,
+                 why_lo: str = "", holder: str = ""):
+        self.lo, self.hi, self.sums, self.why_lo, self.holder = lo, hi, sums, why_lo, holder
 
     @property
-    def description(self):
-        if self.lo is not None and self.hi is not None:
-            return f"{self.lo}-{self.hi}"
-        if self.lo is not None:
-            return f"a whole number >= {self.lo}"
-        return "a whole number"
+    def description(self) -> str:
+        lo, hi = self.lo, self.hi
+        if lo is not None and hi is not None:
+            return f"{lo}-{hi}" if lo != hi else str(lo)
+        if lo is not None:
+            return f"{lo} or more"
+        if hi is not None:
+            return f"{hi} or less"
+        return "a whole number (sums like 10+20-5 allowed)" if self.sums else "a whole number"
 
     def check(self, value, ctx, at):
-        if isinstance(value, bool) or not isinstance(value, int):
+        if self.sums:
+            n = parse_number(value)
+            if n is None:
+                return ctx.error(at, f"expected a whole number or a sum like 10+20-5, got {describe(value)}")
+        elif isinstance(value, bool) or not isinstance(value, int):
             return ctx.error(at, f"expected a whole number, got {describe(value)}")
-        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-            if self.hi is None:
-                return ctx.error(at, f"expected a whole number >= {self.lo}, got {value}")
-            if self.lo is None:
-                return ctx.error(at, f"expected a whole number <= {self.hi}, got {value}")
-            return ctx.error(at, f"expected {self.lo}-{self.hi}, got {value}")
-        return value
+        else:
+            n = value
+        if self.lo is not None and n < self.lo:
+            if self.sums and n < 0 <= self.lo:
+                return ctx.error(at, f"expected {self.description}, got a negative count {n}")
+            why = f" ({self.why_lo})" if self.why_lo else ""
+            return ctx.error(at, f"expected {self.description}{why}, got {n}")
+        if self.hi is not None and n > self.hi:
+            why = f" ({self.holder.format(n=self.hi)})" if self.holder else ""
+            return ctx.error(at, f"expected {self.description}{why}, got {n}")
+        return n
 
 
 class Num(Spec):

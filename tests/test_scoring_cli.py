@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sheetgen.cli import cli
-from sheetgen.scoring.numbers import parse_number
+from sheetgen.numbers import parse_number
 
 GAME = """\
 layout: harvest-dice-advanced

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from sheetgen.games.base import pad_players as player_range
 from sheetgen.games.base import Game, PlayerScore, Reads, label, leaders, where_in
 from sheetgen.schema import Field, ListOf, Spec, Where, describe
-from sheetgen.scoring.fields import Count, Name
-from sheetgen.scoring.numbers import parse_number
+from sheetgen.games.fields import Count, Name
+from sheetgen.numbers import parse_number
 
 SUMMER_KEYS = ("summer_rows", "summer_columns")
 TERRAIN_PREFIX = "terrain_"

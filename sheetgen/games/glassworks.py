@@ -25,8 +25,8 @@ from __future__ import annotations
 from sheetgen.errors import LayoutError
 from sheetgen.games.base import Game, PlayerScore, Reads
 from sheetgen.schema import INVALID, Field, ListOf, Where, describe
-from sheetgen.scoring.fields import Count
-from sheetgen.scoring.numbers import parse_number
+from sheetgen.games.fields import Count
+from sheetgen.numbers import parse_number
 
 TABLE = "score"
 BOARD = "board"

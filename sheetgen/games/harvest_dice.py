@@ -17,7 +17,7 @@ from __future__ import annotations
 from sheetgen.games.base import sheet_players as player_range
 from sheetgen.games.base import Game, PlayerScore, Reads, label, leaders, track_boxes
 from sheetgen.schema import Field, ListOf, Map, Spec, describe
-from sheetgen.scoring.fields import Count
+from sheetgen.games.fields import Count
 
 VEGETABLES = ("carrot", "salad", "tomato")
 LETTERS = {"C": "carrot", "S": "salad", "T": "tomato"}

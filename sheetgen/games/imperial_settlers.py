@@ -36,7 +36,7 @@ from sheetgen.games.base import sheet_players as player_range
 from sheetgen.games.base import Game, PlayerScore, Reads, label, track_boxes
 from sheetgen.layout.buildings import blueprint_cells
 from sheetgen.schema import INVALID, Field, Map, Spec, Where, describe
-from sheetgen.scoring.fields import Count
+from sheetgen.games.fields import Count
 
 TRACKS = ("walls", "houses", "granaries", "bridges")
 FIELDS = "fields"
@@ -131,28 +131,6 @@ def _count(value, ctx, at, description: str):
     return n
 
 
-class Boxes(Spec):
-    """Boxes checked, `lo`-`hi`; may be typed as a sum. Messages name what holds the boxes."""
-
-    def __init__(self, lo: int, hi: int, holder: str, why_lo: str = ""):
-        # holder: what holds the boxes, as a sentence with {n}: "the walls track has {n} boxes"
-        self.lo, self.hi, self.holder, self.why_lo = lo, hi, holder, why_lo
-
-    @property
-    def description(self) -> str:
-        return f"{self.lo}-{self.hi}" if self.lo != self.hi else str(self.hi)
-
-    def check(self, value, ctx, at):
-        n = _count(value, ctx, at, self.description)
-        if n is INVALID:
-            return n
-        if n > self.hi:
-            return ctx.error(at, f"expected {self.description} ({self.holder.format(n=self.hi)}), got {n}")
-        if n < self.lo:
-            return ctx.error(at, f"expected {self.description} ({self.why_lo}), got {n}")
-        return n
-
-
 class ByBuilding(Map):
     """A mapping of building id -> a number, each optional (`defaults`); unknown
     buildings are errors that list the buildings. A Map, so `template` shows one
@@ -213,14 +191,14 @@ def player_fields(layout) -> dict:
     for t in TRACKS:
         track = layout.element(t)
         n = track_boxes(track)
-        empire[t] = Field(Boxes(0, n, f"the {t} track has {{n}} boxes"), required=True,
+        empire[t] = Field(Count(0, n, holder=f"the {t} track has {{n}} boxes"), required=True,
                           doc=f"{TRACK_NAMES[t]['en']}: boxes checked from the left")
     nf = track_boxes(layout.element(FIELDS))
-    empire[FIELDS] = Field(Boxes(0, nf, "the fields have {n} boxes"), required=True, doc="Fields: field boxes harvested (checked)")
+    empire[FIELDS] = Field(Count(0, nf, holder="the fields have {n} boxes"), required=True, doc="Fields: field boxes harvested (checked)")
     village, village_default, village_docs, colonies, colony_docs = {}, {}, {}, {}, {}
     for b in buildings(layout):
         n, bid, name = len(b["boxes"]), b["id"], building_name(b)
-        village[bid] = Boxes(0, n, f"the {name} card has {{n}} boxes")
+        village[bid] = Count(0, n, holder=f"the {name} card has {{n}} boxes")
         village_docs[bid] = f"{name}: boxes checked" + (
             "" if not b["advanced"] else " (advanced rules only)" if in_game(layout, b)
             else " (advanced rules: left out of a basic game, scores 0)")

@@ -26,8 +26,8 @@ from __future__ import annotations
 from sheetgen.games.base import pad_players as player_range
 from sheetgen.games.base import Game, PlayerScore, Reads, leaders
 from sheetgen.schema import Field, Int, ListOf, Map, Spec, Where, describe
-from sheetgen.scoring.fields import Count
-from sheetgen.scoring.numbers import parse_number
+from sheetgen.games.fields import Count
+from sheetgen.numbers import parse_number
 
 VALUE_HELP = "a whole number or a sum like 10+20-5"
 VALUES_HELP = "a list like [4, -2, 3] or a sum like 10+20-10"

@@ -13,7 +13,7 @@ import yaml
 
 from sheetgen.games import game_for
 from sheetgen.schema import INVALID, Ctx, Int, ListOf, Map, Where
-from sheetgen.scoring.fields import Name
+from sheetgen.games.fields import Name
 
 
 def parse_answer(text: str, spec):

@@ -13,7 +13,7 @@ from sheetgen.games import game_for, load_layout
 from sheetgen.games.base import Report
 from sheetgen.layout.model import Layout
 from sheetgen.schema import INVALID, Any_, Ctx, Field, Map, Str, Where, describe
-from sheetgen.scoring.fields import Name
+from sheetgen.games.fields import Name
 from sheetgen.scoring.rank import rank_players
 from sheetgen.yamlsrc import load_file
 
