@@ -14,6 +14,7 @@ No tie-breaker: equal totals share the victory.
 
 from __future__ import annotations
 
+from sheetgen.cells import groups
 from sheetgen.games.base import sheet_players as player_range
 from sheetgen.games.base import Game, PlayerScore, Reads, label, leaders, track_boxes
 from sheetgen.schema import Field, ListOf, Map, Spec, describe
@@ -107,21 +108,7 @@ def pig_points(layout, boxes: int) -> int:
 
 
 def _groups(garden: list[str], letter: str) -> list[list[tuple[int, int]]]:
-    cells = {(r, c) for r, row in enumerate(garden) for c, ch in enumerate(row) if ch == letter}
-    groups = []
-    while cells:
-        stack = [min(cells)]
-        group = []
-        cells.discard(stack[0])
-        while stack:
-            r, c = stack.pop()
-            group.append((r, c))
-            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                if nb in cells:
-                    cells.discard(nb)
-                    stack.append(nb)
-        groups.append(sorted(group))
-    return sorted(groups)
+    return groups((r, c) for r, row in enumerate(garden) for c, ch in enumerate(row) if ch == letter)
 
 
 def check(layout, record, report) -> None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from sheetgen.cells import groups
 from sheetgen.layout.display import INK, Box, Circle, Icon, Line, Rect, Text
 from sheetgen.layout.elements import (
     SIZE, ElementType, IconName, IdStr, Label, _box_marks, register,
@@ -87,14 +88,7 @@ def blueprint_cells(rows: list[str]) -> list[tuple[int, int]]:
 
 
 def _connected(cells: list[tuple[int, int]]) -> bool:
-    todo, seen = [cells[0]], {cells[0]}
-    while todo:
-        r, c = todo.pop()
-        for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-            if nb in cells and nb not in seen:
-                seen.add(nb)
-                todo.append(nb)
-    return len(seen) == len(cells)
+    return len(groups(cells)) == 1
 
 
 def _building_post(el, ctx, at):
