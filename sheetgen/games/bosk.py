@@ -8,7 +8,7 @@ tables `summer_*` and `winter_*`, and the breakdown rows: `summer_rows`,
 `summer_columns` (score table `summer`) and one row per terrain (the rows of
 score table `winter` whose id starts with `terrain_`).
 
-Decisions (DESIGN.md): for each row and each column of inner intersections, each
+Decisions (docs/rules.md): for each row and each column of inner intersections, each
 player's tree values are summed; for each terrain, each player's visible leaves
 (the squirrel counts as one). Then, with `t` the season's table: a clear 1st and
 a clear 2nd score t.first / t.second; a clear 1st and tied 2nds score t.first /

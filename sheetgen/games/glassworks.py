@@ -11,7 +11,7 @@ Everything printed on the pad comes from the layout (`river-valley-glassworks`):
   each colour in the bag) and `glass_<colour>_players` (that colour is in the bag
   only from this many players: black, 5).
 
-Decisions (DESIGN.md): a column k (1-based from the left) holding h pieces is
+Decisions (docs/rules.md): a column k (1-based from the left) holding h pieces is
 worth k*h; only the `counted_columns` tallest columns count, and among equal
 heights the leftmost are taken first. Each row, bottom to top, scores the
 printed value for the length of its run of filled cells from the left edge.

@@ -5,7 +5,7 @@ per complete row), the pig track `pig` (boxes per row and each row's points),
 the market tracks `market_<vegetable>` (boxes, pre-printed boxes) and, when the
 layout has it, the constant `majority_bonus` (advanced mode).
 
-Decisions (DESIGN.md): 5 points per complete garden row (the layout's
+Decisions (docs/rules.md): 5 points per complete garden row (the layout's
 row_value); pig points: the value printed beside the last row holding a checked
 box; advanced majorities: the most of a vegetable in the garden and the most
 pig boxes gain the bonus, tied leaders each gain it, a count of 0 never wins.

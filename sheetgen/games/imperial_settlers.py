@@ -11,7 +11,7 @@ Everything printed comes from the layout (`imperial-settlers`,
   layout the blueprint and the ladder of the underlined value;
 - the constant `rules`: `basic` or `advanced` (colonies are advanced rules).
 
-Decisions (DESIGN.md, "Rules that the seeds leave open"):
+Decisions (docs/rules.md, "Rules that the seeds leave open"):
 - a track scores the value of its rightmost fully completed section that has a
   printed value; a partial section scores nothing (boxes are checked from the left,
   so a count of boxes says which sections are complete);

@@ -7,7 +7,7 @@ Constants come from the layout (layouts/plante-bataille.yaml): `majority_bonus`
 the breakdown come from the pad's score table (rows `harvested` and
 `majority_<kind>`).
 
-Rules (seed, DESIGN.md): a player's harvested cards score the sum of their
+Rules (seed, docs/rules.md): a player's harvested cards score the sum of their
 values, negative values staying negative. For each token kind, the one player
 holding the most tokens (at least 1) gains the majority bonus; a tie for the
 lead gives it to nobody. No tie-breaker: equal totals share the victory.

@@ -29,7 +29,7 @@ class Scored:
     source: str
 
     def contract(self) -> dict:
-        """The JSON object of the score contract (DESIGN.md)."""
+        """The JSON object of the score contract (docs/rules.md)."""
         return {
             "layout": self.layout.id,
             "game": self.layout.game,
