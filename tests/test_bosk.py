@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from click.testing import CliRunner
 
 from sheetgen.cli import cli
@@ -624,3 +626,29 @@ def test_cli_template_shows_both_forms_and_scores(tmp_path):
     scored = run("score", str(path), "--format", "json")
     assert scored.exit_code == 0, scored.output
     assert [p["total"] for p in json.loads(scored.output)["players"]] == [0, 0, 0, 0]
+
+
+@st.composite
+def planted_games(draw):
+    """2-4 players, each planting some of their trees on free inner intersections."""
+    players = draw(st.integers(2, 4))
+    lines = {2: 7, 3: 9, 4: 11}[players]
+    spots = draw(st.permutations([(r, c) for r in range(1, lines + 1) for c in range(1, lines + 1)]))
+    out, used = [], 0
+    for _ in range(players):
+        values = draw(st.lists(st.sampled_from([1, 2, 3, 4]), max_size=8).filter(
+            lambda vs: all(vs.count(v) <= 2 for v in vs)))
+        out.append([[*spots[used + k], v] for k, v in enumerate(values)])
+        used += len(values)
+    return lines, out
+
+
+@settings(max_examples=40, deadline=None)
+@given(planted_games())
+def test_summer_lines_always_score_like_their_trees(game):
+    lines, planted = game
+    names = [f"P{i}" for i in range(len(planted))]
+    as_trees = lines_record(dict(zip(names, planted)))
+    sums = {name: tuple(bosk.tree_line_sums(trees, lines)[axis] for axis in ("rows", "columns"))
+            for name, trees in zip(names, planted)}
+    assert result(lines_record(sums))["players"] == result(as_trees)["players"]
