@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from click.testing import CliRunner
 
 from sheetgen.cli import cli
@@ -362,9 +364,12 @@ def test_error_player_count_and_missing_fields():
            "    squirrel: 1\n"
     assert errors(text) == [
         "game.yaml:3: players[0] 'A': missing key 'leaves'",
-        "game.yaml:7: players[1] 'B': squirrel: unknown key; accepted keys: leaves, name, trees",
-        "game.yaml:5: players[1] 'B': missing key 'trees'",
+        "game.yaml:7: players[1] 'B': squirrel: unknown key; accepted keys: leaves, name, summer_lines, trees",
     ]
+    # trees or summer_lines: which one is missing is known once the keys are right
+    assert errors(text.replace("    squirrel: 1\n", "").replace("trees: []\n", "trees: []\n    leaves: []\n")
+                  .replace("leaves: []", "leaves: [0,0,0,0,0,0,0,0]")) == [
+        "game.yaml:6: players[1] 'B': missing key 'trees' (or 'summer_lines', the sums of the summer worksheet)"]
 
 
 # ----------------------------------------------------------------------------- warnings
@@ -490,10 +495,160 @@ def test_cli_render_a_pad_of_25(tmp_path):
     path = tmp_path / "pad.pdf"
     out = run("render", "bosk", "--players", "3", "--copies", "25", "-o", str(path))
     assert out.exit_code == 0, out.output
-    assert out.output.startswith(f"wrote {path} (25 pages, ")
-    assert len(PdfReader(str(path)).pages) == 25
+    assert out.output.startswith(f"wrote {path} (50 pages, ")   # each sheet: the pad, then its summer worksheet
+    assert len(PdfReader(str(path)).pages) == 50
+    out = run("render", "bosk", "--page", "pad", "--copies", "25", "-o", str(path))
+    assert out.exit_code == 0 and out.output.startswith(f"wrote {path} (25 pages, ")
 
 
 def test_warning_one_tree_is_singular():
     r = result(record(Alice=([[1, 1, 1]], NO_LEAVES), Bob=(BOB_TREES, NO_LEAVES)))
     assert r["warnings"] == ["players[0] 'Alice': trees: 1 tree given, but every player plants all 8 in spring"]
+
+
+# ----------------------------------------------------------------------------- summer_lines: the worksheet's sums
+
+
+def lines_record(players: dict, order=None) -> str:
+    """A record text; players as name=(rows, columns) sums, or name=trees (a list of triples)."""
+    out = ["layout: bosk"] + ([f"round8_order: {json.dumps(order)}"] if order else []) + ["players:"]
+    for name, marks in players.items():
+        out.append(f"  - name: {name}")
+        if isinstance(marks, tuple):
+            out += ["    summer_lines:", f"      rows: {json.dumps(marks[0])}", f"      columns: {json.dumps(marks[1])}"]
+        else:
+            out.append(f"    trees: {json.dumps(marks)}")
+        out.append(f"    leaves: {json.dumps(NO_LEAVES)}")
+    return "\n".join(out) + "\n"
+
+
+def test_summer_lines_score_like_the_trees_two_players():
+    # bosk-game.yaml's trees, summed by hand per line (bosk-game-lines.yaml):
+    # Alice rows 5 3 2 4 1 3 2, columns 5 3 2 5 2 3 0; Bob rows 2 4 3 3 4 3 1, columns 1 5 3 4 4 2 1.
+    # Rows: A/B 2/1, 1/2, 1/2, 2/1, 1/2, 1/1 (tied 3s), 2/1 -> 10/10.
+    # Columns: 2/1, 1/2, 1/2, 2/1, 1/2, 2/1, and column 7 Bob alone 0/3 -> 9/12.
+    lines = score_data(loads((FIXTURES / "bosk-game-lines.yaml").read_text(), "l.yaml"), "l.yaml").contract()
+    trees = score_data(loads((FIXTURES / "bosk-game.yaml").read_text(), "t.yaml"), "t.yaml").contract()
+    assert summer_of(lines) == {"Alice": (10, 9), "Bob": (10, 12)}
+    assert [p["total"] for p in lines["players"]] == [53, 52]
+    assert lines["players"] == trees["players"] and lines["winners"] == ["Alice"] and lines["warnings"] == []
+    # one player with trees, the other with sums: the same again
+    alice_trees = (FIXTURES / "bosk-game.yaml").read_text().split("  - name: Bob\n")[0]
+    bob_sums = (FIXTURES / "bosk-game-lines.yaml").read_text().split("  - name: Bob\n")[1]
+    assert result(alice_trees + "  - name: Bob\n" + bob_sums)["players"] == trees["players"]
+
+
+def test_summer_lines_score_like_the_trees_three_players():
+    # The trees of test_summer_every_case_three_players, summed per line (rows, then columns 1-9).
+    text = lines_record({
+        "Alice": ([4, 0, 0, 2, 0, 0, 0, 0, 3], [4, 0, 0, 1, 0, 1, 3, 0, 0]),
+        "Bob": ([3, 0, 0, 2, 0, 0, 0, 0, 3], [0, 3, 0, 0, 0, 0, 0, 4, 1]),
+        "Carol": ([1, 0, 0, 3, 0, 0, 0, 0, 2], [0, 3, 1, 0, 2, 0, 0, 0, 0])})
+    r = result(text)
+    assert summer_of(r) == {"Alice": (3, 12), "Bob": (2, 7), "Carol": (2, 7)}
+    assert [p["total"] for p in r["players"]] == [15, 9, 9]
+    assert r["warnings"] == [
+        f"players[{i}] '{name}': summer_lines: the rows and the columns add up to {n}, but a player's 8 trees are "
+        "worth 20 in all and every player plants them all in spring"
+        for i, (name, n) in enumerate([("Alice", 9), ("Bob", 8), ("Carol", 6)])]
+
+
+def test_tree_line_sums():
+    assert bosk.tree_line_sums([[1, 1, 4], [1, 4, 1], [7, 3, 2]], 7) == {
+        "rows": [5, 0, 0, 0, 0, 0, 2], "columns": [4, 0, 2, 1, 0, 0, 0]}
+
+
+def test_line_bound_comes_from_the_trees():
+    layout = load_layout("bosk")
+    assert bosk.trees_of(layout) == [4, 4, 3, 3, 2, 2, 1, 1]
+    assert [bosk.line_bound(layout, n) for n in (7, 9, 11)] == [19, 20, 20]
+
+
+FULL = [5, 3, 2, 4, 1, 3, 2]   # 20: all of a player's trees
+
+
+@pytest.mark.parametrize("rows, columns, messages", [
+    (FULL[:6], FULL, ["game.yaml:5: players[0] 'A': summer_lines.rows: expected 7 sums, one per row 1-7 of the "
+                      "2-player board, got 6"]),
+    (FULL, FULL + [0, 0], ["game.yaml:6: players[0] 'A': summer_lines.columns: expected 7 sums, one per column 1-7 "
+                           "of the 2-player board, got 9"]),
+    ([0, 0, 20, 0, 0, 0, 0], FULL, [
+        "game.yaml:5: players[0] 'A': summer_lines.rows[2]: 20 on row 3: one player's trees make at most 19 on a "
+        "row (its 7 intersections hold their 7 highest trees)"]),
+    ([1, 0, 0, 0, 0, 0, 0], [0, 2, 0, 0, 0, 0, 0], [
+        "game.yaml:4: players[0] 'A': summer_lines: the rows add up to 1 but the columns to 2; each tree counts "
+        "once in its row and once in its column, so both totals are the player's tree values"]),
+    ([19, 19, 0, 0, 0, 0, 0], [19, 19, 0, 0, 0, 0, 0], [
+        "game.yaml:4: players[0] 'A': summer_lines: the rows and the columns add up to 38; a player's 8 trees are "
+        "worth 20 in all"]),
+    ([1, -1, 0, 0, 0, 0, 0], FULL, [
+        "game.yaml:5: players[0] 'A': summer_lines.rows[1]: expected 0 or more, got a negative count -1"]),
+    ([1, "x", 0, 0, 0, 0, 0], FULL, [
+        "game.yaml:5: players[0] 'A': summer_lines.rows[1]: expected a whole number or a sum like 10+20-5, got 'x'"]),
+])
+def test_error_summer_lines(rows, columns, messages):
+    assert errors(lines_record({"A": (rows, columns), "B": BOB_TREES})) == messages
+
+
+def test_error_summer_lines_bound_with_more_lines_than_trees():
+    # 3 players: 9 intersections a line, so a line may hold all 8 trees (20), not 21.
+    sums = [21] + [0] * 8
+    assert errors(lines_record({"A": (sums, sums), "B": [], "C": []})) == [
+        "game.yaml:5: players[0] 'A': summer_lines.rows[0]: 21 on row 1: one player's trees make at most 20 on a "
+        "row (all their trees: 2 of each value 1-4)",
+        "game.yaml:6: players[0] 'A': summer_lines.columns[0]: 21 on column 1: one player's trees make at most 20 "
+        "on a column (all their trees: 2 of each value 1-4)"]
+
+
+def test_error_trees_and_summer_lines_both_or_keys():
+    both = lines_record({"A": (FULL, FULL), "B": BOB_TREES}).replace("    summer_lines:\n", "    trees: []\n"
+                                                                      "    summer_lines:\n", 1)
+    assert errors(both) == ["game.yaml:5: players[0] 'A': summer_lines: give trees or summer_lines, not both "
+                            "(summer_lines are the sums of the trees)"]
+    odd = "layout: bosk\nplayers:\n  - name: A\n    summer_lines: {rows: [], lanes: []}\n" \
+          "    leaves: [0,0,0,0,0,0,0,0]\n  - name: B\n    trees: []\n    leaves: [0,0,0,0,0,0,0,0]\n"
+    assert errors(odd) == [
+        "game.yaml:4: players[0] 'A': summer_lines.lanes: unknown key; accepted keys: columns, rows",
+        "game.yaml:4: players[0] 'A': summer_lines: missing key 'columns'"]
+
+
+def test_cli_template_shows_both_forms_and_scores(tmp_path):
+    out = run("template", "bosk", "--players", "4")
+    assert out.exit_code == 0, out.output
+    zeros = json.dumps([0] * 11)
+    assert out.output.count(f'    # summer_lines: {{"rows": {zeros}, "columns": {zeros}}}') == 4
+    assert ("    # or, instead of trees, the pad's summer worksheet: the player's sum of tree values on each row "
+            "(top to bottom) and on each column (left to right), 7 with 2, 9 with 3, 11 with 4 players") in out.output
+    # uncommenting the sums (and dropping the trees) gives a record that scores
+    text = out.output.replace("    trees: []\n", "").replace("    # summer_lines:", "    summer_lines:")
+    path = tmp_path / "lines.yaml"
+    path.write_text(text)
+    scored = run("score", str(path), "--format", "json")
+    assert scored.exit_code == 0, scored.output
+    assert [p["total"] for p in json.loads(scored.output)["players"]] == [0, 0, 0, 0]
+
+
+@st.composite
+def planted_games(draw):
+    """2-4 players, each planting some of their trees on free inner intersections."""
+    players = draw(st.integers(2, 4))
+    lines = {2: 7, 3: 9, 4: 11}[players]
+    spots = draw(st.permutations([(r, c) for r in range(1, lines + 1) for c in range(1, lines + 1)]))
+    out, used = [], 0
+    for _ in range(players):
+        values = draw(st.lists(st.sampled_from([1, 2, 3, 4]), max_size=8).filter(
+            lambda vs: all(vs.count(v) <= 2 for v in vs)))
+        out.append([[*spots[used + k], v] for k, v in enumerate(values)])
+        used += len(values)
+    return lines, out
+
+
+@settings(max_examples=40, deadline=None)
+@given(planted_games())
+def test_summer_lines_always_score_like_their_trees(game):
+    lines, planted = game
+    names = [f"P{i}" for i in range(len(planted))]
+    as_trees = lines_record(dict(zip(names, planted)))
+    sums = {name: tuple(bosk.tree_line_sums(trees, lines)[axis] for axis in ("rows", "columns"))
+            for name, trees in zip(names, planted)}
+    assert result(lines_record(sums))["players"] == result(as_trees)["players"]

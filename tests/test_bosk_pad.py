@@ -108,3 +108,65 @@ def test_count_goes_on_write_rows_only(tmp_path):
     with pytest.raises(LayoutError) as exc:
         load_layout(str(path))
     assert exc.value.lines == [f"{path}:9: t: rows[0]: 'count' goes on write rows only"]
+
+
+# ----------------------------------------------------------------------------- the summer worksheet
+
+
+def sheet_boxes(layout, players) -> list[Box]:
+    return [p for p in layout.display(layout.page("summer"), "en", players) if isinstance(p, Box)]
+
+
+@pytest.mark.parametrize("players, lines", [(2, 7), (3, 9), (4, 11)])
+def test_the_worksheet_has_a_box_per_line_and_player(players, lines):
+    layout = load_layout("bosk")
+    assert layout.constants[f"board_lines_{players}p"] == lines
+    got = sheet_boxes(layout, players)
+    for axis in ("rows", "columns"):
+        fields = [b.field for b in got if b.field.startswith(f"summer_tally_{axis}_p") and
+                  not b.field.endswith("_name")]
+        assert fields == [f"summer_tally_{axis}_p{i}_{k}" for i in range(1, players + 1) for k in range(1, lines + 1)]
+    assert all(min(b.w, b.h) >= 7 for b in got)
+    names = [b.field for b in got if b.field.endswith("_name")]
+    assert names == [f"summer_tally_rows_p{i}_name" for i in range(1, players + 1)]
+
+
+def test_the_worksheet_prints_the_line_numbers_and_the_summer_table():
+    layout = load_layout("bosk")
+    en = [p.text for p in layout.display(layout.page("summer"), "en", 4) if isinstance(p, Text)]
+    # each table: the line numbers across its header, then the players' numbers down its side
+    assert [t for t in en if t.isdigit()] == ([str(k) for k in range(1, 12)] + [str(i) for i in range(1, 5)]) * 2
+    text = " ".join(en)
+    assert "Clear 1st and clear 2nd: 2 and 1. Clear 1st and tied 2nds: 2, and 0 for each 2nd." in text
+    assert "Alone in the line: 3. Tied 1sts: 1 each, the others 0." in text
+    fr = " ".join(p.text for p in layout.display(layout.page("summer"), "fr", 2) if isinstance(p, Text))
+    assert "Les lignes — la ligne 1 en haut du plateau" in fr and "Colonne" in fr
+
+
+def test_a_variant_with_a_bigger_board_gets_more_boxes(tmp_path):
+    path = tmp_path / "variant.yaml"
+    path.write_text("id: bosk-big\nextends: bosk\nconstants:\n  board_lines_2p: 9\n")
+    layout = load_layout(str(path))
+    assert sum(b.field.startswith("summer_tally_rows_p1_") and not b.field.endswith("name")
+               for b in sheet_boxes(layout, 2)) == 9
+
+
+def test_a_tally_needs_its_constant(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(
+        "id: bad\ngame: bosk\ntitle: {fr: x, en: x}\nplayers: {min: 2, max: 4, default: 2}\npages:\n"
+        "  - id: p\n    title: {fr: x, en: x}\n    elements:\n"
+        "      - id: t\n        type: line_tally\n        at: [0, 0]\n        size: [190, 60]\n"
+        "        lines: 'lines_{players}p'\n        line_label: {fr: Ligne, en: Row}\n")
+    with pytest.raises(LayoutError) as exc:
+        load_layout(str(path))
+    assert exc.value.lines == [
+        f"{path}:13: t.lines: no whole-number constant 'lines_2p' (1-30) for 2 players",
+        f"{path}:13: t.lines: no whole-number constant 'lines_4p' (1-30) for 4 players"]
+
+
+def test_the_autumn_order_rule_is_on_the_pad():
+    layout = load_layout("bosk")
+    assert ("Next round's order: the lowest tile played goes first; on equal tiles, it is whichever of the tied "
+            "players comes first going clockwise from the current first player.") in texts(layout, "en")
+    assert any(t.startswith("Ordre du tour suivant\u00a0: la plus petite tuile jouée commence") for t in texts(layout, "fr"))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 import yaml
 from click.testing import CliRunner
 from pypdf import PdfReader, PdfWriter
@@ -95,17 +94,6 @@ def test_a_filled_plante_bataille_pad(tmp_path):
     # Ann: 4 - 2 + 8 = 10, sole cabbage leader +3 = 13; Ben 7; Cy 0
     assert [(p["name"], p["total"]) for p in json.loads(out.output)["players"]] == [
         ("Ann", 13), ("Ben", 7), ("Cy", 0)]
-
-
-@pytest.mark.parametrize("layout, message", [
-    ("bosk", "reading filled bosk sheets is not supported: the sheet does not hold every mark the scorer needs"),
-])
-def test_games_whose_sheets_do_not_hold_the_record(tmp_path, layout, message):
-    src = render_pdf(load_layout(layout), players=2, fillable=True)
-    path = fill(src, tmp_path / "x.pdf", {0: {"name_p1": "Ann"}})
-    out = run("read", path)
-    assert out.exit_code == 1
-    assert out.output == f"Error: {path}: {message}\n"
 
 
 def test_read_errors(tmp_path):

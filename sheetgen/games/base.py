@@ -41,6 +41,10 @@ def _no_check(layout, record, report) -> None:
     return None
 
 
+def _no_alternatives(layout, players: int) -> dict:
+    return {}
+
+
 def pad_players(layout) -> tuple[int, int]:
     """A score pad's player range: the layout's `players` (one column each)."""
     return layout.players["min"], layout.players["max"]
@@ -70,6 +74,8 @@ class Game:
     - `check(layout, record, report)`: cross-field checks (`report.error` for
       what the sheet cannot hold, `report.warn` for what the rules forbid);
     - `tiebreak_labels(layout)`: the tie-breakers, shown when totals tie;
+    - `template_alternatives(layout, players) -> {key: [lines]}`: another form of a
+      player field, shown commented out in `template` (Bosk's summer_lines);
     - `record_from_sheets(layout, sheets)`: players from filled sheets (one
       dict of marks per sheet, see sheetgen.scoring.pdfread), or None with
       `unreadable` saying why filled sheets cannot be read.
@@ -87,6 +93,7 @@ class Game:
     blank_record: Callable = _no_record_keys
     check: Callable = _no_check
     tiebreak_labels: Callable = _no_labels
+    template_alternatives: Callable = _no_alternatives
     record_from_sheets: Callable | None = None
     unreadable: str = "the sheet does not hold every mark the scorer needs"
 

@@ -8,6 +8,10 @@ tables `summer_*` and `winter_*`, and the breakdown rows: `summer_rows`,
 `summer_columns` (score table `summer`) and one row per terrain (the rows of
 score table `winter` whose id starts with `terrain_`).
 
+A player gives `trees` ([row, column, value] each) or `summer_lines` ({rows: [...],
+columns: [...]}: their sum of tree values on each line, as the pad's summer
+worksheet holds them), not both; players of one record may differ.
+
 Decisions (docs/rules.md): for each row and each column of inner intersections, each
 player's tree values are summed; for each terrain, each player's visible leaves
 (the squirrel counts as one). Then, with `t` the season's table: a clear 1st and
@@ -22,13 +26,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheetgen.games.base import pad_players as player_range
 from sheetgen.games.base import Game, PlayerScore, Reads, label, leaders, where_in
-from sheetgen.schema import Field, ListOf, Spec, Where, describe
+from sheetgen.games.base import pad_players as player_range
 from sheetgen.games.fields import Count, Name
 from sheetgen.numbers import parse_number
+from sheetgen.schema import Field, ListOf, Map, Spec, Where, describe
 
 SUMMER_KEYS = ("summer_rows", "summer_columns")
+AXES = ("rows", "columns")   # the keys of a player's summer_lines, in SUMMER_KEYS' order
 TERRAIN_PREFIX = "terrain_"
 PLACES = ("first", "second", "tied_second", "alone", "tied_first")
 
@@ -58,6 +63,18 @@ def terrain_rows(layout) -> list[dict]:
 
 def tree_values(layout) -> list[int]:
     return list(layout.constants["tree_values"])
+
+
+def trees_of(layout) -> list[int]:
+    """One player's trees, by value, highest first (two each of 4, 3, 2, 1)."""
+    per = layout.constants["trees_per_value"]
+    return sorted((v for v in tree_values(layout) for _ in range(per)), reverse=True)
+
+
+def line_bound(layout, lines: int) -> int:
+    """The most one player's trees can make on one line of `lines` intersections:
+    their highest trees, one per intersection."""
+    return sum(trees_of(layout)[:lines])
 
 
 def max_leaves(layout) -> int:
@@ -100,25 +117,33 @@ def place_points(values: list[int], t: Table) -> list[int]:
     return out
 
 
-def line_sums(trees_by_player: list[list], lines: int, axis: int) -> list[list[int]]:
-    """For each line 1..lines (axis 0: rows, 1: columns), each player's sum of tree values."""
-    sums = [[0] * len(trees_by_player) for _ in range(lines)]
-    for p, trees in enumerate(trees_by_player):
+def tree_line_sums(trees: list, lines: int) -> dict:
+    """One player's summer_lines from their trees: {rows: [sum of tree values on row
+    1..lines], columns: [...]}."""
+    out = {}
+    for axis, name in enumerate(AXES):
+        sums = [0] * lines
         for tree in trees:
             if 1 <= tree[axis] <= lines:
-                sums[tree[axis] - 1][p] += tree[2]
-    return sums
+                sums[tree[axis] - 1] += tree[2]
+        out[name] = sums
+    return out
 
 
-def summer(layout, trees_by_player: list[list]) -> dict:
-    """{summer_rows: [points per player], summer_columns: [...]}."""
+def player_lines(player: dict, lines: int) -> dict:
+    """The player's per-line sums: as given (`summer_lines`), or from their trees."""
+    return player.get("summer_lines") or tree_line_sums(player.get("trees") or [], lines)
+
+
+def summer(layout, lines_by_player: list[dict]) -> dict:
+    """{summer_rows: [points per player], summer_columns: [...]} from each player's
+    per-line sums ({rows: [...], columns: [...]}): each line scored by the summer table."""
     t = table(layout, "summer")
-    lines = board_lines(layout, len(trees_by_player))
     out = {}
-    for key, axis in zip(SUMMER_KEYS, (0, 1)):
-        total = [0] * len(trees_by_player)
-        for sums in line_sums(trees_by_player, lines, axis):
-            total = [a + b for a, b in zip(total, place_points(sums, t))]
+    for key, axis in zip(SUMMER_KEYS, AXES):
+        total = [0] * len(lines_by_player)
+        for sums in zip(*(p[axis] for p in lines_by_player)):
+            total = [a + b for a, b in zip(total, place_points(list(sums), t))]
         out[key] = total
     return out
 
@@ -145,7 +170,8 @@ def round8_tiebreaks(totals: list[int], names: list[str], order: list[str] | Non
 def score(layout, record) -> list[PlayerScore]:
     players = record["players"]
     names = [p["name"] for p in players]
-    seasons = {**summer(layout, [p["trees"] for p in players]),
+    lines = board_lines(layout, len(players))
+    seasons = {**summer(layout, [player_lines(p, lines) for p in players]),
                **winter(layout, [p["leaves"] for p in players])}
     breakdowns = [{key: points[i] for key, points in seasons.items()} for i in range(len(players))]
     totals = [sum(b.values()) for b in breakdowns]
@@ -202,11 +228,18 @@ def player_fields(layout) -> dict:
     sizes = ", ".join(f"1-{board_lines(layout, k)} with {k}"
                       for k in range(player_range(layout)[0], player_range(layout)[1] + 1)
                       if board_lines(layout, k))
+    sums = Field(ListOf(Count(0, None)), required=True)
+    counts = ", ".join(f"{board_lines(layout, k)} with {k}"
+                       for k in range(player_range(layout)[0], player_range(layout)[1] + 1) if board_lines(layout, k))
     return {
-        "trees": Field(ListOf(Tree(values)), required=True,
+        "trees": Field(ListOf(Tree(values)),
                        doc=f"the trees planted in spring, each [row, column, value]: rows and columns "
                            f"{sizes} players; values {_span(values)}, "
                            f"{layout.constants['trees_per_value']} of each"),
+        "summer_lines": Field(Map({axis: sums for axis in AXES}, what="a mapping with rows and columns"),
+                              doc=f"or, instead of trees, the pad's summer worksheet: the player's sum of tree "
+                                  f"values on each row (top to bottom) and on each column (left to right), "
+                                  f"{counts} players"),
         "leaves": Field(Leaves(Count(0, None), n, n), required=True,
                         doc=f"visible leaves in each of the {n} terrains, in the pad's order "
                             f"(the squirrel counts as a leaf)"),
@@ -227,6 +260,12 @@ def blank_record(layout, names: list[str]) -> dict:
     return {"round8_order": []}
 
 
+def template_alternatives(layout, players: int) -> dict:
+    """For `template`: summer_lines, shown (commented out) as the other form of trees."""
+    zeros = [0] * (board_lines(layout, players) or 0)
+    return {"trees": {"summer_lines": {"rows": zeros, "columns": zeros}}}
+
+
 def categories(layout) -> list:
     rows = {r["id"]: r for r in layout.element("summer")["rows"]}
     cats = [rows[key] for key in SUMMER_KEYS] + terrain_rows(layout)
@@ -237,6 +276,60 @@ def categories(layout) -> list:
             text = {"fr": f"Été : {text['fr'].lower()}", "en": f"Summer: {text['en'].lower()}"}
         out.append((row["id"], label(text["fr"], text["en"])))
     return out
+
+
+# ----------------------------------------------------------------------------- a filled PDF
+
+TALLIES = {"rows": "summer_tally_rows", "columns": "summer_tally_columns"}   # the summer worksheet's ids
+
+
+def _mark(text):
+    """A box's text: 0 when blank, a number when it is one, else as written (the record check says why)."""
+    n = parse_number(text) if text != "" else 0
+    return text if n is None else n
+
+
+def _sheet_players(layout, m: dict) -> list[tuple[dict, object]]:
+    """(player, their round-8 place as written) for each used column of one filled pad."""
+    out = []
+    tally_names = m.get(f"{TALLIES['rows']}_names", [])
+    for i, name in enumerate(m["player_names"]):
+        name = name or (tally_names[i] if i < len(tally_names) else "")
+        lines = {axis: [_mark(v) for v in (m[TALLIES[axis]][i] if i < len(m[TALLIES[axis]]) else [])]
+                 for axis in AXES}
+        leaves = [_mark(m[f"{row['id']}_count"][i]) for row in terrain_rows(layout)]
+        place = m["round8"][i]
+        if not (name or place or any(leaves) or any(any(v) for v in lines.values())):
+            continue   # an unused column of the pad
+        out.append(({"name": name, "summer_lines": lines, "leaves": leaves}, place))
+    return out
+
+
+def record_from_sheets(layout, sheets: list[dict]) -> dict:
+    """Players from filled pads (sheetgen.scoring.pdfread): the sums of the summer
+    worksheet, the leaves of each terrain and the round-8 order. A pad printed for
+    more players than sat down has more lines than the board: blank ones are dropped."""
+    from sheetgen.errors import RecordError
+
+    found = [pair for m in sheets for pair in _sheet_players(layout, m)]
+    lines = board_lines(layout, len(found))
+    players, places = [], []
+    for n, (player, place) in enumerate(found, 1):
+        player["name"] = player["name"] or f"Player {n}"
+        for axis, sums in player["summer_lines"].items():
+            if lines is not None and not any(sums[lines:]):
+                player["summer_lines"][axis] = sums[:lines]
+        if place:
+            number = parse_number(place)
+            if number is None:
+                raise RecordError(f"{layout.id}: round8 of '{player['name']}': {place!r} is no place in "
+                                  f"round 8's order (1 = played first)")
+            places.append((number, n, player["name"]))
+        players.append(player)
+    record = {"players": players}
+    if places:
+        record["round8_order"] = [name for *_, name in sorted(places)]
+    return record
 
 
 # ----------------------------------------------------------------------------- checks
@@ -250,7 +343,9 @@ def _check_trees(layout, players: list, report) -> None:
     board = f"trees stand on rows and columns 1-{lines} ({lines + 1}x{lines + 1} squares)"
     taken: dict = {}
     for i, p in enumerate(players):
-        trees = p["trees"]
+        trees = p.get("trees")
+        if trees is None:
+            continue   # summer_lines instead (_check_lines)
         if len(trees) > most:
             report.error(where_in(p, "trees"), f"{len(trees)} trees; each player has {most} "
                                                f"({per} of each value {_span(values)})")
@@ -278,6 +373,58 @@ def _check_trees(layout, players: list, report) -> None:
                 report.error(at, f"row {row}, column {col} already holds a tree: {whose}")
             else:
                 taken[(row, col)] = (i, k)
+
+
+def _check_lines(layout, players: list, report) -> None:
+    """Each player gives trees or summer_lines (not both); summer_lines hold one sum per
+    line of the board, each within what a player's trees can make, rows and columns
+    adding up to the same (every tree counts once in each)."""
+    n = len(players)
+    lines = board_lines(layout, n)
+    trees = trees_of(layout)
+    bound, worth = line_bound(layout, lines), sum(trees)
+    why = (f"all their trees: {layout.constants['trees_per_value']} of each value {_span(tree_values(layout))}"
+           if lines >= len(trees) else f"its {lines} intersections hold their {lines} highest trees")
+    for i, p in enumerate(players):
+        if "trees" in p and "summer_lines" in p:
+            report.error(where_in(p, "summer_lines"), "give trees or summer_lines, not both "
+                                                      "(summer_lines are the sums of the trees)")
+            continue
+        if "summer_lines" not in p:
+            if "trees" not in p:
+                report.error(where_in(p), "missing key 'trees' (or 'summer_lines', the sums of the summer "
+                                          "worksheet)")
+            continue
+        ok = True
+        for axis, what in zip(AXES, ("row", "column")):
+            sums = p["summer_lines"][axis]
+            if len(sums) != lines:
+                report.error(where_in(p, "summer_lines", axis),
+                             f"expected {lines} sums, one per {what} 1-{lines} of the {n}-player board, "
+                             f"got {len(sums)}")
+                ok = False
+                continue
+            for k, v in enumerate(sums):
+                if v > bound:
+                    report.error(where_in(p, "summer_lines", axis, k),
+                                 f"{v} on {what} {k + 1}: one player's trees make at most {bound} on a {what} "
+                                 f"({why})")
+                    ok = False
+        if not ok:
+            continue
+        rows, columns = (sum(p["summer_lines"][axis]) for axis in AXES)
+        if rows != columns:
+            report.error(where_in(p, "summer_lines"),
+                         f"the rows add up to {rows} but the columns to {columns}; each tree counts once in "
+                         f"its row and once in its column, so both totals are the player's tree values")
+        elif rows > worth:
+            report.error(where_in(p, "summer_lines"),
+                         f"the rows and the columns add up to {rows}; a player's {len(trees)} trees are worth "
+                         f"{worth} in all")
+        elif rows < worth:
+            report.warn(i, f"summer_lines: the rows and the columns add up to {rows}, but a player's "
+                           f"{len(trees)} trees are worth {worth} in all and every player plants them all "
+                           f"in spring")
 
 
 def _check_leaves(layout, players: list, report) -> None:
@@ -324,6 +471,7 @@ def check(layout, record, report) -> None:
                      f"the layout gives no board size (constant board_lines_{len(players)}p) "
                      f"for {len(players)} players")
         return
+    _check_lines(layout, players, report)
     _check_trees(layout, players, report)
     _check_leaves(layout, players, report)
     order = _check_order(record, names, report)
@@ -346,5 +494,6 @@ GAME = Game(
                            *(f"{season}_{place}" for season in ("summer", "winter") for place in PLACES))),
     player_fields=player_fields, record_fields=record_fields, blank_player=blank_player,
     blank_record=blank_record, categories=categories, check=check, score=score,
-    tiebreak_labels=tiebreak_labels,
+    tiebreak_labels=tiebreak_labels, record_from_sheets=record_from_sheets,
+    template_alternatives=template_alternatives,
 )

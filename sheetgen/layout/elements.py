@@ -148,6 +148,7 @@ class ElementType:
     container: bool = False   # other elements may sit inside it (`in:`)
     doc: str = ""
     post: Callable | None = None   # (element, ctx, at) -> element or INVALID, after the keys are checked
+    read: Callable | None = None   # (element, {field: value}) -> marks, for reading a filled PDF (pdfread)
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -705,4 +706,4 @@ def check_element(value, ctx: Ctx, at: Where):
     return spec.check(value, ctx, at)
 
 
-from sheetgen.layout import buildings  # noqa: E402,F401
+from sheetgen.layout import buildings, tally  # noqa: E402,F401

@@ -62,13 +62,19 @@ def element_marks(layout: Layout, values: dict) -> dict:
     - score table: per row id, one entry per player column: the text, the
       winner box's state, or for a grid row the grid's rows of booleans;
       a row's small count boxes under `<row id>_count`; the names row also
-      under `player_names`.
+      under `player_names`;
+    - an element type with its own `read` (sheetgen.layout.elements.ElementType):
+      what that returns.
     """
+    from sheetgen.layout.elements import TYPES
+
     marks: dict = {}
     for page in layout.pages:
         for el in page.elements:
             eid, kind = el["id"], el["type"]
-            if kind in ("track", "building"):
+            if TYPES[kind].read is not None:
+                marks.update(TYPES[kind].read(el, values))
+            elif kind in ("track", "building"):
                 boxes = sum(s["boxes"] for s in el["sections"]) if kind == "track" else len(el["boxes"])
                 pre = el.get("prechecked", 0) if kind == "track" else 0
                 marks[eid] = pre + sum(1 for n in range(pre + 1, boxes + 1) if values.get(f"{eid}_{n}") is True)

@@ -57,10 +57,15 @@ def make_template(layout: Layout, players: int, source_ref: str) -> str:
     for key, field in extra.items():
         if key in blank_record:
             _emit(lines, 0, key, field, blank_record[key])
+    # another form of a field (`{field: {other key: value}}`), shown commented out after it
+    others = game.template_alternatives(layout, players)
     lines.append("players:")
     for name in names:
         lines.append(f"  - name: {_flow(name)}")
         for key, field in fields.items():
             if key in blank:
                 _emit(lines, 4, key, field, blank[key])
+            for other, value in others.get(key, {}).items():
+                lines.append(f"    # {fields[other].doc}")
+                lines.append(f"    # {other}: {_flow(value)}")
     return "\n".join(lines) + "\n"
