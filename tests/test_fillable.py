@@ -88,12 +88,12 @@ def test_a_filled_glassworks_pad_reads_the_board_copies(tmp_path, players):
 
 def test_a_filled_plante_bataille_pad(tmp_path):
     src = render_pdf(load_layout("plante-bataille"), players=3, fillable=True)
-    values = {"name_p1": "Ann", "harvest_values_p1": "4, -2, 3+5", "tokens_cabbage_p1": "2",
+    values = {"name_p1": "Ann", "harvest_values_p1": "4, -2, 3+5", "tokens_veg1_p1": "2",
               "name_p2": "Ben", "harvested_p2": "7", "name_p3": "Cy"}
     path = fill(src, tmp_path / "pb.pdf", {0: values})
     out = run("score", path, "--format", "json")
     assert out.exit_code == 0, out.output
-    # Ann: 4 - 2 + 8 = 10, sole cabbage leader +3 = 13; Ben 7; Cy 0
+    # Ann: 4 - 2 + 8 = 10, sole vegetable 1 leader +3 = 13; Ben 7; Cy 0
     assert [(p["name"], p["total"]) for p in json.loads(out.output)["players"]] == [
         ("Ann", 13), ("Ben", 7), ("Cy", 0)]
 
