@@ -51,6 +51,7 @@ class Ctx:
     errors: list[Problem] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     source: str = "<string>"   # the file name for values that do not carry one
+    constants: dict = field(default_factory=dict)  # a layout's whole-number constants, for specs that name one
 
     def error(self, at: Where, message: str) -> object:
         file, line = at.location()

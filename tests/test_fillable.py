@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import yaml
 from click.testing import CliRunner
 from pypdf import PdfReader, PdfWriter
@@ -72,11 +73,12 @@ def test_a_filled_harvest_dice_pad_reads_back_and_scores(tmp_path):
     assert json.loads(run("score", str(saved), "--format", "json").output)["players"] == data["players"]
 
 
-def test_a_filled_glassworks_pad_reads_the_board_copies(tmp_path):
-    src = render_pdf(load_layout("river-valley-glassworks"), players=3, fillable=True)
+@pytest.mark.parametrize("players", [3, 5])   # copies in the player columns; spread over the table
+def test_a_filled_glassworks_pad_reads_the_board_copies(tmp_path, players):
+    src = render_pdf(load_layout("river-valley-glassworks"), players=players, fillable=True)
     values = {"names_p1": "Ann", "names_p2": "Ben", "overflow_p2_count": "2"}
     values.update({f"board_p1_r{r}_c1": "/Yes" for r in range(1, 6)})      # column 1: 5 pieces
-    values.update({f"board_p1_r{r}_c3": "/Yes" for r in range(4, 6)})      # column 3: 2 pieces
+    values.update({f"board_p1_r{r}_c3": "/Yes" for r in range(1, 3)})      # column 3: 2 pieces (r1 the bottom)
     values.update({"board_p2_r5_c7": "/Yes"})
     path = fill(src, tmp_path / "glass.pdf", {0: values})
     record = yaml.safe_load(run("read", path).output)
@@ -86,12 +88,12 @@ def test_a_filled_glassworks_pad_reads_the_board_copies(tmp_path):
 
 def test_a_filled_plante_bataille_pad(tmp_path):
     src = render_pdf(load_layout("plante-bataille"), players=3, fillable=True)
-    values = {"name_p1": "Ann", "harvest_values_p1": "4, -2, 3+5", "tokens_cabbage_p1": "2",
+    values = {"name_p1": "Ann", "harvest_values_p1": "4, -2, 3+5", "tokens_veg1_p1": "2",
               "name_p2": "Ben", "harvested_p2": "7", "name_p3": "Cy"}
     path = fill(src, tmp_path / "pb.pdf", {0: values})
     out = run("score", path, "--format", "json")
     assert out.exit_code == 0, out.output
-    # Ann: 4 - 2 + 8 = 10, sole cabbage leader +3 = 13; Ben 7; Cy 0
+    # Ann: 4 - 2 + 8 = 10, sole vegetable 1 leader +3 = 13; Ben 7; Cy 0
     assert [(p["name"], p["total"]) for p in json.loads(out.output)["players"]] == [
         ("Ann", 13), ("Ben", 7), ("Cy", 0)]
 

@@ -154,6 +154,34 @@ def test_the_scorer_reads_the_values_from_the_layout():
     assert r["players"][0]["total"] == 25
 
 
+def test_the_column_height_and_the_player_range_are_house_constants_of_the_layout():
+    layout = load_layout(LAYOUT)
+    for name in ("column_height", "players_min", "players_max", "row_values"):
+        assert f"constants.{name}" in layout.unverified
+    assert glassworks.board_size(layout) == (7, 5) and glassworks.GAME.player_range(layout) == (2, 5)
+    # the seed's numbers are not house values
+    for name in ("counted_columns", "overflow_penalty", "end_trigger", "glass_white", "glass_yellow"):
+        assert f"constants.{name}" not in layout.unverified
+
+
+def test_a_variant_with_columns_of_six_scores_the_sixth_row():
+    # tall-columns.yaml: column_height 6 (and a row_6 on the pad), 2-4 players.
+    # Ann 6 4: rows 1-4 run 2 -> 3 each = 12; rows 5-6 run 1 -> 1 each = 2;
+    # columns 1x6 + 2x4 = 14. Total 28. On the built-in pad a 6 is refused.
+    variant = str(FIXTURES / "tall-columns.yaml")
+    r = result(record(("Ann", [6, 4]), ("Ben", [5, 5, 5, 2]), layout=variant), str(FIXTURES / "game.yaml"))
+    assert r["players"][0]["breakdown"] == {"row_1": 3, "row_2": 3, "row_3": 3, "row_4": 3, "row_5": 1, "row_6": 1,
+                                            "counted_column_1": 6, "counted_column_2": 8, "overflow": 0}
+    assert r["players"][0]["total"] == 28
+    assert glassworks.board_size(load_layout(variant)) == (7, 6)
+    assert errors(record(("Ann", [6, 4]), ("Ben", [5, 5, 5, 2]))) == [
+        "game.yaml:4: players[0] 'Ann': columns[0]: a column holds at most 5 pieces, got 6"]
+    # the player range too: 5 players are too many for this variant
+    five = [(n, [1]) for n in "ABCDE"]
+    assert errors(record(*five, layout=variant), str(FIXTURES / "game.yaml")) == [
+        f"{FIXTURES / 'game.yaml'}:2: players: river-valley-glassworks is played by 2-4 players, got 5"]
+
+
 def test_a_variant_whose_row_values_do_not_match_the_board_is_refused():
     # 8 values for 7 columns: the pad prints the first 7, the scorer refuses the layout
     path = FIXTURES / "eight-row-values.yaml"
@@ -186,8 +214,8 @@ def test_colours_fit_one_colour_per_column():
     assert glassworks.colours_fit([[5] * 7] * 3, CAPS_4) is False
     assert glassworks.colours_fit([[5, 4], [3]], [9]) is False      # one colour, 2 boards: 12 > 9
     assert glassworks.colours_fit([[5, 4]], [9]) is False           # two columns, one colour
-    # Five boards of 5 5 5 5 5 with black: 25 columns of 5, but the colours can fill at
-    # most 4+4+3+3+2+2+2+1+1 = 22 columns of 5 pieces.
+    # Five boards of 5 5 5 5 5 with a ninth colour of 12 (a variant's bag): 25 columns of 5,
+    # but the colours can fill at most 4+4+3+3+2+2+2+1+1 = 22 columns of 5 pieces.
     assert glassworks.colours_fit([[5] * 5] * 5, CAPS_4 + [12]) is False
     assert glassworks.colours_fit([[5], [4]], [9]) is True
     # the search gives up (None: we cannot tell) when its budget runs out
@@ -204,26 +232,35 @@ def test_more_pieces_of_a_colour_than_the_bag_holds_is_an_error():
 
 
 def test_more_pieces_than_the_bag_holds_is_an_error():
-    # 4 players: 4 x 30 + 1 = 121 pieces > 120 (no black glass below 5 players)
+    # 4 players: 4 x 30 + 1 = 121 pieces > 120
     full = [5, 5, 5, 5, 5, 5]
     text = record(("A", full), ("B", full), ("C", full), ("D", full, 1))
-    assert errors(text) == [f"game.yaml:2: players: the boards and overflows hold 121 glass pieces, but a 4-player "
-                            f"game has 120 ({BAG_4})"]
+    assert errors(text) == [f"game.yaml:2: players: the boards and overflows hold 121 glass pieces, but the bag "
+                            f"holds 120 ({BAG_4})"]
 
 
-def test_black_glass_joins_the_bag_with_five_players():
-    assert glassworks.supply(load_layout(LAYOUT), 4) == dict(zip(
+def test_eight_colours_whatever_the_number_of_players():
+    # « Il existe 8 couleurs, et vous n'avez que 7 colonnes »: no ninth colour at 5 players
+    layout = load_layout(LAYOUT)
+    assert glassworks.supply(layout) == dict(zip(
         ["white", "purple", "light_blue", "dark_blue", "light_green", "dark_green", "yellow", "orange"], CAPS_4))
-    assert glassworks.supply(load_layout(LAYOUT), 5)["black"] == 12
-    # 5 players: boards of four columns of 5 (100 pieces) and 32 in the overflows: 132,
-    # exactly the bag with black (120 + 12); one more piece is too many.
-    five = [("A", [5] * 4, 32)] + [(n, [5] * 4) for n in "BCDE"]
-    r = result(record(*five))
-    assert len(r["players"]) == 5
-    over = [("A", [5] * 4, 33)] + [(n, [5] * 4) for n in "BCDE"]
+    assert not [k for k in layout.constants if "black" in k]
+    # 5 players: boards of four columns of 5 (100 pieces) and 20 in the overflows: 120,
+    # exactly the bag; one more piece is too many.
+    five = [("A", [5] * 4, 20)] + [(n, [5] * 4) for n in "BCDE"]
+    assert len(result(record(*five))["players"]) == 5
+    over = [("A", [5] * 4, 21)] + [(n, [5] * 4) for n in "BCDE"]
     assert errors(record(*over)) == [
-        f"game.yaml:2: players: the boards and overflows hold 133 glass pieces, but a 5-player game has 132 "
-        f"({BAG_4}, black 12)"]
+        f"game.yaml:2: players: the boards and overflows hold 121 glass pieces, but the bag holds 120 ({BAG_4})"]
+
+
+def test_the_pad_shows_the_eight_colours():
+    from sheetgen.layout.display import Icon
+
+    layout = load_layout(LAYOUT)
+    prims = layout.display(layout.pages[0], "en", 5)
+    glass = [p for p in prims if isinstance(p, Icon) and p.name == "glass" and p.color]
+    assert len(glass) == 8
 
 
 # ----------------------------------------------------------------------------- errors
@@ -350,3 +387,17 @@ def test_cli_interactive_takes_heights_typed_with_commas():
     assert "[1]: a column holds at most 5 pieces, got 6" in out.output
     data = json.loads(out.output[out.output.index("{"):])
     assert [(p["name"], p["total"]) for p in data["players"]] == [("Ann", 51), ("Ben", 0)]
+
+
+def test_a_board_height_naming_an_unknown_constant_is_an_error(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("id: bad\nextends: river-valley-glassworks\npages:\n  - id: pad\n    elements:\n"
+                    "      - id: score\n        rows:\n          - {id: board, grid: [7, \"{colum_height}\"]}\n",
+                    encoding="utf-8")
+    with pytest.raises(LayoutError) as exc:
+        load_layout(str(path))
+    assert exc.value.lines == [
+        f"{path}:8: score.rows[1].grid[1]: unknown constant '{{colum_height}}'; whole-number constants: "
+        "column_height, counted_columns, end_trigger, glass_dark_blue, glass_dark_green, glass_light_blue, "
+        "glass_light_green, glass_orange, glass_purple, glass_white, glass_yellow, hand_limit, overflow_penalty, "
+        "players_max, players_min"]

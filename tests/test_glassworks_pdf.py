@@ -43,3 +43,41 @@ def test_the_default_pad_is_for_four_players():
     layout = load_layout(LAYOUT)
     assert layout.players == {"min": 2, "max": 5, "default": 4}
     assert render_pdf(layout, lang="en") == render_pdf(layout, lang="en", players=4)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_board_copies_keep_cells_of_5mm_with_row_1_lowest_and_the_multipliers_under_the_columns(players):
+    from sheetgen.layout.display import Box, Text
+
+    layout = load_layout(LAYOUT)
+    prims = layout.display(layout.pages[0], "en", players)
+    cells = [p for p in prims if isinstance(p, Box) and p.field and p.field.startswith("board_p")]
+    assert len(cells) == players * 7 * 5
+    assert min(min(c.w, c.h) for c in cells) >= 5.0 - 1e-9
+    at = {c.field: c for c in cells}
+    for i in range(1, players + 1):
+        # row 1 is the bottom row, as on the board and in the rows table
+        assert at[f"board_p{i}_r1_c1"].y > at[f"board_p{i}_r5_c1"].y
+        assert at[f"board_p{i}_r1_c7"].x > at[f"board_p{i}_r1_c1"].x
+    # the copies do not overlap
+    spans = sorted((at[f"board_p{i}_r1_c1"].x, at[f"board_p{i}_r1_c7"].x + at[f"board_p{i}_r1_c7"].w)
+                   for i in range(1, players + 1))
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
+    # x1 .. x7 under each copy's columns, at 7 pt or more
+    labels = [p for p in prims if isinstance(p, Text) and p.text.startswith("×")]
+    assert [t.text for t in labels] == [f"×{k}" for k in range(1, 8)] * players
+    assert min(t.size for t in labels) >= 7
+    bottom = at["board_p1_r1_c1"].y + at["board_p1_r1_c1"].h
+    assert all(abs(t.y - bottom) < 0.01 for t in labels)
+
+
+def test_the_rows_table_lists_the_rows_as_the_board_shows_them():
+    rows = [r["id"] for r in load_layout(LAYOUT).element("score")["rows"] if r["id"].startswith("row_")]
+    assert rows == ["row_5", "row_4", "row_3", "row_2", "row_1"]
+
+
+def test_the_lake_sends_extra_pieces_to_the_overflow():
+    assert "Lake: your hand holds at most 5 pieces; taking from the lake, any extra piece goes to the overflow " \
+           "(−3 each)." in " ".join(text(lang="en", players=4).split())
+    assert "Lac : votre main est limitée à 5 pièces ; en vous servant au lac, tout morceau en trop va au rebut " \
+           "(−3 chacun)." in " ".join(text(lang="fr", players=4).split())

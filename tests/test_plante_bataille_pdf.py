@@ -27,12 +27,19 @@ def test_letter_pad_is_one_letter_page():
 
 
 @pytest.mark.parametrize("lang,order", [
-    ("en", ["Harvested cards", "Sum of the cards", "Vegetable tokens won", "Cabbage tokens", "Corn tokens",
-            "Tomato tokens", "Majorities: +3", "Cabbage majority +3", "Total", "Victory", "Wheelbarrow: worth"]),
-    ("fr", ["Cartes récoltées", "Somme des cartes", "Jetons légume gagnés", "Jetons chou", "Jetons maïs",
-            "Jetons tomate", "Majorités : +3", "Majorité chou +3", "Total", "Victoire", "Brouette : vaut"]),
+    ("en", ["Harvested cards", "Sum of the cards", "Vegetable tokens won", "Vegetable 1: ____", "Vegetable 2: ____",
+            "Vegetable 3: ____", "Majorities: +3", "Vegetable 1 majority +3", "Total", "Victory", "Wheelbarrow: worth"]),
+    ("fr", ["Cartes récoltées", "Somme des cartes", "Jetons légume gagnés", "Légume 1 : ____", "Légume 2 : ____",
+            "Légume 3 : ____", "Majorités : +3", "Majorité légume 1 +3", "Total", "Victoire", "Brouette : vaut"]),
 ])
 def test_pad_walks_through_the_count_in_the_rules_order(lang, order):
     text = PdfReader(io.BytesIO(render_pdf(load_layout("plante-bataille"), lang=lang))).pages[0].extract_text()
     at = [text.index(words) for words in order]
     assert at == sorted(at)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_pad_names_no_vegetable_the_seed_does_not_name(lang):
+    text = PdfReader(io.BytesIO(render_pdf(load_layout("plante-bataille"), lang=lang))).pages[0].extract_text()
+    for word in ("chou", "maïs", "tomate", "cabbage", "corn", "tomato"):
+        assert word not in text.lower()

@@ -3,13 +3,15 @@
 Everything printed on the pad comes from the layout (`river-valley-glassworks`):
 
 - the score table `score`: its grid row `board` gives the board's size
-  (`grid: [columns, rows]`, 7 x 5), its rows `row_1`... (bottom to top),
-  `counted_column_1`... and `overflow` give the breakdown's keys and labels;
+  (`grid: [columns, rows]`: 7 columns, the seed's, of `column_height` pieces, a
+  house reading), its rows `row_1`... (bottom to top), `counted_column_1`... and
+  `overflow` give the breakdown's keys and labels;
+- the player range (`players`, from the constants `players_min`, `players_max`:
+  a house reading, the seed gives none);
 - constants: `row_values` (points for a row's run of filled cells from the left
   edge, runs 1..7), `counted_columns` (2), `overflow_penalty` (3),
-  `end_trigger` (17 pieces on a board end the game), `glass_<colour>` (pieces of
-  each colour in the bag) and `glass_<colour>_players` (that colour is in the bag
-  only from this many players: black, 5).
+  `end_trigger` (17 pieces on a board end the game) and `glass_<colour>` (pieces
+  of each colour in the bag: the seed's 8 colours, « Il existe 8 couleurs »).
 
 Decisions (docs/rules.md): a column k (1-based from the left) holding h pieces is
 worth k*h; only the `counted_columns` tallest columns count, and among equal
@@ -17,7 +19,7 @@ heights the leftmost are taken first. Each row, bottom to top, scores the
 printed value for the length of its run of filled cells from the left edge.
 A record gives only the column heights: cells fill bottom-up, so row r (from
 the bottom) is filled in column k iff height_k >= r. Overflow: -3 each. No
-tie-breaker: equal totals share the victory.
+tie-breaker: equal totals share the victory (the seed names none).
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ from sheetgen.numbers import parse_number
 TABLE = "score"
 BOARD = "board"
 PREFIX = "glass_"
-FROM_PLAYERS = "_players"
 
 
 # ----------------------------------------------------------------------------- the layout's numbers
@@ -53,14 +54,9 @@ def row_values(layout) -> list[int]:
     return values
 
 
-def supply(layout, players: int) -> dict[str, int]:
-    """Glass pieces in the bag per colour for this many players (layout order)."""
-    out = {}
-    for key, count in layout.constants.items():
-        if key.startswith(PREFIX) and not key.endswith(FROM_PLAYERS):
-            if players >= layout.constants.get(key + FROM_PLAYERS, 0):
-                out[key[len(PREFIX):]] = count
-    return out
+def supply(layout) -> dict[str, int]:
+    """Glass pieces in the bag per colour (layout order)."""
+    return {key[len(PREFIX):]: count for key, count in layout.constants.items() if key.startswith(PREFIX)}
 
 
 def _row(layout, rid: str) -> dict:
@@ -188,6 +184,7 @@ def colours_fit(boards: list[list[int]], caps: list[int], budget: int = SEARCH_B
     todo = sorted((sorted((h for h in b if h), reverse=True) for b in boards if any(b)),
                   key=lambda b: (len(b), sum(b)), reverse=True)
     tail = [todo[n:] for n in range(len(todo) + 1)]
+    tallest = max((b[0] for b in todo), default=0)
     dead: set = set()
     steps = [0]
 
@@ -196,7 +193,7 @@ def colours_fit(boards: list[list[int]], caps: list[int], budget: int = SEARCH_B
         if sum(map(sum, rest)) > sum(left):
             return True
         return any(sum(h >= t for b in rest for h in b) > sum(min(c // t, len(rest)) for c in left)
-                   for t in range(1, 6))
+                   for t in range(1, tallest + 1))
 
     def placements(heights, left):
         work, used, seen = list(left), [False] * len(left), set()
@@ -251,12 +248,12 @@ def _listing(bag: dict) -> str:
 def check(layout, record, report) -> None:
     players = record["players"]
     at = Where(record["_node"], "players", "players")
-    bag = supply(layout, len(players))
+    bag = supply(layout)
     if bag:
         held = sum(sum(p["columns"]) + p["overflow"] for p in players)
         if held > sum(bag.values()):
-            report.error(at, f"the boards and overflows hold {held} glass pieces, but a {len(players)}-player "
-                             f"game has {sum(bag.values())} ({_listing(bag)})")
+            report.error(at, f"the boards and overflows hold {held} glass pieces, but the bag holds "
+                             f"{sum(bag.values())} ({_listing(bag)})")
         elif colours_fit([p["columns"] for p in players], list(bag.values())) is False:
             report.error(at, "more pieces of some colour than the bag holds: each column holds one colour "
                              "and a board's columns have different colours, but no choice of colours fits "

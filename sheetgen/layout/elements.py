@@ -74,6 +74,21 @@ class IconName(Str):
         return value
 
 
+class IntRef(Int):
+    """A whole number, or `{name}`: the layout's whole-number constant `name` (so that a
+    house reading, such as a board's height, is written once, among the constants)."""
+
+    def check(self, value, ctx, at):
+        if isinstance(value, str) and re.fullmatch(r"\{\w+\}", value):
+            constants = ctx.constants
+            got = constants.get(value[1:-1])
+            if got is None:
+                return ctx.error(at, f"unknown constant '{value}'; whole-number constants: "
+                                     f"{', '.join(sorted(constants)) or 'none'}")
+            value = got
+        return super().check(value, ctx, at)
+
+
 POINT = Pair(Length(-1000, 1000), "a position [x, y]")
 SIZE = Pair(Length(0.5, 1000), "a size [width, height]")
 FONT = Str(choices=("sans", "sans-bold", "condensed", "condensed-bold"))
@@ -554,7 +569,16 @@ ST_ROW = Map({
     "hint": Field(Label()),
     "height": Field(Length(4, 80), default=10.0),
     "kind": Field(Str(choices=("write", "names", "total", "winner", "grid", "heading")), default="write"),
-    "grid": Field(Pair(Int(1, 12), "[columns, rows]")),
+    "grid": Field(Pair(IntRef(1, 12), "[columns, rows]")),
+    # grid rows: `wide` spreads the copies over the label column too when the player
+    # columns are too narrow for cells of 5 mm (the label on a strip above, each
+    # player's copy numbered like the names row's `numbered` cells); `col_labels` are
+    # printed under each copy's columns; `from_bottom` numbers the cells' rows from the
+    # bottom (r1 the lowest, as a board counts them)
+    "wide": Field(Bool(), default=False),
+    "col_labels": Field(ListOf(Label())),
+    "from_bottom": Field(Bool(), default=False),
+    "numbered": Field(Bool(), default=False),  # names rows: each player's number in a corner
     "count": Field(Label()),  # a small box, captioned so, before the points in each cell (leaves, tokens...)
     "verified": Field(Bool(), default=True),
 }, what="a row mapping")
@@ -566,6 +590,11 @@ def _st_post(el, ctx, at):
             return ctx.error(at, f"rows[{n}]: a 'grid' row needs grid: [columns, rows]")
         if row.get("count") and row["kind"] != "write":
             return ctx.error(at, f"rows[{n}]: 'count' goes on write rows only")
+        for key in ("wide", "col_labels", "from_bottom"):
+            if row.get(key) and row["kind"] != "grid":
+                return ctx.error(at, f"rows[{n}]: '{key}' goes on grid rows only")
+        if row["numbered"] and row["kind"] != "names":
+            return ctx.error(at, f"rows[{n}]: 'numbered' goes on names rows only")
     return el
 
 
@@ -578,6 +607,65 @@ SCORE_TABLE_FIELDS = {
 
 def _st_size(el):
     return el["width"], sum(r["height"] for r in el["rows"])
+
+
+ST_STRIP = 6.0     # a wide row's strip for its label and hint
+ST_BADGE = 2.2     # radius of a player's number badge
+ST_COL_LABEL = 3.4  # height of the labels under a grid's columns
+ST_MAX_CELL = 7.0
+ST_MIN_CELL = 5.0  # a wide grid row spreads its copies over the whole table below this cell size
+
+
+def _st_cell(row, cw) -> float:
+    """The cell size of a grid row's copy in a player column `cw` wide."""
+    cols, rows = row["grid"]
+    labels = ST_COL_LABEL if row.get("col_labels") else 0.0
+    return min((cw - 2) / cols, (row["height"] - 2 - labels) / rows)
+
+
+def _st_grid(gx, gy, cell, row, fname, env, p) -> list:
+    """One player's copy of a board: mini boxes, then the column labels under them."""
+    cols, rows = row["grid"]
+    out = []
+    for gr in range(rows):
+        r = rows - gr if row["from_bottom"] else gr + 1
+        for gc in range(cols):
+            out.append(Box(gx + gc * cell, gy + gr * cell, cell, cell, "mini", False, f"{fname}_r{r}_c{gc + 1}"))
+    for c, lab in enumerate((row.get("col_labels") or [])[:cols]):
+        out.append(Text(gx + c * cell, gy + rows * cell, cell, ST_COL_LABEL, env.t(lab, f"{p}.col_labels[{c}]"),
+                        "sans-bold", 7.0, "center", color="#444444", path=f"{p}.col_labels[{c}]"))
+    return out
+
+
+def _st_wide_grid(x, ry, width, row, n, env, p) -> list:
+    """A grid row across the whole table: its label and hint on a strip, then one
+    numbered copy per player, side by side (wider cells than the player columns allow)."""
+    h = row["height"]
+    cols, rows = row["grid"]
+    lw = min(width * 0.3, 46.0)
+    out = [Rect(x, ry, width, h, INK, "#ffffff", 0.5), Rect(x, ry, width, ST_STRIP, INK, env.tint, 0.5)]
+    ix = x + 1.5
+    if row.get("icon"):
+        out.append(Icon(ix, ry + 0.75, ST_STRIP - 1.5, row["icon"]))
+        ix += ST_STRIP
+    if row.get("label"):
+        out.append(Text(ix, ry, x + lw - ix, ST_STRIP, env.t(row["label"], p + ".label"), "condensed-bold", 8.5,
+                        path=p + ".label"))
+    if row.get("hint"):
+        out.append(Text(x + lw, ry, width - lw - 1.5, ST_STRIP, env.t(row["hint"], p + ".hint"), "condensed", 7.5,
+                        color="#444444", path=p + ".hint"))
+    sw = width / n
+    labels = ST_COL_LABEL if row.get("col_labels") else 0.0
+    top = ry + ST_STRIP + 2 * ST_BADGE + 1.0
+    cell = min(ST_MAX_CELL, (sw - 2) / cols, (ry + h - top - labels - 1.0) / rows)
+    for i in range(n):
+        sx = x + i * sw
+        if i:
+            out.append(Rect(sx, ry + ST_STRIP, 0, h - ST_STRIP, INK, None, 0.5))
+        gx = sx + (sw - cell * cols) / 2
+        out += _badge(gx + ST_BADGE, ry + ST_STRIP + ST_BADGE + 0.5, ST_BADGE, i + 1, env, p, env.tint)
+        out += _st_grid(gx, top, cell, row, f"{row['id']}_p{i + 1}", env, p)
+    return out
 
 
 def _st_build(el, env):
@@ -598,6 +686,10 @@ def _st_build(el, env):
                          color="#ffffff", path=p + ".label")] if row.get("label") else []
             ry += h
             continue
+        if row.get("wide") and _st_cell(row, cw) < ST_MIN_CELL - 1e-9:
+            out += _st_wide_grid(x, ry, el["width"], row, n, env, p)
+            ry += h
+            continue
         out.append(Rect(x, ry, lw, h, INK, fill or "#ffffff", 0.5))
         ix = x + 1.5
         if row.get("icon"):
@@ -616,13 +708,11 @@ def _st_build(el, env):
             fname = f"{row['id']}_p{i + 1}"
             if kind == "grid":
                 cols, rows = row["grid"]
-                cell = min((cw - 2) / cols, (h - 2) / rows)
-                gx, gy = bx + (cw - cell * cols) / 2, ry + (h - cell * rows) / 2
+                labels = ST_COL_LABEL if row.get("col_labels") else 0.0
+                cell = _st_cell(row, cw)
+                gx, gy = bx + (cw - cell * cols) / 2, ry + (h - cell * rows - labels) / 2
                 out.append(Rect(bx, ry, cw, h, INK, "#ffffff", 0.5))
-                for gr in range(rows):
-                    for gc in range(cols):
-                        out.append(Box(gx + gc * cell, gy + gr * cell, cell, cell, "mini", False,
-                                       f"{fname}_r{gr + 1}_c{gc + 1}"))
+                out += _st_grid(gx, gy, cell, row, fname, env, p)
             elif kind == "winner":
                 out.append(Rect(bx, ry, cw, h, INK, "#ffffff", 0.5))
                 s = min(h - 2, 8.0)
@@ -636,6 +726,8 @@ def _st_build(el, env):
                                     "condensed", 5.5, "center", "top", "#666666", path=p + ".count"))
                     bx, pw = bx + sw, cw - sw
                 out.append(Box(bx, ry, pw, h, "write", False, fname, fill=fill or "#ffffff"))
+                if row["numbered"]:
+                    out += _badge(bx + ST_BADGE + 0.8, ry + ST_BADGE + 0.8, ST_BADGE, i + 1, env, p, env.tint)
         if kind == "total":
             out.append(Rect(x, ry, el["width"], h, INK, None, 1.6))
         ry += h

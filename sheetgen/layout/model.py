@@ -14,7 +14,7 @@ from sheetgen.paper import MAX_SHEET
 from sheetgen.layout import elements as E
 from sheetgen.layout.display import Box, Document, PageDisplay, Text
 from sheetgen.layout.resolve import builtin_ids, is_builtin_ref, load_layout_file, locate, resolve
-from sheetgen.schema import INVALID, Any_, Bool, Color, Ctx, Field, Int, Length, ListOf, Map, Spec, Str, Where, describe
+from sheetgen.schema import INVALID, Any_, Bool, Color, Ctx, Field, Length, ListOf, Map, Spec, Str, Where, describe
 
 MIN_BOX = 7.0       # mm: a box a pencil can mark
 MIN_MINI_BOX = 3.5  # mm: cells of a small copy of a board (dots, not numbers)
@@ -101,8 +101,8 @@ LAYOUT = Map({
     "sheet": Field(Map({"width": Field(Length(20, MAX_SHEET[0]), required=True),
                         "height": Field(Length(20, MAX_SHEET[1]), required=True)}),
                    default=lambda: {"width": 194.0, "height": 263.0}),
-    "players": Field(Map({"min": Field(Int(1, 12), default=1), "max": Field(Int(1, 12), default=1),
-                          "default": Field(Int(1, 12), default=1)}, post=_players_post),
+    "players": Field(Map({"min": Field(E.IntRef(1, 12), default=1), "max": Field(E.IntRef(1, 12), default=1),
+                          "default": Field(E.IntRef(1, 12), default=1)}, post=_players_post),
                      default=lambda: {"min": 1, "max": 1, "default": 1}),
     "theme": Field(Map({"accent": Field(Color(), default="#2f6b3a"), "tint": Field(Color(), default="#eef4ea")}),
                    default=lambda: {"accent": "#2f6b3a", "tint": "#eef4ea"}),
@@ -380,9 +380,22 @@ def _check_item_ids(pages: list, elements: dict, ctx: Ctx) -> None:
                     boxes[iid] = el["id"]
 
 
+def _whole_constants(raw: dict) -> dict:
+    """The constants that are whole numbers, for the keys that may name one (`{name}`);
+    a bad constant is reported by the layout's own check."""
+    consts = raw.get("constants")
+    out = {}
+    for name, item in (consts.items() if isinstance(consts, dict) else ()):
+        got = Constant().check(item, Ctx(), Where(consts, name, ""))
+        if got is not INVALID and isinstance(got["value"], int) and not isinstance(got["value"], bool):
+            out[name] = got["value"]
+    return out
+
+
 def build_layout(raw: dict, source: str) -> Layout:
     """Validate a resolved layout tree into a Layout, or raise every problem at once."""
     ctx = Ctx()
+    ctx.constants = _whole_constants(raw)
     data = LAYOUT.check(raw, ctx, Where(raw, None, ""))
     if data is INVALID:
         raise LayoutError(ctx.errors)
