@@ -134,3 +134,15 @@ def test_builtin_text_is_7pt_or_an_in_box_hint_of_5_5pt(layout_id):
             for p in texts(layout, page.id, lang, layout.players["max"]):
                 fit = fonts.fit_text(p.text, p.font, p.size, p.w * PT, p.h * PT, p.wrap, p.min_size)
                 assert fit.fits and fit.size >= (5.5 if p.hint else 7.0), (page.id, p.path, fit.size)
+
+
+def test_an_unverified_element_marks_its_value_and_the_placeholders_reading_it(tmp_path):
+    path = tmp_path / "unsure-rows.yaml"
+    path.write_text("id: unsure-rows\nextends: harvest-dice-normal\npages:\n  - id: sheet\n    elements:\n"
+                    "      - {id: garden, verified: false}\n", encoding="utf-8")
+    layout = load_layout(str(path))
+    shown = {p.path: p.text for p in texts(layout, "sheet", "en")}
+    assert shown["garden.row_value"] == "5†"
+    assert shown["score.boxes[3].label"] == "Rows × 5†"
+    assert "5† per complete garden row" in shown["rules.text"]
+    assert "garden" in layout.unverified

@@ -201,6 +201,19 @@ def _label_block(x, y, w, h, el, env, path, size=8.0, bold=True, icon_size=None)
     return out
 
 
+def _label_fits(el, env, path, w, h, size, icon_size) -> bool:
+    """Whether _label_block's label fits in w x h mm at `size` pt (never shrunk)."""
+    from sheetgen.render import fonts
+
+    if not el.get("label"):
+        return True
+    if el.get("icon"):
+        w -= icon_size + (1.0 if icon_size <= 5 else 1.5)
+    pt = 72 / 25.4
+    text = env.t(el["label"], path + ".label")
+    return fonts.fit_text(text, "condensed-bold", size, w * pt, h * pt, True, size).fits
+
+
 def _badge(cx, cy, r, value, env, path, ref, fill=None):
     """A value in a circle; `ref` is the value's key path (marked when unverified)."""
     return [Circle(cx, cy, r, env.accent, fill or "#ffffff", 1.0),
@@ -520,10 +533,12 @@ def _nb_build(el, env):
             bx, by = x + n * (bw + NB_OP), y
             if item["op"] and n:
                 out.append(Text(bx - NB_OP, by, NB_OP, bh, item["op"], "sans-bold", 12, "center", path=p))
-            # the label may spread under half of the gaps beside its box (the op signs sit higher)
-            left = NB_OP / 2 - 0.5 if n else 1.0
-            right = NB_OP / 2 - 0.5 if n < len(el["boxes"]) - 1 else 1.0
-            lx, ly, lw, lh = bx - left, by + bh + 0.5, bw + left + right, NB_LABEL - 0.5
+            lx, ly, lw, lh = bx - 1, by + bh + 0.5, bw + 2, NB_LABEL - 0.5
+            if not _label_fits(item, env, p, lw, lh, 7.0, 4.5):
+                # spread under half of the gaps beside the box (the op signs sit higher)
+                left = NB_OP / 2 - 0.5 if n else 1.0
+                right = NB_OP / 2 - 0.5 if n < len(el["boxes"]) - 1 else 1.0
+                lx, lw = bx - left, bw + left + right
             out += _label_block(lx, ly, lw, lh, item, env, p, size=7.0, icon_size=4.5)
         else:
             bx, by = x + el["label_width"] + NB_OP, y + n * (bh + el["gap"])
