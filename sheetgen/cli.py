@@ -90,6 +90,9 @@ def validate(layout):
     if lay.unverified:
         click.echo(f"note: {len(lay.unverified)} values are house defaults not checked against a published "
                    f"sheet (verified: false): {', '.join(lay.unverified)}")
+    if lay.house:
+        click.echo(f"note: {len(lay.house)} texts are house rules the published rules leave open "
+                   f"(house: true): {', '.join(lay.house)}")
 
 
 @cli.command()

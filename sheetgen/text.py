@@ -98,13 +98,13 @@ def wrap(text: str, name: str, size: float, max_width: float) -> list[str] | Non
 
 @lru_cache(maxsize=4096)
 def fit_text(text: str, name: str, size: float, max_width: float, max_height: float,
-             wrap_lines: bool = True) -> Fitted:
-    """Lines and size (the given size, shrunk in 0.25 pt steps down to MIN_FONT_SIZE)
-    at which `text` fits in the box (points). `fits` is False if even the smallest
-    size overflows; the renderer then still draws the smallest attempt."""
+             wrap_lines: bool = True, min_size: float = MIN_FONT_SIZE) -> Fitted:
+    """Lines and size (the given size, shrunk in 0.25 pt steps down to `min_size`, at
+    least MIN_FONT_SIZE) at which `text` fits in the box (points). `fits` is False if
+    even the smallest size overflows; the renderer then still draws the smallest attempt."""
     s = size
     last = Fitted((text,), s, False)
-    while s >= MIN_FONT_SIZE - 1e-9:
+    while s >= max(min_size, MIN_FONT_SIZE) - 1e-9:
         if wrap_lines:
             lines = wrap(text, name, s, max_width)
         else:

@@ -294,8 +294,10 @@ def test_unwritable_output_folder(run, in_tmp):
 def test_validate_builtin(run, layout_id):
     result = run("validate", layout_id)
     assert result.exit_code == 0
-    first, note = result.output.splitlines()
+    first, note, *house = result.output.splitlines()
     assert first == f"ok: {layout_id}: layout '{layout_id}' (harvest-dice), pages: sheet"
+    assert house == ([] if layout_id == "harvest-dice-normal" else [
+        "note: 1 texts are house rules the published rules leave open (house: true): rules_majority.text"])
     assert note.startswith("note: 6 values are house defaults not checked against a published sheet "
                            "(verified: false): ")
     assert "pig" in note and "market_carrot" in note

@@ -31,7 +31,7 @@ def test_the_pad_prints_the_layouts_numbers():
                  "Tallest", "Second tallest", "Overflow", "−3 per piece", "Total", "Winner"):
         assert word in en
     # the run table 1..7 and the bag's counts come from the layout's constants
-    assert "1 3 6 10 15 21 28" in " ".join(en.split())
+    assert "1† 3† 6† 10† 15† 21† 28†" in " ".join(en.split())   # house values: marked
     assert "17 pieces or more" in en
     fr = text(lang="fr", players=3)
     for word in ("Rareté du verre", "Points des lignes", "Plateau final", "Ligne 1 (en bas)", "Rebut",

@@ -191,7 +191,7 @@ def test_sentences_read_without_the_underline_markers():
             words = " ".join(texts(layout, "village", lang))
             assert "_" not in words
         assert "Each round: gain 1 wood." in texts(layout, "village", "en")
-        assert "End of game: 2 points per bridge built (bridge section fully checked)." in texts(layout, "village")
+        assert "End of game: 2† points per bridge built (bridge section fully checked)." in texts(layout, "village")
 
 
 def test_advanced_sheet_adds_colonies_to_the_score():

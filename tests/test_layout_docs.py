@@ -179,3 +179,11 @@ def test_the_scorer_reads_the_worked_examples_pig_points(tmp_path):
     assert result.exit_code == 0, result.output
     alice = json.loads(result.stdout)["players"][0]
     assert alice["breakdown"]["pig"] == 9      # 14 boxes reach the 3rd row: 9 here, 6 on the normal sheet
+
+
+def test_house_values_are_documented():
+    assert mentioned("house", section("Labels"))
+    text = section("House values")
+    for word in ("†", "house_note", "house: true", "verified: false"):
+        assert word in text
+    assert mentioned("hint", section("`text`"))

@@ -147,7 +147,7 @@ def test_unknown_element_key_lists_the_accepted_keys():
 
 def test_unknown_top_level_key_lists_the_accepted_keys():
     assert problems("unknown_top_key.yaml") == [
-        f"{FIX}/unknown_top_key.yaml:3: colour: unknown key; accepted keys: constants, description, extends, game, "
+        f"{FIX}/unknown_top_key.yaml:3: colour: unknown key; accepted keys: constants, description, extends, game, house_note, "
         "id, pages, players, sheet, theme, title"]
 
 
@@ -326,3 +326,37 @@ def test_title_placeholders_are_checked_and_filled(tmp_path):
     good.write_text((Path(FIX) / "title_placeholder.yaml").read_text(encoding="utf-8").replace("{malus}", "+{bonus}"),
                     encoding="utf-8")
     assert load_layout(str(good)).title == {"fr": "Bonus 4", "en": "Bonus +4"}
+
+
+# --------------------------------------------------------------------------- print sizes and house values
+
+
+def test_text_smaller_than_7pt():
+    assert problems("small_text.yaml") == [
+        f"{FIX}/small_text.yaml:7: note.font_size: text of 6.5pt is too small to read; at least 7pt "
+        "(only a hint inside a box, style: hint, may go down to 5.5pt)"]
+
+
+def test_text_never_shrinks_below_7pt_to_fit():
+    assert problems("shrink_below.yaml") == [
+        f"{FIX}/shrink_below.yaml:9: note.text: text does not fit in 9 x 2.6mm (fr): 'colonne'",
+        f"{FIX}/shrink_below.yaml:9: note.text: text does not fit in 9 x 2.6mm (en): 'column'"]
+
+
+def test_a_hint_may_be_5_5pt_and_no_smaller():
+    note = load_layout(f"{FIX}/hint_text.yaml").element("note")
+    assert (note["style"], note["font_size"]) == ("hint", 6.0)
+    assert problems("small_hint.yaml") == [
+        f"{FIX}/small_hint.yaml:8: note.font_size: expected a number from 5.5 to 48, got 5"]
+
+
+def test_house_value_without_room_for_the_house_note():
+    assert problems("house_no_room.yaml") == [
+        f"{FIX}/house_no_room.yaml:7: pages[0]: prints house values (†) but has no free place for the house "
+        f"note ({lang}: one line of {width} x 3.2mm or 2-3 shorter lines); leave room at the bottom of the sheet"
+        for lang, width in (("fr", "97.4"), ("en", "88.5"))]
+
+
+def test_label_house_is_true_or_false():
+    assert problems("label_house_bad.yaml") == [
+        f"{FIX}/label_house_bad.yaml:7: note.text.house: expected true or false, got 'yes'"]

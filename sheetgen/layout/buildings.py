@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from sheetgen.cells import groups
-from sheetgen.layout.display import INK, Box, Circle, Icon, Line, Rect, Text
+from sheetgen.layout.display import HOUSE_MARK, INK, MIN_TEXT, Box, Circle, Icon, Line, Rect, Text
 from sheetgen.layout.elements import (
     SIZE, ElementType, IconName, IdStr, Label, _box_marks, register,
 )
@@ -146,7 +146,7 @@ def _underline(text: str, mark: tuple, x: float, y: float, w: float, h: float, f
     from sheetgen import text as fonts
 
     pt = 72 / 25.4
-    fit = fonts.fit_text(text, font, size, w * pt, h * pt, True)
+    fit = fonts.fit_text(text, font, size, w * pt, h * pt, True, MIN_TEXT)
     if not fit.fits:
         return []
     word, a, b = mark
@@ -188,7 +188,8 @@ def _points_panel(el, env, px, py):
     r = 4.6
     cx, cy = px + PANEL / 2, py + r + 0.3
     out.append(Circle(cx, cy, r, env.accent, "#ffffff", 1.2))
-    out.append(Text(cx - r, cy - r, 2 * r, 2 * r, str(el["points"]), "sans-bold", 11.0, "center", path=p + ".points"))
+    out.append(Text(cx - r, cy - r, 2 * r, 2 * r, env.value(el["points"], el["id"] + ".points", p + ".points"),
+                    "sans-bold", 11.0, "center", path=p + ".points"))
     if el.get("ladder") and el["ladder_of"] == "points":  # the points are the underlined value
         half = 1.2 + 1.0 * len(str(el["points"]))
         out.append(Line(cx - half, cy + 2.6, cx + half, cy + 2.6, INK, 0.9))
@@ -231,7 +232,8 @@ def _ladder(el, env, right, y, h):
     for i, v in enumerate(values):
         sx = x0 + i * (STEP + ARROW)
         out.append(Rect(sx, sy, STEP, STEP, env.accent, env.tint if i == 0 else "#ffffff", 0.8, 1.5))
-        out.append(Text(sx, sy, STEP, STEP - 0.8, str(v), "sans-bold", 9.0, "center", path=f"{p}.ladder[{i}]"))
+        out.append(Text(sx, sy, STEP, STEP - 0.8, env.value(v, f"{el['id']}.ladder[{i}]", f"{p}.ladder[{i}]"),
+                        "sans-bold", 9.0, "center", path=f"{p}.ladder[{i}]"))
         half = 1.2 + 0.9 * len(str(v))
         out.append(Line(sx + STEP / 2 - half, sy + STEP - 1.5, sx + STEP / 2 + half, sy + STEP - 1.5, INK, 0.9))
         if i:
@@ -294,7 +296,7 @@ def _building_build(el, env):
         else:
             word, a, c = mark
             shown = _words(ability)[word][a:c]
-            if shown.lstrip("+") != str(ladder[0]):
+            if shown.lstrip("+").rstrip(HOUSE_MARK) != str(ladder[0]):
                 env.errors.append((p + ".ability", f"the underlined value is {shown!r} but the ladder starts "
                                                    f"at {ladder[0]}"))
     if ladder and mark is not None:

@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 INK = "#222222"
+MIN_TEXT = 7.0   # pt: the smallest text a player reads (rules, labels, captions)
+MIN_HINT = 5.5   # pt: the smallest hint printed inside a box to write in ('run', 'leaves')
+HOUSE_MARK = "\u2020"  # †: after a value the rules leave open (a house value)
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,12 @@ class Text:
     color: str = INK
     wrap: bool = True
     path: str = ""          # key path, for validation messages
+    hint: bool = False      # a tiny hint inside a box: may shrink to MIN_HINT, not MIN_TEXT
+
+    @property
+    def min_size(self) -> float:
+        """The smallest size this text may be printed at (fitting never shrinks it below)."""
+        return MIN_HINT if self.hint else MIN_TEXT
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import string
 from dataclasses import dataclass, field
 from typing import Callable
 
-from sheetgen.layout.display import INK, Box, Circle, Icon, Rect, Text
+from sheetgen.layout.display import HOUSE_MARK, INK, Box, Circle, Icon, Rect, Text
 from sheetgen.schema import (
     INVALID, Bool, Color, Ctx, Field, Int, Length, ListOf, Map, Num, Pair, Spec, Str, Where,
     describe,
@@ -45,9 +45,13 @@ class Label(Spec):
         if isinstance(value, dict):
             ok = True
             for key in value:
-                if key not in LANGS:
-                    ctx.error(at.child(value, key), "unknown key; accepted keys: en, fr")
+                if key not in LANGS + ("house",):
+                    ctx.error(at.child(value, key), "unknown key; accepted keys: en, fr, house")
                     ok = False
+            house = value.get("house", False)
+            if not isinstance(house, bool):
+                ctx.error(at.child(value, "house"), f"expected true or false, got {describe(house)}")
+                ok = False
             for lang in LANGS:
                 if lang not in value:
                     ctx.error(at, f"missing key '{lang}' (every label exists in French and English)")
@@ -55,7 +59,12 @@ class Label(Spec):
                 elif not isinstance(value[lang], str):
                     ctx.error(at.child(value, lang), f"expected text, got {describe(value[lang])}")
                     ok = False
-            return {lang: value[lang] for lang in LANGS} if ok else INVALID
+            if not ok:
+                return INVALID
+            out = {lang: value[lang] for lang in LANGS}
+            if house:  # a house rule text: printed with the house mark
+                out["house"] = True
+            return out
         return ctx.error(at, f"expected a label with 'fr' and 'en', got {describe(value)}")
 
 
@@ -103,12 +112,33 @@ class Env:
     players: int = 1
     errors: list = field(default_factory=list)
     elements: dict = field(default_factory=dict)
+    unverified: frozenset = frozenset()   # Layout.unverified: `constants.x`, `pig`, `walls.sections[0]`
+    marks: list = field(default_factory=list)  # key paths of the house values printed so far
 
-    def t(self, label: dict | None, path: str = "") -> str:
-        """A label in this language, with `{name}` placeholders filled in."""
+    def t(self, label: dict | None, path: str = "", house: bool = False) -> str:
+        """A label in this language, with `{name}` placeholders filled in; with the house
+        mark after it when the label says `house: true` or `house` is true."""
         if label is None:
             return ""
-        text = label[self.lang]
+        text = self._fill(label[self.lang], path)
+        return self.mark(text, path) if house or label.get("house") else text
+
+    def mark(self, text: str, path: str) -> str:
+        """`text` with the house mark after it (and the page gets the house note)."""
+        self.marks.append(path)
+        return text + HOUSE_MARK
+
+    def is_house(self, ref: str) -> bool:
+        """Whether a key path (`pig.sections[2].value`, `constants.row_values[0]`) lies
+        in a value marked `verified: false`."""
+        return any(ref == u or ref.startswith((u + ".", u + "[")) for u in self.unverified)
+
+    def value(self, value, ref: str, path: str) -> str:
+        """A printed number or text taken from the layout at `ref`, marked when unverified."""
+        text = str(value)
+        return self.mark(text, path) if self.is_house(ref) else text
+
+    def _fill(self, text: str, path: str) -> str:
         if "{" not in text and "}" not in text:
             return text
         try:
@@ -120,7 +150,11 @@ class Env:
         for literal, name, _spec, _conv in parts:
             out.append(literal)
             if name is not None:
-                out.append(str(self.lookup(name, path)))
+                found = self.lookup(name, path)
+                head = re.match(r"[^.\[]*", name).group()
+                in_element = name not in self.constants and head in self.elements
+                ref = name if in_element else "constants." + name
+                out.append(self.value(found, ref, path) if found != "?" else found)
         return "".join(out)
 
     def lookup(self, name: str, path: str):
@@ -176,16 +210,30 @@ def _label_block(x, y, w, h, el, env, path, size=8.0, bold=True, icon_size=None)
     if el.get("icon"):
         s = icon_size or min(h - 1, 8.0)
         out.append(Icon(x, y + (h - s) / 2, s, el["icon"], el.get("icon_color")))
-        tx = x + s + 1.5
+        tx = x + s + (1.0 if s <= 5 else 1.5)
     if el.get("label"):
         out.append(Text(tx, y, max(x + w - tx, 1), h, env.t(el["label"], path + ".label"),
                         "condensed-bold" if bold else "condensed", size, path=path + ".label"))
     return out
 
 
-def _badge(cx, cy, r, value, env, path, fill=None):
+def _label_fits(el, env, path, w, h, size, icon_size) -> bool:
+    """Whether _label_block's label fits in w x h mm at `size` pt (never shrunk)."""
+    from sheetgen import text as fonts
+
+    if not el.get("label"):
+        return True
+    if el.get("icon"):
+        w -= icon_size + (1.0 if icon_size <= 5 else 1.5)
+    pt = 72 / 25.4
+    text = env.t(el["label"], path + ".label")
+    return fonts.fit_text(text, "condensed-bold", size, w * pt, h * pt, True, size).fits
+
+
+def _badge(cx, cy, r, value, env, path, ref, fill=None):
+    """A value in a circle; `ref` is the value's key path (marked when unverified)."""
     return [Circle(cx, cy, r, env.accent, fill or "#ffffff", 1.0),
-            Text(cx - r, cy - r, 2 * r, 2 * r, str(value), "sans-bold", 9.0, "center", path=path)]
+            Text(cx - r, cy - r, 2 * r, 2 * r, env.value(value, ref, path), "sans-bold", 9.0, "center", path=path)]
 
 
 # ----------------------------------------------------------------------------- frame
@@ -260,14 +308,15 @@ TEXT_FIELDS = {
     "align": Field(Str(choices=("left", "center", "right")), default="left"),
     "valign": Field(Str(choices=("top", "middle", "bottom")), default="top"),
     "color": Field(Color(), default=INK),
+    "style": Field(Str(choices=("normal", "hint")), default="normal"),
 }
 
 
 def _text_build(el, env):
     (w, h) = el["size"]
     p = el["_path"] + ".text"
-    return [Text(el["x"], el["y"], w, h, env.t(el["text"], p), el["font"], el["font_size"],
-                 el["align"], el["valign"], el["color"], path=p)]
+    return [Text(el["x"], el["y"], w, h, env.t(el["text"], p, house=env.is_house(el["id"])), el["font"],
+                 el["font_size"], el["align"], el["valign"], el["color"], path=p, hint=el["style"] == "hint")]
 
 
 # ----------------------------------------------------------------------------- icon
@@ -318,7 +367,8 @@ def _grid_build(el, env):
             out.append(Box(x + col * c, y + r * c, c, c, "write", field=f"{el['id']}_r{r + 1}_c{col + 1}"))
         if el.get("row_value") is not None:
             cx = x + el["cols"] * c + GRID_VALUE / 2 + 0.5
-            out += _badge(cx, y + r * c + c / 2, 3.6, el["row_value"], env, p + ".row_value")
+            out += _badge(cx, y + r * c + c / 2, 3.6, el["row_value"], env, p + ".row_value",
+                          el["id"] + ".row_value")
     out.append(Rect(x, y, el["cols"] * c, el["rows"] * c, INK, None, 1.2))
     return out
 
@@ -434,7 +484,7 @@ def _track_build(el, env):
                 cx += g + 2 + b
             if s.get("value") is not None:
                 out += _badge(cx + 2 + TRACK_BADGE, by + b / 2, min(TRACK_BADGE, b / 2 + 0.4), s["value"],
-                              env, f"{p}.sections[{r}].value")
+                              env, f"{p}.sections[{r}].value", f"{eid}.sections[{r}].value")
         return out
     cx = x + lw
     top = y + (4.0 if any(s.get("badge") for s in secs) else 0)
@@ -455,7 +505,7 @@ def _track_build(el, env):
         cx += sw
         if s.get("value") is not None:
             out += _badge(cx + 1 + TRACK_BADGE, top + b / 2, min(TRACK_BADGE, b / 2 + 0.4), s["value"],
-                          env, f"{p}.sections[{n}].value")
+                          env, f"{p}.sections[{n}].value", f"{eid}.sections[{n}].value")
             cx += 1 + 2 * TRACK_BADGE
         cx += SECTION_GAP
     return out
@@ -500,6 +550,11 @@ def _nb_build(el, env):
             if item["op"] and n:
                 out.append(Text(bx - NB_OP, by, NB_OP, bh, item["op"], "sans-bold", 12, "center", path=p))
             lx, ly, lw, lh = bx - 1, by + bh + 0.5, bw + 2, NB_LABEL - 0.5
+            if not _label_fits(item, env, p, lw, lh, 7.0, 4.5):
+                # spread under half of the gaps beside the box (the op signs sit higher)
+                left = NB_OP / 2 - 0.5 if n else 1.0
+                right = NB_OP / 2 - 0.5 if n < len(el["boxes"]) - 1 else 1.0
+                lx, lw = bx - left, bw + left + right
             out += _label_block(lx, ly, lw, lh, item, env, p, size=7.0, icon_size=4.5)
         else:
             bx, by = x + el["label_width"] + NB_OP, y + n * (bh + el["gap"])
@@ -663,7 +718,7 @@ def _st_wide_grid(x, ry, width, row, n, env, p) -> list:
         if i:
             out.append(Rect(sx, ry + ST_STRIP, 0, h - ST_STRIP, INK, None, 0.5))
         gx = sx + (sw - cell * cols) / 2
-        out += _badge(gx + ST_BADGE, ry + ST_STRIP + ST_BADGE + 0.5, ST_BADGE, i + 1, env, p, env.tint)
+        out += _badge(gx + ST_BADGE, ry + ST_STRIP + ST_BADGE + 0.5, ST_BADGE, i + 1, env, p, "", env.tint)
         out += _st_grid(gx, top, cell, row, f"{row['id']}_p{i + 1}", env, p)
     return out
 
@@ -696,13 +751,14 @@ def _st_build(el, env):
             s = min(h - 2, 8.0)
             out.append(Icon(ix, ry + (h - s) / 2, s, row["icon"]))
             ix += s + 1.5
-        label_h = h if not row.get("hint") else min(h * 0.5, 6.0)
+        label_h = h if not row.get("hint") else min(h * 0.5, 4.6)
         if row.get("label"):
+            house = env.is_house(f"{el['id']}.rows[{r}]")
             out.append(Text(ix, ry + (0.5 if row.get("hint") else 0), x + lw - ix - 1, label_h,
-                            env.t(row["label"], p + ".label"), "condensed-bold", 8.5, path=p + ".label"))
+                            env.t(row["label"], p + ".label", house), "condensed-bold", 8.5, path=p + ".label"))
         if row.get("hint"):
             out.append(Text(ix, ry + label_h, x + lw - ix - 1, h - label_h - 0.5, env.t(row["hint"], p + ".hint"),
-                            "condensed", 6.5, valign="top", color="#444444", path=p + ".hint"))
+                            "condensed", 7.0, valign="top", color="#444444", path=p + ".hint"))
         for i in range(n):
             bx = x + lw + i * cw
             fname = f"{row['id']}_p{i + 1}"
@@ -723,11 +779,11 @@ def _st_build(el, env):
                     sw = min(cw * 0.4, 14.0)
                     out.append(Box(bx, ry, sw, h, "write", False, fname + "_count", fill=env.tint))
                     out.append(Text(bx + 0.5, ry + 0.4, sw - 1.0, 2.4, env.t(row["count"], p + ".count"),
-                                    "condensed", 5.5, "center", "top", "#666666", path=p + ".count"))
+                                    "condensed", 5.6, "center", "top", "#666666", path=p + ".count", hint=True))
                     bx, pw = bx + sw, cw - sw
                 out.append(Box(bx, ry, pw, h, "write", False, fname, fill=fill or "#ffffff"))
                 if row["numbered"]:
-                    out += _badge(bx + ST_BADGE + 0.8, ry + ST_BADGE + 0.8, ST_BADGE, i + 1, env, p, env.tint)
+                    out += _badge(bx + ST_BADGE + 0.8, ry + ST_BADGE + 0.8, ST_BADGE, i + 1, env, p, "", env.tint)
         if kind == "total":
             out.append(Rect(x, ry, el["width"], h, INK, None, 1.6))
         ry += h

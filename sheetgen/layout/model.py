@@ -12,7 +12,7 @@ from pathlib import Path
 from sheetgen.errors import LayoutError, Problem
 from sheetgen.paper import MAX_SHEET
 from sheetgen.layout import elements as E
-from sheetgen.layout.display import Box, Document, PageDisplay, Text
+from sheetgen.layout.display import HOUSE_MARK, MIN_HINT, MIN_TEXT, Box, Document, PageDisplay, Text
 from sheetgen.layout.resolve import builtin_ids, is_builtin_ref, load_layout_file, locate, resolve
 from sheetgen.schema import INVALID, Any_, Bool, Color, Ctx, Field, Length, ListOf, Map, Spec, Str, Where, describe
 
@@ -84,9 +84,18 @@ def _players_post(p, ctx, at):
     return p
 
 
+HOUSE_NOTE = {"fr": f"{HOUSE_MARK} valeur maison\u00a0: la règle ne la fixe pas\u00a0; une variante peut la changer "
+                    "(doc. sheetgen)",
+              "en": f"{HOUSE_MARK} house value, the rules leave it open; a variant can change it (sheetgen docs)"}
+NOTE_SIZE = 7.0     # pt: the house note's font size
+NOTE_H = 3.2        # mm: the height of its line
+NOTE_FONT = "condensed"
+NOTE_COLOR = "#555555"
+
 PAGE = Map({
     "id": Field(E.IdStr(), required=True),
     "title": Field(E.Label(), required=True),
+    "house_note": Field(E.Label()),
     "elements": Field(Elements(), required=True),
 }, what="a page mapping")
 
@@ -107,6 +116,7 @@ LAYOUT = Map({
     "theme": Field(Map({"accent": Field(Color(), default="#2f6b3a"), "tint": Field(Color(), default="#eef4ea")}),
                    default=lambda: {"accent": "#2f6b3a", "tint": "#eef4ea"}),
     "constants": Field(DictOf(Constant(), "a mapping of constants"), default=dict),
+    "house_note": Field(E.Label(), default=lambda: dict(HOUSE_NOTE)),
     "pages": Field(ListOf(PAGE, 1, 12), required=True),
 })
 
@@ -125,6 +135,7 @@ class Page:
     id: str
     title: dict
     elements: list
+    house_note: dict | None = None   # the page's own house note, else the layout's
 
 
 @dataclass
@@ -143,6 +154,8 @@ class Layout:
     source: str
     by_id: dict = field(default_factory=dict)
     origin: dict = field(default_factory=dict)   # top-level key -> (file, line)
+    house_note: dict = field(default_factory=lambda: dict(HOUSE_NOTE))
+    house: list = field(default_factory=list)   # key paths of the labels marked `house: true`
 
     def element(self, eid: str) -> dict:
         try:
@@ -161,14 +174,109 @@ class Layout:
         raise KeyError(pid)
 
     def env(self, lang: str, players: int | None = None) -> E.Env:
-        return E.Env(lang, self.constants, self.theme, players or self.players["default"], elements=self.by_id)
+        return E.Env(lang, self.constants, self.theme, players or self.players["default"], elements=self.by_id,
+                     unverified=frozenset(self.unverified))
 
     def display(self, page: Page, lang: str, players: int | None = None) -> list:
+        """The page's display list; when it prints a house value (marked), the house note
+        goes in the lowest free place of the sheet (see house_note_prims)."""
+        return self.build(page, lang, players)[0]
+
+    def document(self, lang: str = "en", players: int | None = None, pages: list[str] | None = None) -> Document:
+        """The display lists of the pages asked for (all by default): what every
+        backend (PDF, form fields, reading filled PDFs) consumes."""
+        chosen = [p for p in self.pages if pages is None or p.id in pages]
+        return Document(
+            title=self.title[lang], layout_id=self.id, game=self.game, lang=lang,
+            pages=tuple(PageDisplay(p.id, self.width, self.height, tuple(self.display(p, lang, players)))
+                        for p in chosen))
+
+    def build(self, page: Page, lang: str, players: int | None = None) -> tuple[list, list, bool]:
+        """(display list, key paths of the house values it prints, whether the house note
+        found room: False only when there are marks and no room)."""
         env = self.env(lang, players)
-        out = []
+        out, taken = [], []
         for el in page.elements:
-            out += E.TYPES[el["type"]].build(el, env)
-        return out
+            prims = E.TYPES[el["type"]].build(el, env)
+            taken.append(_taken(el, prims))
+            out += prims
+        if not env.marks:
+            return out, [], True
+        note = self.house_note_prims(page, lang, taken)
+        return out + (note or []), list(env.marks), note is not None
+
+    def house_note_text(self, page: Page, lang: str) -> str:
+        return self.env(lang).t(page.house_note or self.house_note)
+
+    def house_note_prims(self, page: Page, lang: str, taken: list) -> list | None:
+        """The house note of a page where it overlaps nothing `taken`: one line in the lowest
+        free strip, else two or three lines in a narrower place; None when there is no room."""
+        from sheetgen import text as fonts
+
+        text = self.house_note_text(page, lang)
+        one = fonts.width(text, NOTE_FONT, NOTE_SIZE) * 25.4 / 72 + 1.0
+        best = None
+        for lines in (1, 2, 3):
+            w = one if lines == 1 else one / lines + 12.0
+            h = NOTE_H * lines
+            fit = fonts.fit_text(text, NOTE_FONT, NOTE_SIZE, w * 72 / 25.4, h * 72 / 25.4, True, NOTE_SIZE)
+            if not fit.fits:
+                continue
+            spot = free_strip(taken, self.width, self.height, w, h)
+            if spot and (best is None or spot[1] + h > best[1] + best[3] + 0.01):
+                best = (*spot, h)
+        if best is None:
+            return None
+        x, y, w, h = best
+        return [Text(x, y, w, h, text, NOTE_FONT, NOTE_SIZE, "right", "bottom", NOTE_COLOR, path="house_note")]
+
+
+def _taken(el: dict, prims: list) -> tuple:
+    """(x, y, w, h, body) of what an element covers: a text element only its lines of text as
+    fitted; a frame its rectangle with `body` = (top, bottom) of its inside, which is free."""
+    if el["type"] == "text" and prims:
+        from sheetgen import text as fonts
+
+        t = prims[0]
+        pt = 72 / 25.4
+        fit = fonts.fit_text(t.text, t.font, t.size, t.w * pt, t.h * pt, t.wrap, t.min_size)
+        if fit.fits:
+            bh = (fit.size + (len(fit.lines) - 1) * fit.leading) / pt
+            bw = max(fonts.width(line, t.font, fit.size) for line in fit.lines) / pt
+            y = t.y + {"top": 0, "middle": (t.h - bh) / 2, "bottom": t.h - bh}[t.valign]
+            x = t.x + {"left": 0, "center": (t.w - bw) / 2, "right": t.w - bw}[t.align]
+            return x, y, bw, bh + fit.size * 0.25 / pt, None
+    body = None
+    if E.TYPES[el["type"]].container:
+        body = (el["y"] + (el["header"] if el.get("title") else 0), el["y"] + el["h"])
+    return el["x"], el["y"], el["w"], el["h"], body
+
+
+def free_strip(taken: list, width: float, height: float, need: float, h: float) -> tuple | None:
+    """(x, y, w) of the lowest place `need` x `h` mm on the sheet that overlaps nothing
+    `taken` (see _taken; inside a frame is free), rightmost first; None if there is none."""
+    pad = 0.6
+    y = height - h
+    while y >= -1e-9:
+        blocked = []
+        for ex, ey, ew, eh, body in taken:
+            if y >= ey + eh + pad or y + h <= ey - pad:
+                continue
+            if body is not None and y >= body[0] + pad and y + h <= body[1] - pad:  # inside: only the borders
+                blocked += [(ex - pad, ex + 1.5), (ex + ew - 1.5, ex + ew + pad)]
+                continue
+            blocked.append((ex - pad, ex + ew + pad))
+        gaps, x = [], 0.0
+        for a, b in sorted(blocked):
+            if a > x:
+                gaps.append((x, a))
+            x = max(x, b)
+        gaps.append((x, width))
+        for a, b in reversed(gaps):
+            if b - a >= need:
+                return b - need, y, need
+        y = round(y - 0.5, 3)
+    return None
 
     def document(self, lang: str = "en", players: int | None = None, pages: list[str] | None = None) -> Document:
         """The display lists of the pages asked for (all by default): what every
@@ -274,17 +382,20 @@ def _check_geometry(pages: list, width: float, height: float, ctx: Ctx) -> None:
                 ctx.error(Where(b["_node"], "at", b["_path"]), f"overlaps '{a['id']}'")
 
 
-def _check_display(layout: Layout, ctx: Ctx) -> None:
+def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
     from sheetgen import text as fonts
 
     counts = sorted({layout.players["min"], layout.players["max"]})
     seen = set()
-    for page in layout.pages:
+    raw_pages = raw.get("pages") if isinstance(raw.get("pages"), list) else []
+    for n, page in enumerate(layout.pages):
         for lang in E.LANGS:
             for players in counts:
+                marked = False
                 for el in page.elements:
                     env = layout.env(lang, players)
                     prims = E.TYPES[el["type"]].build(el, env)
+                    marked = marked or bool(env.marks)
                     for path, message in env.errors:
                         _report(ctx, el, path, message, seen)
                     for prim in prims:
@@ -293,8 +404,13 @@ def _check_display(layout: Layout, ctx: Ctx) -> None:
                             if missing:
                                 _report(ctx, el, prim.path, f"the font has no glyph for {missing!r} ({lang})", seen)
                                 continue
+                            if prim.size < prim.min_size - 1e-9:
+                                own = el["type"] == "text" and "font_size" in el["_node"]  # where the size is set
+                                _report(ctx, el, el["_path"] + ".font_size" if own else prim.path,
+                                        _too_small(prim.size, prim.hint), seen)
+                                continue
                             fit = fonts.fit_text(prim.text, prim.font, prim.size, prim.w * 72 / 25.4,
-                                                 prim.h * 72 / 25.4, prim.wrap)
+                                                 prim.h * 72 / 25.4, prim.wrap, prim.min_size)
                             if not fit.fits:
                                 who = f" with {players} players" if len(counts) > 1 else ""
                                 _report(ctx, el, prim.path, f"text does not fit in {_fmt(prim.w)} x {_fmt(prim.h)}mm"
@@ -305,6 +421,37 @@ def _check_display(layout: Layout, ctx: Ctx) -> None:
                                 who = f" with {players} players" if len(counts) > 1 else ""
                                 _report(ctx, el, "", f"boxes of {_fmt(prim.w)} x {_fmt(prim.h)}mm{who} are too "
                                         f"small to mark; at least {_fmt(least)}mm", seen)
+                if marked:
+                    _check_house_note(layout, page, lang, players, raw_pages[n] if n < len(raw_pages) else raw,
+                                      f"pages[{n}]", ctx, seen)
+
+
+def _too_small(size: float, hint: bool) -> str:
+    if hint:
+        return f"a hint of {_fmt(size)}pt is too small to read; at least {_fmt(MIN_HINT)}pt"
+    return (f"text of {_fmt(size)}pt is too small to read; at least {_fmt(MIN_TEXT)}pt "
+            f"(only a hint inside a box, style: hint, may go down to {_fmt(MIN_HINT)}pt)")
+
+
+def _check_house_note(layout: Layout, page: Page, lang: str, players: int, node, path: str, ctx: Ctx,
+                      seen: set) -> None:
+    """A page that prints a house value needs room for the house note."""
+    from sheetgen import text as fonts
+
+    text = layout.house_note_text(page, lang)
+    missing = fonts.missing_glyphs(text, NOTE_FONT)
+    if missing:
+        message = f"house_note: the font has no glyph for {missing!r} ({lang})"
+    elif not layout.build(page, lang, players)[2]:
+        message = (f"prints house values ({HOUSE_MARK}) but has no free place for the house note ({lang}: one "
+                   f"line of {_fmt(fonts.width(text, NOTE_FONT, NOTE_SIZE) * 25.4 / 72 + 1)} x {_fmt(NOTE_H)}mm "
+                   f"or 2-3 shorter lines); leave room at the bottom of the sheet")
+    else:
+        return
+    line = f"{getattr(node, 'file', layout.source)}:{getattr(node, 'line', 0)}: {path}: {message}"
+    if line not in seen:
+        seen.add(line)
+        ctx.errors.append(line)
 
 
 def _expand_titles(layout: Layout, raw: dict, ctx: Ctx) -> None:
@@ -350,6 +497,28 @@ def _unverified(data: dict) -> list[str]:
             for n, r in enumerate(el.get("rows") or [] if el["type"] == "score_table" else []):
                 if not r["verified"]:
                     out.append(f"{el['id']}.rows[{n}]")
+    return out
+
+
+def _house_labels(data: dict) -> list[str]:
+    """Key paths of the labels marked `house: true` (house rule texts), element by element."""
+    out = []
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            if node.get("house") is True and "fr" in node:
+                out.append(path)
+                return
+            for key, value in node.items():
+                if not key.startswith("_"):
+                    walk(value, f"{path}.{key}")
+        elif isinstance(node, list):
+            for n, value in enumerate(node):
+                walk(value, f"{path}[{n}]")
+
+    for page in data["pages"]:
+        for el in page["elements"]:
+            walk(el, el["id"])
     return out
 
 
@@ -416,13 +585,13 @@ def build_layout(raw: dict, source: str) -> Layout:
         width=w, height=h, players=data["players"], theme=data["theme"],
         constants=Constants({k: c["value"] for k, c in data["constants"].items()}),
         unverified=_unverified(data),
-        pages=[Page(p["id"], p["title"], p["elements"]) for p in data["pages"]],
+        pages=[Page(p["id"], p["title"], p["elements"], p.get("house_note")) for p in data["pages"]],
         source=source, by_id=ids,
-        origin={k: (raw.file_of(k), raw.line_of(k)) for k in raw} if hasattr(raw, "line_of") else {},
+        origin={k: (raw.file_of(k), raw.line_of(k)) for k in raw} if hasattr(raw, "line_of") else {}, house_note=data["house_note"], house=_house_labels(data),
     )
     layout.constants.source = source
     _expand_titles(layout, raw, ctx)
-    _check_display(layout, ctx)
+    _check_display(layout, raw, ctx)
     if ctx.errors:
         raise LayoutError(ctx.errors)
     return layout

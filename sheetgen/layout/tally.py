@@ -67,7 +67,7 @@ def _tally_build(el, env):
         ry = y + hh + i * rh
         out.append(Rect(x, ry, lw, rh, INK, "#ffffff", 0.5))
         r = min(2.6, rh / 2 - 0.8)
-        out += _badge(x + 1.5 + r, ry + rh / 2, r, i + 1, env, p)
+        out += _badge(x + 1.5 + r, ry + rh / 2, r, i + 1, env, p, "")
         if el["names"]:
             nx = x + 2.5 + 2 * r
             out.append(Box(nx, ry, x + lw - nx, rh, "write", False, f"{eid}_p{i + 1}_name"))

@@ -55,7 +55,7 @@ def _stroke_fill(c: Canvas, stroke, fill, width):
 
 
 def draw_text(c: Canvas, t: Text, at: Placement) -> None:
-    fit = fonts.fit_text(t.text, t.font, t.size, t.w * PT, t.h * PT, t.wrap)
+    fit = fonts.fit_text(t.text, t.font, t.size, t.w * PT, t.h * PT, t.wrap, t.min_size)
     size, lead, n = fit.size, fit.leading, len(fit.lines)
     block = size + (n - 1) * lead
     top = t.y * PT

@@ -1,0 +1,148 @@
+"""House values: a number printed from a `verified: false` value, or a label marked
+`house: true`, carries the house mark `†`, and exactly the pages that carry one get
+the house note, in the page's language, where it overlaps nothing."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from click.testing import CliRunner
+from conftest import FIXTURES
+from pypdf import PdfReader
+
+from sheetgen.cli import cli
+from sheetgen.layout.display import Box, Text
+from sheetgen.layout.model import HOUSE_NOTE, load_layout
+from sheetgen.layout.resolve import builtin_ids
+from sheetgen import text as fonts
+from sheetgen.render import render_pdf
+
+PT = 72 / 25.4
+
+
+def texts(layout, page_id, lang, players=None):
+    return [p for p in layout.display(layout.page(page_id), lang, players) if isinstance(p, Text)]
+
+
+def notes(prims):
+    return [p for p in prims if isinstance(p, Text) and p.path == "house_note"]
+
+
+@pytest.fixture(scope="module")
+def house():
+    return load_layout(str(FIXTURES / "house.yaml"))
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_unverified_numbers_are_marked_and_verified_ones_not(house, lang):
+    shown = {p.path: p.text for p in texts(house, "sheet", lang)}
+    assert shown["note.text"] == {
+        "fr": "Dés : 6†, bonus 5", "en": "Dice: 6†, bonus 5"}[lang]   # `dice` is unverified, `bonus` is not
+    assert shown["values.sections[0].value"] == "3†"                 # an unverified section's value
+    assert shown["values.sections[1].value"] == "4"
+
+
+def test_the_house_note_is_on_marked_pages_only_in_their_language(house):
+    for lang in ("fr", "en"):
+        assert [p.text for p in notes(texts(house, "sheet", lang))] == [HOUSE_NOTE[lang]]
+        assert notes(texts(house, "plain", lang)) == []
+        assert all("†" not in p.text for p in texts(house, "plain", lang))
+
+
+def test_a_house_label_is_marked_and_a_page_may_word_its_own_note(house):
+    fr, en = texts(house, "rule", "fr"), texts(house, "rule", "en")
+    assert [p.text for p in fr] == ["Égalité : partagée†", "† à notre façon"]
+    assert [p.text for p in en] == ["Ties: shared†", "† our way"]
+    assert house.house == ["tie.text"]
+
+
+def _extent(t: Text):
+    """The rectangle (mm) the lines of a Text occupy once fitted."""
+    fit = fonts.fit_text(t.text, t.font, t.size, t.w * PT, t.h * PT, t.wrap, t.min_size)
+    bh = (fit.size + (len(fit.lines) - 1) * fit.leading) / PT
+    bw = max(fonts.width(line, t.font, fit.size) for line in fit.lines) / PT
+    y = t.y + {"top": 0, "middle": (t.h - bh) / 2, "bottom": t.h - bh}[t.valign]
+    x = t.x + {"left": 0, "center": (t.w - bw) / 2, "right": t.w - bw}[t.align]
+    return x, y, bw, bh
+
+
+def _meets(a, b):
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+@pytest.mark.parametrize("layout_id", builtin_ids())
+def test_the_house_note_of_every_builtin_page_overlaps_no_text_and_no_box(layout_id):
+    layout = load_layout(layout_id)
+    for page in layout.pages:
+        for lang in ("fr", "en"):
+            for players in sorted({layout.players["min"], layout.players["max"]}):
+                prims = layout.display(page, lang, players)
+                marked = any("†" in p.text for p in prims if isinstance(p, Text) and p.path != "house_note")
+                found = notes(prims)
+                assert len(found) == (1 if marked else 0), (page.id, lang)
+                for note in found:
+                    assert note.text == layout.house_note[lang] and note.size == 7.0
+                    assert 0 <= note.x and note.x + note.w <= layout.width + 1e-6
+                    assert 0 <= note.y and note.y + note.h <= layout.height + 1e-6
+                    box = (note.x, note.y, note.w, note.h)
+                    for p in prims:
+                        if isinstance(p, Box):
+                            assert not _meets(box, (p.x, p.y, p.w, p.h)), (page.id, lang, p.field)
+                        elif isinstance(p, Text) and p is not note:
+                            assert not _meets(box, _extent(p)), (page.id, lang, p.path)
+
+
+def test_harvest_dice_marks_its_house_values():
+    normal, advanced = load_layout("harvest-dice-normal"), load_layout("harvest-dice-advanced")
+    for layout in (normal, advanced):
+        shown = {p.path: p.text for p in texts(layout, "sheet", "en")}
+        assert [shown[f"pig.sections[{n}].value"] for n in range(7)] == [
+            "1†", "3†", "6†", "10†", "15†", "21†", "28†"]
+        assert shown["garden.row_value"] == "5"          # the seed gives 5 per complete row
+        assert "(6† with 2 players, 9† with 3-4)" in shown["rules.text"]
+        assert "the player to the left of the first player becomes first player" in shown["rules.text"]
+    fr = {p.path: p.text for p in texts(advanced, "sheet", "fr")}
+    assert fr["rules_majority.text"] == ("Majorités (+5) : le plus de chaque légume au potager, le plus de "
+                                         "cases cochées au cochon ; à égalité chaque ex æquo gagne, 0 ne gagne "
+                                         "jamais.†")
+    assert "Le joueur à gauche du 1er joueur devient 1er joueur".lower() in fr["rules.text"].lower()
+    assert "rules_majority" not in {p.path.split(".")[0] for p in texts(normal, "sheet", "fr")}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_rendered_page_prints_the_note(lang):
+    pdf = render_pdf(load_layout("harvest-dice-advanced"), lang=lang, paper="letter")
+    text = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+    assert {"fr": "† valeur maison", "en": "† house value, the rules leave it open"}[lang] in text
+
+
+def test_validate_lists_house_values_and_house_rules():
+    result = CliRunner().invoke(cli, ["validate", "harvest-dice-advanced"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1:] == [
+        "note: 6 values are house defaults not checked against a published sheet (verified: false): "
+        "constants.dice_two_players, constants.dice_more_players, pig, market_carrot, market_salad, market_tomato",
+        "note: 1 texts are house rules the published rules leave open (house: true): rules_majority.text"]
+
+
+@pytest.mark.parametrize("layout_id", builtin_ids())
+def test_builtin_text_is_7pt_or_an_in_box_hint_of_5_5pt(layout_id):
+    layout = load_layout(layout_id)
+    for page in layout.pages:
+        for lang in ("fr", "en"):
+            for p in texts(layout, page.id, lang, layout.players["max"]):
+                fit = fonts.fit_text(p.text, p.font, p.size, p.w * PT, p.h * PT, p.wrap, p.min_size)
+                assert fit.fits and fit.size >= (5.5 if p.hint else 7.0), (page.id, p.path, fit.size)
+
+
+def test_an_unverified_element_marks_its_value_and_the_placeholders_reading_it(tmp_path):
+    path = tmp_path / "unsure-rows.yaml"
+    path.write_text("id: unsure-rows\nextends: harvest-dice-normal\npages:\n  - id: sheet\n    elements:\n"
+                    "      - {id: garden, verified: false}\n", encoding="utf-8")
+    layout = load_layout(str(path))
+    shown = {p.path: p.text for p in texts(layout, "sheet", "en")}
+    assert shown["garden.row_value"] == "5†"
+    assert shown["score.boxes[3].label"] == "Rows × 5†"
+    assert "5† per complete garden row" in shown["rules.text"]
+    assert "garden" in layout.unverified
