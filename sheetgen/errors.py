@@ -29,3 +29,8 @@ class RecordError(SheetgenError):
 
 class RenderError(SheetgenError):
     """A rendering request that cannot be honoured."""
+
+
+class HistoryError(SheetgenError):
+    """The history of kept games cannot be read or written (a newer or corrupt file,
+    a game already kept, an unknown game id, a bad filter)."""

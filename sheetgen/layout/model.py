@@ -14,6 +14,7 @@ from sheetgen.layout import elements as E
 from sheetgen.layout.display import Box, Text
 from sheetgen.layout.resolve import builtin_ids, is_builtin_ref, load_layout_file, locate, resolve
 from sheetgen.schema import INVALID, Any_, Bool, Color, Ctx, Field, Int, Length, ListOf, Map, Spec, Str, Where, describe
+from sheetgen.yamlsrc import tree_hash
 
 GAMES = ("harvest-dice", "imperial-settlers", "river-valley-glassworks", "bosk", "plante-bataille")
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -146,6 +147,7 @@ class Layout:
     pages: list
     source: str
     by_id: dict = field(default_factory=dict)
+    digest: str = ""           # tree_hash of the resolved layout tree (what a kept game was scored with)
 
     def element(self, eid: str) -> dict:
         try:
@@ -398,7 +400,7 @@ def build_layout(raw: dict, source: str) -> Layout:
         constants=Constants({k: c["value"] for k, c in data["constants"].items()}),
         unverified=_unverified(data),
         pages=[Page(p["id"], p["title"], p["elements"]) for p in data["pages"]],
-        source=source, by_id=ids,
+        source=source, by_id=ids, digest=tree_hash(raw),
     )
     layout.constants.source = source
     _expand_titles(layout, raw, ctx)
