@@ -153,6 +153,8 @@ def score(records, fmt, lang, interactive, players, record_out, save, again, db)
     from sheetgen.scoring.record import score_data, score_file
 
     lang = lang or default_lang()
+    if again and not save:
+        raise click.UsageError("--again goes with --save")
     texts = []   # each record as text, for --save
     if interactive:
         if len(records) != 1:
@@ -178,8 +180,6 @@ def score(records, fmt, lang, interactive, players, record_out, save, again, db)
                 problems += exc.problems
         if problems:
             raise RecordError(problems)
-    if again and not save:
-        raise click.UsageError("--again goes with --save")
     if fmt == "json":
         click.echo(output.as_json(scored))
     elif fmt == "csv":
@@ -246,7 +246,7 @@ def _find(game, player, since, until, aliases, db, limit=None):
 @click.option("--remove", "remove_id", type=int, default=None, metavar="ID", help="Remove game ID from the history.")
 @click.option("--rescore", is_flag=True,
               help="Score the kept games again with today's layouts and report what would change.")
-@click.option("--id", "game_id", type=int, default=None, help="With --rescore: only game ID.")
+@click.option("--id", "game_id", type=int, default=None, metavar="ID", help="With --rescore: only game ID.")
 @click.option("--apply", is_flag=True, help="With --rescore: replace the kept scores by the new ones.")
 def history(game, player, since, until, aliases, fmt, lang, db, limit, remove_id, rescore, game_id, apply):
     """The games kept by `sheetgen score --save`, newest first: id, date, game,

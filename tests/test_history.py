@@ -167,6 +167,30 @@ def test_interactive_record_option_writes_the_record_and_save_keeps_it(tmp_path,
     assert rows(db, "SELECT name, total FROM players") == [("Ann", 9), ("Ben", 3), ("Cy", 1)]
 
 
+def test_a_filled_pdf_is_kept_with_its_record_as_yaml(tmp_path, db):
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+
+    from sheetgen.layout.model import load_layout
+    from sheetgen.render.pdf import render_pdf
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(render_pdf(load_layout("harvest-dice-normal"), copies=2,
+                                                                  fillable=True))))
+    writer.update_page_form_field_values(writer.pages[0], {"player_name_box": "Alice", "pig_1": "/Yes"},
+                                         auto_regenerate=False)
+    writer.update_page_form_field_values(writer.pages[1], {"player_name_box__2": "Bob"}, auto_regenerate=False)
+    path = tmp_path / "game.pdf"
+    writer.write(str(path))
+    out = run("score", path, "--save")
+    assert out.exit_code == 0, out.output
+    [(text,)] = rows(db, "SELECT record_text FROM games")
+    assert text.startswith("layout: harvest-dice-normal\nplayers:\n- name: Alice\n")
+    assert rows(db, "SELECT name, total FROM players") == [("Alice", 1), ("Bob", 0)]   # pig row 1: 1 point
+    assert run("history", "--rescore").stdout.endswith(": unchanged\n")
+    assert run("score", path, "--save").exit_code == 1      # the same sheets again
+
+
 def test_db_option_wins_over_the_environment(tmp_path, db):
     other = tmp_path / "sub" / "other.sqlite"
     record = write(tmp_path, "g1.yaml", SEASON["g1.yaml"])
