@@ -133,6 +133,10 @@ def render(layout, output, lang, paper, copies, players, pages, fillable):
     click.echo(f"wrote {path} ({n} page{'s' if n > 1 else ''}, {len(data) / 1024:.0f} KiB)")
 
 
+DB_OPTION = click.option("--db", type=click.Path(dir_okay=False), default=None,
+                         help="The history file (default: $SHEETGEN_DB, else history.sqlite in your data folder).")
+
+
 @cli.command()
 @click.argument("records", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True,
@@ -141,38 +145,49 @@ def render(layout, output, lang, paper, copies, players, pages, fillable):
 @click.option("-i", "--interactive", is_flag=True,
               help="Ask for the marks player by player; the argument is then a LAYOUT.")
 @click.option("--players", type=int, default=None, help="With --interactive: how many players.")
-@click.option("--save", type=click.Path(dir_okay=False), default=None,
-              help="With --interactive: also save the record (YAML) to this file.")
-def score(records, fmt, lang, interactive, players, save):
+@click.option("--record", "record_out", type=click.Path(dir_okay=False), default=None,
+              help="With --interactive: also write the record (YAML) to this file.")
+@click.option("--save", is_flag=True, help="Also keep the games in the history (see `sheetgen history`).")
+@click.option("--again", is_flag=True, help="With --save: keep a game even if the same record is already kept.")
+@DB_OPTION
+def score(records, fmt, lang, interactive, players, record_out, save, again, db):
     """Score finished games from RECORDS (YAML or JSON game records, or PDFs
     filled on a screen from `sheetgen render --fillable`).
 
     \b
     sheetgen score game.yaml
     sheetgen score game.yaml --format json
-    sheetgen score harvest-dice-normal --interactive --save game.yaml
+    sheetgen score game.yaml --save
+    sheetgen score harvest-dice-normal --interactive --record game.yaml
     """
     from sheetgen.errors import RecordError, SheetgenError
     from sheetgen.scoring import output
     from sheetgen.scoring.record import score_data, score_file
 
     lang = lang or default_lang()
+    if again and not save:
+        raise click.UsageError("--again goes with --save")
+    texts = []   # each record as text, for --save
     if interactive:
         if len(records) != 1:
             raise click.UsageError("--interactive takes exactly one LAYOUT")
-        scored = [_interactive(records[0], players, save, score_data)]
+        scored, text = _interactive(records[0], players, record_out, score_data)
+        scored, texts = [scored], [text]
     else:
-        if save or players is not None:
-            raise click.UsageError("--save and --players go with --interactive")
+        if record_out or players is not None:
+            raise click.UsageError("--record and --players go with --interactive")
         scored, problems = [], []
         for path in records:
             try:
                 if path.lower().endswith(".pdf"):
                     from sheetgen.scoring.pdfread import record_from_pdfs
 
-                    scored.append(score_data(record_from_pdfs([path]), path))
+                    record = record_from_pdfs([path])
+                    scored.append(score_data(record, path))
+                    texts.append(_record_yaml(record))
                 else:
                     scored.append(score_file(path))
+                    texts.append(Path(path).read_text(encoding="utf-8") if save else "")
             except SheetgenError as exc:
                 problems += exc.problems
         if problems:
@@ -183,6 +198,12 @@ def score(records, fmt, lang, interactive, players, save):
         click.echo(output.as_csv(scored), nl=False)
     else:
         click.echo("\n\n".join(output.as_table(s, lang) for s in scored))
+    if save:
+        from sheetgen.history.store import db_path, save_games, to_keep
+
+        ids = save_games([to_keep(s, t, s.source) for s, t in zip(scored, texts)], db, again)
+        click.echo(f"kept as game{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))} in {db_path(db)}",
+                   err=True)
 
 
 class TerminalPrompter:
@@ -196,18 +217,117 @@ class TerminalPrompter:
         click.echo(text, err=True)
 
 
-def _interactive(ref, players, save, score_data):
+def _interactive(ref, players, record_out, score_data):
+    """The record asked for, scored, and as YAML text."""
     from sheetgen.fileio import write_atomic
     from sheetgen.games import load_layout
     from sheetgen.scoring.interactive import ask_record
 
     layout = load_layout(ref)
     record = ask_record(TerminalPrompter(), layout, ref, _game_players(layout, players))
-    scored = score_data(record, save or "<interactive>")
-    if save:
-        write_atomic(save, _record_yaml(record).encode("utf-8"))
-        click.echo(f"saved {save}", err=True)
-    return scored
+    scored = score_data(record, record_out or "<interactive>")
+    text = _record_yaml(record)
+    if record_out:
+        write_atomic(record_out, text.encode("utf-8"))
+        click.echo(f"saved {record_out}", err=True)
+    return scored, text
+
+
+def _history_filters(command):
+    """--game, --player, --since, --until, --alias: shared by `history` and `stats`."""
+    for option in reversed([
+        click.option("--game", default=None, help="Only this game (bosk) or layout (harvest-dice-advanced)."),
+        click.option("--player", default=None, help="Only games this player played (any case; aliases apply)."),
+        click.option("--since", default=None, help="Only games played on or after this ISO date (2026-01-01)."),
+        click.option("--until", default=None, help="Only games played on or before this ISO date."),
+        click.option("--alias", "aliases", multiple=True, metavar="OLD=NEW",
+                     help='Count OLD as NEW, e.g. "Bob=Robert" (repeatable).'),
+        click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
+                     show_default=True, help="table for people; json and csv for other tools."),
+        LANG_OPTION,
+        DB_OPTION,
+    ]):
+        command = option(command)
+    return command
+
+
+def _find(game, player, since, until, aliases, db, limit=None):
+    from sheetgen.history import report, store
+
+    names = report.Names(aliases)
+    keys = names.keys_for(player) if player is not None else None
+    f = store.Filter(game=game, keys=keys, since=report.iso_bound(since, "--since"),
+                     until=report.iso_bound(until, "--until"))
+    games, total = store.find_games(f, db, limit)
+    return names.learn(games), keys, games, total
+
+
+@cli.command()
+@_history_filters
+@click.option("--limit", type=click.IntRange(0), default=None,
+              help="How many games, newest first (table: 20 by default; json, csv: all). 0: all.")
+@click.option("--remove", "remove_id", type=int, default=None, metavar="ID", help="Remove game ID from the history.")
+@click.option("--rescore", is_flag=True,
+              help="Score the kept games again with today's layouts and report what would change.")
+@click.option("--id", "game_id", type=int, default=None, metavar="ID", help="With --rescore: only game ID.")
+@click.option("--apply", is_flag=True, help="With --rescore: replace the kept scores by the new ones.")
+def history(game, player, since, until, aliases, fmt, lang, db, limit, remove_id, rescore, game_id, apply):
+    """The games kept by `sheetgen score --save`, newest first: id, date, game,
+    players, winners, scores (json, csv: one row per player per game).
+
+    \b
+    sheetgen history --game bosk --player Alice
+    sheetgen history --format csv > games.csv
+    sheetgen history --remove 12
+    sheetgen history --rescore
+    """
+    from sheetgen.history import report, store
+
+    lang = lang or default_lang()
+    if (game_id is not None or apply) and not rescore:
+        raise click.UsageError("--id and --apply go with --rescore")
+    if remove_id is not None:
+        gone = store.remove_game(remove_id, db)
+        click.echo(f"removed game {gone.id} ({report.shown_date(gone.played_at)}, {gone.layout}: "
+                   f"{', '.join(p.name for p in gone.players)})")
+        return
+    if rescore:
+        results = store.rescore_games(game_id, db)
+        click.echo(report.rescore_report(results, lang) or report.WORDS[lang]["none"])
+        if apply:
+            n = store.apply_rescore(results, db)
+            click.echo(f"updated {n} game{'s' if n != 1 else ''}", err=True)
+        if any(r.now is None for r in results):
+            click.get_current_context().exit(1)
+        return
+    if limit is None:
+        limit = 20 if fmt == "table" else 0
+    names, _, games, total = _find(game, player, since, until, aliases, db, limit)
+    if fmt == "json":
+        click.echo(report.history_json(games, names), nl=False)
+    elif fmt == "csv":
+        click.echo(report.history_csv(games, names), nl=False)
+    else:
+        click.echo(report.history_table(games, names, lang))
+        if len(games) < total:
+            click.echo(report.WORDS[lang]["shown"].format(n=len(games), total=total), err=True)
+
+
+@cli.command()
+@_history_filters
+def stats(game, player, since, until, aliases, fmt, lang, db):
+    """Standings from the kept games, per game and player: plays, wins, win rate,
+    average and best score."""
+    from sheetgen.history import report
+
+    names, keys, games, _ = _find(game, player, since, until, aliases, db)
+    rows = report.standings(games, names, keys)
+    if fmt == "json":
+        click.echo(report.stats_json(rows), nl=False)
+    elif fmt == "csv":
+        click.echo(report.stats_csv(rows), nl=False)
+    else:
+        click.echo(report.stats_table(rows, lang or default_lang()))
 
 
 @cli.command()

@@ -63,3 +63,8 @@ class UsageError(SheetgenError):
     """A request (an option, a combination of arguments) that cannot be honoured."""
 
     exit_code = 2
+
+
+class HistoryError(SheetgenError):
+    """The history of kept games cannot be read or written (a newer or corrupt file,
+    a game already kept, an unknown game id, a bad filter)."""

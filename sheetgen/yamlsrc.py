@@ -7,6 +7,9 @@ item, so that validation can say `file:line: key.path: message`.
 
 from __future__ import annotations
 
+import datetime as _dt
+import hashlib
+import json
 from pathlib import Path
 
 import yaml
@@ -96,6 +99,16 @@ def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> SrcList:
     return result
 
 
+def _construct_timestamp(loader: _Loader, node: yaml.ScalarNode):
+    """A date or time as YAML reads it; one that looks like a date but is none
+    (2026-13-10) stays text, for the validator to report with its line."""
+    try:
+        return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
+    except ValueError:
+        return loader.construct_scalar(node)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
@@ -138,3 +151,21 @@ def load_file(path: str | Path, name: str | None = None):
     except OSError as exc:
         raise SheetgenError(Problem(f"cannot read: {exc.strerror}", shown)) from None
     return loads(text, shown)
+
+
+def plain_tree(tree):
+    """A loaded tree as plain JSON-ready data (string keys, dates as ISO text)."""
+    if isinstance(tree, dict):
+        return {str(k): plain_tree(v) for k, v in tree.items()}
+    if isinstance(tree, (list, tuple)):
+        return [plain_tree(v) for v in tree]
+    if isinstance(tree, (_dt.date, _dt.datetime)):
+        return tree.isoformat()
+    return tree
+
+
+def tree_hash(tree) -> str:
+    """A stable SHA-256 (hex) of a loaded YAML/JSON tree: the same data gives the same
+    hash whatever its key order, layout, comments or line numbers."""
+    text = json.dumps(plain_tree(tree), sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

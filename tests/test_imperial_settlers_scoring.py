@@ -466,7 +466,7 @@ def test_interactive_asks_colonies_on_the_advanced_sheet_only(tmp_path):
     ben = ["11", "", "5", "1", "2", "", "", "", "4", "", "", "2", "4"]
     answers = "\n".join(["2", "Ann", *ann, "Ben", *ben]) + "\n"
     saved = tmp_path / "saved.yaml"
-    out = CliRunner().invoke(cli, ["score", BASIC, "--interactive", "--save", str(saved), "--format", "json"],
+    out = CliRunner().invoke(cli, ["score", BASIC, "--interactive", "--record", str(saved), "--format", "json"],
                              input=answers)
     assert out.exit_code == 0, out.output
     assert "colonies." not in out.output.split("{", 1)[0]

@@ -121,7 +121,7 @@ def test_interactive_asks_re_asks_and_saves(tmp_path):
         "3", "2", "4",
     ]) + "\n"
     save = tmp_path / "saved.yaml"
-    out = run("score", "harvest-dice-advanced", "--interactive", "--players", "2", "--save", str(save),
+    out = run("score", "harvest-dice-advanced", "--interactive", "--players", "2", "--record", str(save),
               "--format", "json", input=answers)
     assert out.exit_code == 0, out.output
     assert "'X' in column 3 is no vegetable" in out.output
@@ -137,7 +137,7 @@ def test_interactive_needs_one_layout():
     out = run("score", "a", "b", "--interactive")
     assert out.exit_code == 2
     assert "Error: --interactive takes exactly one LAYOUT" in out.output
-    assert run("score", "x.yaml", "--save", "y.yaml").exit_code == 2
+    assert run("score", "x.yaml", "--record", "y.yaml").exit_code == 2
 
 
 @settings(max_examples=200, deadline=None)

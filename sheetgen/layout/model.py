@@ -15,6 +15,7 @@ from sheetgen.layout import elements as E
 from sheetgen.layout.display import HOUSE_MARK, MIN_HINT, MIN_TEXT, Box, Document, PageDisplay, Text
 from sheetgen.layout.resolve import builtin_ids, is_builtin_ref, load_layout_file, locate, resolve
 from sheetgen.schema import INVALID, Any_, Bool, Color, Ctx, Field, Length, ListOf, Map, Spec, Str, Where, describe
+from sheetgen.yamlsrc import tree_hash
 
 MIN_BOX = 7.0       # mm: a box a pencil can mark
 MIN_MINI_BOX = 3.5  # mm: cells of a small copy of a board (dots, not numbers)
@@ -156,6 +157,7 @@ class Layout:
     origin: dict = field(default_factory=dict)   # top-level key -> (file, line)
     house_note: dict = field(default_factory=lambda: dict(HOUSE_NOTE))
     house: list = field(default_factory=list)   # key paths of the labels marked `house: true`
+    digest: str = ""           # tree_hash of the resolved layout tree (what a kept game was scored with)
 
     def element(self, eid: str) -> dict:
         try:
@@ -588,6 +590,7 @@ def build_layout(raw: dict, source: str) -> Layout:
         pages=[Page(p["id"], p["title"], p["elements"], p.get("house_note")) for p in data["pages"]],
         source=source, by_id=ids,
         origin={k: (raw.file_of(k), raw.line_of(k)) for k in raw} if hasattr(raw, "line_of") else {}, house_note=data["house_note"], house=_house_labels(data),
+        digest=tree_hash(raw),
     )
     layout.constants.source = source
     _expand_titles(layout, raw, ctx)

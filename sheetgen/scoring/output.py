@@ -45,6 +45,14 @@ def as_csv(scored_list) -> str:
     return buf.getvalue()
 
 
+def lines(table: list[list[str]], left=(0,)) -> list[str]:
+    """Each row of `table` as one line, every column padded to its widest cell: the
+    columns in `left` aligned left, the others (numbers) right."""
+    widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
+    return ["  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i]) for i, c in enumerate(r)).rstrip()
+            for r in table]
+
+
 def as_table(scored, lang: str = "en") -> str:
     """Categories down, players across, then the total, the rank and the winners."""
     words = WORDS[lang]
@@ -62,14 +70,10 @@ def as_table(scored, lang: str = "en") -> str:
                                       for s in scored.scores]])
     rank = [words["rank"], *[f"{r}{' *' if s.name in scored.winners else ''}"
                              for s, r in zip(scored.scores, scored.ranks)]]
-    table = [head, *rows, total, *ties, rank]
-    widths = [max(len(r[i]) for r in table) for i in range(len(head))]
-
-    def line(r):
-        return "  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r)).rstrip()
-
-    rule = "-" * len(line(head))
-    out = [line(head), rule, *map(line, rows), rule, line(total), *map(line, ties), line(rank)]
+    top, *body = lines([head, *rows, total, *ties, rank])
+    rule = "-" * len(top)
+    n = len(rows)
+    out = [top, rule, *body[:n], rule, *body[n:]]
     key = words["winners"] if len(scored.winners) > 1 else words["winner"]
     out.append(f"{key}{words['colon']} {', '.join(scored.winners)}")
     if scored.warnings:

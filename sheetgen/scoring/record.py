@@ -5,15 +5,16 @@ once as a RecordError (`file:line: players[1] 'Bob': market.carrot: ...`).
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
 from sheetgen.errors import LayoutError, RecordError, SheetgenError
 from sheetgen.games import game_for, load_layout
 from sheetgen.games.base import Report
-from sheetgen.layout.model import Layout
-from sheetgen.schema import INVALID, Any_, Ctx, Field, Map, Str, Where, describe
 from sheetgen.games.fields import Name
+from sheetgen.layout.model import Layout
+from sheetgen.schema import INVALID, Any_, Ctx, Field, Map, Spec, Str, Where, describe
 from sheetgen.scoring.rank import rank_players
 from sheetgen.yamlsrc import load_file
 
@@ -38,6 +39,34 @@ class Scored:
             "winners": list(self.winners),
             "warnings": list(self.warnings),
         }
+
+
+class IsoDate(Spec):
+    """When the game was played: an ISO date (2026-11-30) or date and time
+    (2026-11-30T20:15, a space instead of the T allowed); kept as ISO text."""
+
+    description = "an ISO date like 2026-11-30 or 2026-11-30T20:15"
+
+    def check(self, value, ctx, at):
+        if isinstance(value, dt.datetime):
+            return value.isoformat(timespec="seconds")
+        if isinstance(value, dt.date):
+            return value.isoformat()
+        parsed = parse_iso_date(value) if isinstance(value, str) else None
+        if parsed is None:
+            return ctx.error(at, f"expected {self.description}, got {describe(value)}")
+        return parsed
+
+
+def parse_iso_date(text: str) -> str | None:
+    """`text` as a normalised ISO date or date-time (seconds), or None if it is neither."""
+    text = text.strip()
+    try:
+        if len(text) == 10:
+            return dt.date.fromisoformat(text).isoformat()
+        return dt.datetime.fromisoformat(text).isoformat(timespec="seconds")
+    except ValueError:
+        return None
 
 
 def layout_for(raw, source: str, ctx: Ctx) -> Layout | None:
@@ -74,7 +103,7 @@ def validate(raw, source: str) -> tuple[Layout, dict, list[str]]:
     game = game_for(layout)
     fields = {
         "layout": Field(Str(), required=True),
-        "date": Field(Str()),
+        "date": Field(IsoDate()),
         "notes": Field(Str()),
         **game.record_fields(layout),
     }
