@@ -275,15 +275,11 @@ def _fill_numbers(record: dict, valid) -> None:
 
 def make_record(layout, score_data) -> tuple[dict, str]:
     """A valid synthetic record for `layout`, and how it was made."""
-    from sheetgen.games import game_module
+    from sheetgen.games import game_for
 
-    module = game_module(layout.game)
-    if module is None:
-        raise LookupError(f"no rules module for {layout.game} yet")
-    n = layout.players["default"]
-    if hasattr(module, "player_range"):
-        lo, hi = module.player_range(layout)
-        n = max(lo, min(hi, max(n, 3)))
+    module = game_for(layout)
+    lo, hi = module.player_range(layout)
+    n = max(lo, min(hi, max(layout.players["default"], 3)))
     names = ["Alice", "Bob", "Chloé", "Dmitri", "Eve", "Farid"]
 
     def valid(rec) -> bool:

@@ -180,11 +180,6 @@ def _assert_pdf_equal_fixture():
     return assert_pdf_equal
 
 
-@pytest.fixture
-def regenerate() -> bool:
-    return _REGENERATE
-
-
 # ----------------------------------------------------------------------------- game records
 
 def record_text(layout: str, players: dict) -> str:

@@ -33,9 +33,14 @@ def test_bench_quick_writes_json(tmp_path):
     assert {"sheetgen --help", "sheetgen render harvest-dice-normal -o TMP"} <= set(cli)
     assert all(r["status"] == "ok" for r in cli.values()), cli
 
-    assert data["scoring"], "one row per layout, or a 'not available' row"
+    assert data["scoring"], "one row per layout"
     for r in data["scoring"]:
         assert {"game", "layout", "records_per_s", "status"} <= set(r)
+        assert r["status"] == "ok" and r["records_per_s"] > 0, r
 
+    assert data["targets"]
     for t in data["targets"]:
-        assert t["status"] in {"PASS", "MISS", "SKIP"}
+        # quick mode skips the long targets and measures too few runs to judge the others:
+        # a MISS or a SKIP is allowed, a measured target without its number is not
+        assert t["status"] in {"PASS", "MISS", "SKIP"}, t
+        assert (t["value"] is None) == (t["status"] == "SKIP"), t

@@ -20,13 +20,6 @@ def boxes(layout, players=None) -> list[Box]:
     return [p for p in layout.display(layout.pages[0], "en", players) if isinstance(p, Box)]
 
 
-@pytest.mark.parametrize("players", [2, 4])
-@pytest.mark.parametrize("lang", ["fr", "en"])
-def test_bosk_golden_a4(players, lang, assert_pdf_equal):
-    layout = load_layout("bosk")
-    assert_pdf_equal(render_pdf(layout, lang=lang, paper="a4", players=players), f"bosk-{players}p-{lang}-a4.pdf")
-
-
 def test_players_and_default():
     layout = load_layout("bosk")
     assert layout.players == {"min": 2, "max": 4, "default": 4}

@@ -14,13 +14,6 @@ from sheetgen.render import render_pdf
 LAYOUT = "river-valley-glassworks"
 
 
-@pytest.mark.parametrize("players", [2, 5])
-@pytest.mark.parametrize("lang", ["fr", "en"])
-def test_pad_golden_a4(players, lang, assert_pdf_equal):
-    data = render_pdf(load_layout(LAYOUT), lang=lang, paper="a4", players=players)
-    assert_pdf_equal(data, f"{LAYOUT}-{players}p-{lang}-a4.pdf")
-
-
 def text(**kw) -> str:
     return PdfReader(io.BytesIO(render_pdf(load_layout(LAYOUT), **kw))).pages[0].extract_text()
 

@@ -16,7 +16,6 @@ from sheetgen.errors import LayoutError
 from sheetgen.layout import elements as E
 from sheetgen.layout.display import Box, Line, Text
 from sheetgen.layout.model import load_layout
-from sheetgen.render import render_pdf
 
 BASIC = "imperial-settlers"
 ADVANCED = "imperial-settlers-advanced"
@@ -42,13 +41,6 @@ def cards(layout) -> list[dict]:
 
 
 # ----------------------------------------------------------------------------- golden PDFs
-
-
-@pytest.mark.parametrize("lang", ["fr", "en"])
-@pytest.mark.parametrize("layout_id", LAYOUTS)
-def test_golden_a4(layout_id, lang, assert_pdf_equal):
-    data = render_pdf(load_layout(layout_id), lang=lang, paper="a4")
-    assert_pdf_equal(data, f"{layout_id}-{lang}-a4.pdf")
 
 
 # ----------------------------------------------------------------------------- command line

@@ -30,13 +30,6 @@ def read(data: bytes) -> PdfReader:
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize("layout_id", HARVEST)
-def test_harvest_dice_golden_a4(layout_id, lang, assert_pdf_equal):
-    data = render_pdf(load_layout(layout_id), lang=lang, paper="a4")
-    assert_pdf_equal(data, f"{layout_id}-{lang}-a4.pdf")
-
-
-@pytest.mark.parametrize("lang", ["fr", "en"])
-@pytest.mark.parametrize("layout_id", HARVEST)
 def test_metadata(layout_id, lang):
     meta = read(render_pdf(load_layout(layout_id), lang=lang)).metadata
     assert meta.title == TITLES[layout_id, lang]

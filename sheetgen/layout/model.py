@@ -24,11 +24,13 @@ MIN_MINI_BOX = 3.5  # mm: cells of a small copy of a board (dots, not numbers)
 class Constant(Spec):
     """A game constant: a plain value, or {value, verified, note}."""
 
+    def __init__(self):
+        self.spec = Map({"value": Field(_Value(), required=True), "verified": Field(Bool(), default=True),
+                         "note": Field(Str())}, what="a constant")
+
     def check(self, value, ctx, at):
         if isinstance(value, dict):
-            got = Map({"value": Field(_Value(), required=True), "verified": Field(Bool(), default=True),
-                       "note": Field(Str())}, what="a constant").check(value, ctx, at)
-            return got
+            return self.spec.check(value, ctx, at)
         got = _Value().check(value, ctx, at)
         return got if got is INVALID else {"value": got, "verified": True}
 
