@@ -7,11 +7,13 @@ so that `sheetgen --help` starts fast.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import click
 
 from sheetgen import __version__
+from sheetgen.errors import printable
 
 
 def default_lang() -> str:
@@ -25,6 +27,10 @@ def default_lang() -> str:
 
 LANG_OPTION = click.option("--lang", type=click.Choice(["fr", "en"]), default=None,
                            help="Language of the labels (default: from the locale, else en).")
+
+
+def _complete_layout_lazy(ctx, param, incomplete):
+    return _complete_layout(ctx, param, incomplete)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -52,9 +58,10 @@ def list_cmd():
 
 
 @cli.command()
-@click.argument("layout")
+@click.argument("layout", shell_complete=_complete_layout_lazy)
 def validate(layout):
-    """Check a layout file (or a built-in id): every problem, with file and line."""
+    """Check a layout file (or a built-in id; `-` reads it from standard input): every
+    problem, with file and line."""
     from sheetgen.layout.model import load_layout
 
     lay = load_layout(layout)
@@ -83,25 +90,73 @@ def _scoring_problem(lay) -> str | None:
     return None
 
 
+def _complete_layout(ctx, param, incomplete):
+    """Shell completion of a LAYOUT: the built-in ids, then files."""
+    from click.shell_completion import CompletionItem
+
+    from sheetgen.layout.resolve import builtin_ids
+
+    return [CompletionItem(i) for i in builtin_ids() if i.startswith(incomplete)] + \
+        [CompletionItem(incomplete, type="file")]
+
+
+def _complete_page(ctx, param, incomplete):
+    """Shell completion of --page: the page ids of the LAYOUT already typed."""
+    from click.shell_completion import CompletionItem
+
+    from sheetgen.errors import SheetgenError
+    from sheetgen.layout.model import load_layout
+
+    try:
+        lay = load_layout(ctx.params.get("layout") or "")
+    except (SheetgenError, OSError):
+        return []
+    return [CompletionItem(p.id) for p in lay.pages if p.id.startswith(incomplete)]
+
+
+def _output_option(help_text: str):
+    return click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+                        help=help_text)
+
+
+FORCE_OPTION = click.option("--force", is_flag=True,
+                            help="Overwrite an existing record or layout file (YAML/JSON).")
+MAX_FILLABLE_COPIES = 100   # every copy of a fillable pad has its own form fields
+
+
+def _layout_inputs(ref: str) -> list[str]:
+    """The input file a LAYOUT argument names (none for a built-in id or stdin)."""
+    from sheetgen.layout.resolve import is_builtin_ref
+
+    return [] if ref == "-" or is_builtin_ref(ref) else [ref]
+
+
 @cli.command()
-@click.argument("layout")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Where to write the PDF (default: output/LAYOUT.pdf).")
+@click.argument("layout", shell_complete=_complete_layout)
+@_output_option("Where to write the PDF (default: output/LAYOUT.pdf; - for standard output).")
 @LANG_OPTION
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="Paper size; the sheet is centred with printer-safe margins.")
 @click.option("--copies", type=click.IntRange(1, 10000), default=1, show_default=True,
-              help="How many copies (a pad).")
+              help=f"How many copies (a pad); at most {MAX_FILLABLE_COPIES} with --fillable.")
 @click.option("--players", type=int, default=None, help="Player columns, for score pads.")
-@click.option("--page", "pages", multiple=True, help="Only this page (repeatable), e.g. village.")
+@click.option("--page", "pages", multiple=True, shell_complete=_complete_page,
+              help="Only this page (repeatable), e.g. village.")
 @click.option("--fillable", is_flag=True,
               help="Add form fields to fill on a screen; `sheetgen score` reads the filled PDF.")
 def render(layout, output, lang, paper, copies, players, pages, fillable):
     """Render LAYOUT (a built-in id or a layout file) to a print-ready PDF."""
-    from sheetgen.fileio import write_atomic
+    from sheetgen.fileio import check_output, write_output
     from sheetgen.layout.model import load_layout
     from sheetgen.render.pdf import render_pdf
+    from sheetgen.schema import did_you_mean
 
+    if fillable and copies > MAX_FILLABLE_COPIES:
+        raise click.BadParameter(f"at most {MAX_FILLABLE_COPIES} with --fillable (each copy has its own form "
+                                 f"fields), got {copies}", param_hint="'--copies'")
+    inputs = _layout_inputs(layout)
+    if output is not None:
+        check_output(output, inputs=inputs)
     lay = load_layout(layout)
     lo, hi = lay.players["min"], lay.players["max"]
     if players is not None and not lo <= players <= hi:
@@ -111,33 +166,43 @@ def render(layout, output, lang, paper, copies, players, pages, fillable):
     pages = tuple(dict.fromkeys(pages))
     for p in pages:
         if p not in known:
-            raise click.BadParameter(f"no page '{p}' in {lay.id}; pages: {', '.join(known)}",
-                                     param_hint="'--page'")
+            raise click.BadParameter(f"no page '{printable(p)}' in {lay.id}{did_you_mean(p, known)}; "
+                                     f"pages: {', '.join(known)}", param_hint="'--page'")
     data = render_pdf(lay, lang=lang or default_lang(), paper=paper, copies=copies,
                       players=players, pages=list(pages) or None, fillable=fillable)
-    path = Path(output) if output else Path("output") / f"{lay.id}.pdf"
-    write_atomic(path, data)
+    path = output if output is not None else str(Path("output") / f"{lay.id}.pdf")
+    shown = write_output(path, data, inputs=inputs)
     n = copies * (len(pages) or len(lay.pages))
-    click.echo(f"wrote {path} ({n} page{'s' if n > 1 else ''}, {len(data) / 1024:.0f} KiB)")
+    click.echo(f"wrote {printable(shown)} ({n} page{'s' if n > 1 else ''}, {len(data) / 1024:.0f} KiB)", err=True)
 
 
 @cli.command()
-@click.argument("records", nargs=-1, required=True)
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True,
-              help="table for people, json (the score contract), csv.")
+@click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "jsonl", "csv"]), default="table",
+              show_default=True,
+              help="table for people; json (the score contract: one object for one game, an array of "
+                   "them for several); jsonl (one object a line); csv (one header per game).")
 @LANG_OPTION
+@click.option("--layout", "layout_ref", default=None, shell_complete=_complete_layout,
+              help="For filled PDFs: the layout they were rendered from (needed for a variant).")
 @click.option("-i", "--interactive", is_flag=True,
               help="Ask for the marks player by player; the argument is then a LAYOUT.")
 @click.option("--players", type=int, default=None, help="With --interactive: how many players.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
               help="With --interactive: also save the record (YAML) to this file.")
-def score(records, fmt, lang, interactive, players, save):
-    """Score finished games from RECORDS (YAML or JSON game records, or PDFs
-    filled on a screen from `sheetgen render --fillable`).
+@FORCE_OPTION
+def score(records, fmt, lang, layout_ref, interactive, players, save, force):
+    """Score finished games from RECORDS (YAML or JSON game records, `-` for standard
+    input, or PDFs filled on a screen from `sheetgen render --fillable`).
+
+    Each record is one game. The filled PDFs given together are one game (one
+    player per filled sheet), as `sheetgen read` makes of them. Scores go to
+    standard output, warnings to standard error.
 
     \b
     sheetgen score game.yaml
     sheetgen score game.yaml --format json
+    sheetgen score alice.pdf bob.pdf
     sheetgen score harvest-dice-normal --interactive --save game.yaml
     """
     from sheetgen.errors import RecordError, SheetgenError
@@ -148,78 +213,132 @@ def score(records, fmt, lang, interactive, players, save):
     if interactive:
         if len(records) != 1:
             raise click.UsageError("--interactive takes exactly one LAYOUT")
-        scored = [_interactive(records[0], players, save, score_data)]
+        scored = [_interactive(records[0], players, save, force, score_data)]
     else:
         if save or players is not None:
             raise click.UsageError("--save and --players go with --interactive")
+        pdfs = [r for r in records if r.lower().endswith(".pdf")]
+        if layout_ref is not None and not pdfs:
+            raise click.UsageError("--layout goes with filled PDFs")
         scored, problems = [], []
         for path in records:
             try:
-                if path.lower().endswith(".pdf"):
-                    from sheetgen.scoring.pdfread import record_from_pdfs
-
-                    scored.append(score_data(record_from_pdfs([path]), path))
+                if path in pdfs:
+                    if path == pdfs[0]:
+                        scored.append(_score_pdfs(pdfs, layout_ref, score_data))
                 else:
                     scored.append(score_file(path))
             except SheetgenError as exc:
                 problems += exc.problems
         if problems:
             raise RecordError(problems)
+    for s in scored:
+        for w in s.warnings:
+            click.echo(f"warning: {printable(w)}", err=True)
     if fmt == "json":
         click.echo(output.as_json(scored))
+    elif fmt == "jsonl":
+        click.echo(output.as_jsonl(scored), nl=False)
     elif fmt == "csv":
         click.echo(output.as_csv(scored), nl=False)
     else:
         click.echo("\n\n".join(output.as_table(s, lang) for s in scored))
 
 
-def _interactive(ref, players, save, score_data):
-    from sheetgen.fileio import write_atomic
+def _score_pdfs(pdfs, layout_ref, score_data):
+    """Filled PDFs of one layout as one game."""
+    from sheetgen.scoring.pdfread import record_from_pdfs
+
+    warnings: list = []
+    record = record_from_pdfs(pdfs, layout_ref, warnings)
+    if layout_ref is not None and _layout_inputs(layout_ref):
+        record["layout"] = os.path.abspath(layout_ref)
+    scored = score_data(record, pdfs[0] if len(pdfs) == 1 else f"{pdfs[0]} (+{len(pdfs) - 1})")
+    scored.warnings[:0] = warnings
+    return scored
+
+
+def _interactive(ref, players, save, force, score_data):
+    from sheetgen.fileio import check_output, write_output
     from sheetgen.layout.model import load_layout
     from sheetgen.scoring.interactive import ask_record
 
+    if save is not None:   # before the questions, not after them
+        check_output(save, inputs=_layout_inputs(ref), force=force, record=True)
     layout = load_layout(ref)
     record = ask_record(layout, ref, _game_players(layout, players))
     scored = score_data(record, save or "<interactive>")
     if save:
-        write_atomic(save, _record_yaml(record).encode("utf-8"))
-        click.echo(f"saved {save}", err=True)
+        shown = write_output(save, _record_yaml(record).encode("utf-8"), inputs=_layout_inputs(ref),
+                             force=force, record=True)
+        click.echo(f"saved {printable(shown)}", err=True)
     return scored
 
 
 @cli.command()
-@click.argument("pdfs", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--layout", "layout_ref", default=None,
-              help="The layout the sheets were rendered from (default: the one the PDF names).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write the record to this file instead of standard output.")
-def read(pdfs, layout_ref, output):
-    """Read filled fillable PDFs (`render --fillable`) into one game record (YAML).
+@click.argument("pdfs", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--layout", "layout_ref", default=None, shell_complete=_complete_layout,
+              help="The layout the sheets were rendered from (default: the built-in one the PDF names; "
+                   "a variant needs it).")
+@_output_option("Write the record to this file instead of standard output.")
+@FORCE_OPTION
+def read(pdfs, layout_ref, output, force):
+    """Read filled fillable PDFs (`render --fillable`; `-` for standard input) into one
+    game record (YAML).
 
     Every filled sheet is one player (a pad: every filled column). Check the
-    record, then `sheetgen score` it.
+    record, then `sheetgen score` it. A layout path is written relative to the record.
     """
+    from sheetgen.fileio import check_output
     from sheetgen.scoring.pdfread import record_from_pdfs
 
-    _emit(_record_yaml(record_from_pdfs(list(pdfs), layout_ref)), output)
+    inputs = [*pdfs, *([layout_ref] if layout_ref else [])]
+    if output not in (None, "-"):
+        check_output(output, inputs=inputs, force=force, record=True)
+    warnings: list = []
+    record = _numbers(record_from_pdfs(list(pdfs), layout_ref, warnings))
+    for w in warnings:
+        click.echo(f"warning: {printable(w)}", err=True)
+    if layout_ref is not None and _layout_inputs(layout_ref) and output not in (None, "-"):
+        record["layout"] = os.path.relpath(os.path.abspath(layout_ref), os.path.dirname(os.path.abspath(output)))
+    _emit(_record_yaml(record), output, inputs, force)
+
+
+_WHOLE = re.compile(r"-?(?:0|[1-9][0-9]{0,8})")
+
+
+def _numbers(value, key=None):
+    """A record with the whole numbers read from text fields as numbers (`overflow: 2`,
+    not `'2'`); names and sums ("3+4") stay text."""
+    if isinstance(value, dict):
+        return {k: _numbers(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_numbers(v, key) for v in value]
+    if isinstance(value, str) and key not in ("name", "layout") and _WHOLE.fullmatch(value):
+        return int(value)
+    return value
 
 
 @cli.command()
-@click.argument("layout")
+@click.argument("layout", shell_complete=_complete_layout)
 @click.option("--players", type=int, default=None, help="How many players (default: the game's usual count).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write to this file instead of standard output.")
-def template(layout, players, output):
+@_output_option("Write to this file instead of standard output.")
+@FORCE_OPTION
+def template(layout, players, output, force):
     """Print a commented blank game record for LAYOUT, to fill in and score."""
+    from sheetgen.fileio import check_output
     from sheetgen.games import game_module
     from sheetgen.layout.model import load_layout
     from sheetgen.scoring.template import make_template
 
+    inputs = _layout_inputs(layout)
+    if output not in (None, "-"):
+        check_output(output, inputs=inputs, force=force, record=True)
     lay = load_layout(layout)
     if players is None:
         lo, hi = game_module(lay.game).player_range(lay)
-        players = max(lo, min(hi, 2))
-    _emit(make_template(lay, _game_players(lay, players), layout), output)
+        players = max(lo, min(hi, lay.players["default"]))
+    _emit(make_template(lay, _game_players(lay, players), layout), output, inputs, force)
 
 
 def _game_players(lay, players: int | None) -> int | None:
@@ -238,20 +357,30 @@ def _record_yaml(record: dict) -> str:
     return yaml.safe_dump(record, allow_unicode=True, sort_keys=False, default_flow_style=None)
 
 
-def _emit(text: str, output: str | None) -> None:
-    """Write `text` atomically to `output`, or to standard output."""
-    from sheetgen.fileio import write_atomic
+def _emit(text: str, output: str | None, inputs=(), force: bool = False) -> None:
+    """Write a record's `text` to `output` (see fileio.write_output), or to standard output."""
+    from sheetgen.fileio import write_output
 
-    if output:
-        write_atomic(output, text.encode("utf-8"))
-        click.echo(f"wrote {output}", err=True)
+    if output is not None and output != "-":
+        shown = write_output(output, text.encode("utf-8"), inputs=inputs, force=force, record=True)
+        click.echo(f"wrote {printable(shown)}", err=True)
+    elif output == "-":
+        write_output("-", text.encode("utf-8"))
     else:
         click.echo(text, nl=False)
+
+
+def _terminate(signum, frame):
+    """SIGTERM ends the program like Ctrl-C: cleanup handlers run (no temporary file left)."""
+    raise SystemExit(128 + signum)
 
 
 def main():
     """The console script. A bug (not a bad input, which the commands report
     themselves) still ends in one `Error:` line; SHEETGEN_DEBUG=1 shows the traceback."""
+    import signal
+
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         cli(prog_name="sheetgen", standalone_mode=False)
     except click.exceptions.Abort:
@@ -262,6 +391,9 @@ def main():
         raise SystemExit(exc.exit_code) from None
     except click.exceptions.Exit as exc:
         raise SystemExit(exc.exit_code) from None
+    except BrokenPipeError:   # `sheetgen score ... | head`: the reader left; nothing to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        raise SystemExit(1) from None
     except Exception as exc:  # noqa: BLE001 - the last resort, see the docstring
         if os.environ.get("SHEETGEN_DEBUG"):
             raise

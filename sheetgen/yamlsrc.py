@@ -7,11 +7,15 @@ item, so that validation can say `file:line: key.path: message`.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
 
 from sheetgen.errors import SheetgenError
+
+MAX_NODES = 100_000   # values in one file, aliases expanded (a "billion laughs" file is refused)
+MAX_DEPTH = 64        # nesting of mappings and lists
 
 
 class SrcDict(dict):
@@ -64,8 +68,87 @@ def where(node, key=None) -> tuple[str, int]:
     return file, getattr(node, "line", 0)
 
 
+class TooBig(Exception):
+    """The document is over MAX_NODES values or MAX_DEPTH levels (the message says which)."""
+
+
+def _too_many() -> TooBig:
+    return TooBig(f"more than {MAX_NODES:,} values once YAML aliases are expanded (the limit)")
+
+
+def _too_deep() -> TooBig:
+    return TooBig(f"nested more than {MAX_DEPTH} levels deep (the limit)")
+
+
 class _Loader(yaml.SafeLoader):
+    """SafeLoader that counts the values it composes, aliases expanded, and refuses a
+    document past MAX_NODES or MAX_DEPTH before it costs time or memory."""
+
     source_name = "<string>"
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._nodes, self._depth, self._sizes = 0, 0, {}
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.events.AliasEvent):
+            node = super().compose_node(parent, index)
+            self._nodes += self._sizes.get(id(node), 1)
+            if self._nodes > MAX_NODES:
+                raise _too_many()
+            return node
+        self._nodes += 1
+        self._depth += 1
+        if self._nodes > MAX_NODES:
+            raise _too_many()
+        if self._depth > MAX_DEPTH:
+            raise _too_deep()
+        before = self._nodes
+        try:
+            node = super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+        self._sizes[id(node)] = self._nodes - before + 1
+        return node
+
+
+def check_size(data) -> None:
+    """Raise TooBig when a constructed tree (aliases shared) is over the limits."""
+    sizes: dict = {}
+
+    def size(value, depth):
+        if depth > MAX_DEPTH:
+            raise _too_deep()
+        if not isinstance(value, (dict, list)):
+            return 1
+        known = sizes.get(id(value))
+        if known is not None:
+            return known
+        items = value.values() if isinstance(value, dict) else value
+        total = 1 + len(value) if isinstance(value, dict) else 1
+        for item in items:
+            total += size(item, depth + 1)
+            if total > MAX_NODES:
+                raise _too_many()
+        sizes[id(value)] = total
+        return total
+
+    size(data, 1)
+
+
+_DECIMAL = re.compile(r"[-+]?[0-9][0-9_]*")
+_OTHER_INT = re.compile(r"[-+]?0(?:b[01_]+|x[0-9a-fA-F_]+)")
+
+
+def construct_int(loader, node):
+    """YAML 1.1 ints without its traps: `010` is ten (not octal eight) and `1:30` is
+    text (not 90, base 60); only ASCII digits."""
+    text = loader.construct_scalar(node)
+    if _DECIMAL.fullmatch(text):
+        return int(text.replace("_", ""), 10)
+    if _OTHER_INT.fullmatch(text):
+        return yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
+    return text
 
 
 def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> SrcDict:
@@ -98,6 +181,7 @@ def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> SrcList:
 
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+_Loader.add_constructor("tag:yaml.org,2002:int", construct_int)
 
 
 def loads(text: str, name: str = "<string>"):
@@ -118,6 +202,8 @@ def loads(text: str, name: str = "<string>"):
         raise SheetgenError(f"{name}:{line}: {exc.reason} (character {char!r})") from None
     except yaml.YAMLError as exc:  # pragma: no cover - other yaml errors
         raise SheetgenError(f"{name}:0: invalid YAML: {exc}") from None
+    except TooBig as exc:
+        raise SheetgenError(f"{name}: {exc}") from None
     except RecursionError:
         raise SheetgenError(f"{name}:0: nested too deeply") from None
     finally:
@@ -126,15 +212,9 @@ def loads(text: str, name: str = "<string>"):
 
 
 def load_file(path: str | Path, name: str | None = None):
-    """Read and parse a file; unreadable files are SheetgenErrors."""
-    path = Path(path)
-    shown = name or str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SheetgenError(f"{shown}: no such file") from None
-    except UnicodeDecodeError:
-        raise SheetgenError(f"{shown}:1: not UTF-8 text") from None
-    except OSError as exc:
-        raise SheetgenError(f"{shown}: cannot read: {exc.strerror}") from None
-    return loads(text, shown)
+    """Read (within fileio's limits; `-` is standard input) and parse a file; unreadable
+    files are SheetgenErrors."""
+    from sheetgen.fileio import read_text
+
+    shown = name or ("<stdin>" if str(path) == "-" else str(path))
+    return loads(read_text(path, shown=shown), shown)

@@ -23,7 +23,6 @@ import yaml
 
 from sheetgen import yamlsrc
 from sheetgen.errors import LayoutError, SheetgenError
-from sheetgen.schema import describe
 from sheetgen.yamlsrc import SrcDict, SrcList, load_file, where
 
 BUILTIN_PACKAGE = "sheetgen.layouts"
@@ -52,7 +51,7 @@ def locate(ref: str, relative_to: Path | None) -> Path | None:
     path = Path(ref)
     if not path.is_absolute() and relative_to is not None:
         path = relative_to.parent / path
-    return path if path.is_file() else None
+    return path if path.exists() else None   # not a regular file: reading it says so
 
 
 def _by_id(items) -> bool:
@@ -110,6 +109,7 @@ if getattr(yaml, "__with_libyaml__", False):
 
     _FastLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, yamlsrc._construct_mapping)
     _FastLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, yamlsrc._construct_sequence)
+    _FastLoader.add_constructor("tag:yaml.org,2002:int", yamlsrc.construct_int)
 else:  # pragma: no cover - PyYAML built without libyaml
     _FastLoader = None
 
@@ -122,10 +122,12 @@ def load_layout_file(path: Path):
     """`yamlsrc.load_file` for layout files, parsed by libyaml when PyYAML has it (~7x
     faster: layouts are the bulk of a `render`'s start-up). A file that does not load
     cleanly is read again by `yamlsrc.load_file`, so every error message is unchanged."""
+    from sheetgen.fileio import read_text
+
     if _FastLoader is not None:
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            text = read_text(path)
+        except SheetgenError:
             return load_file(path)
         if any(ch in text for ch in _SLOW_PATH_CHARS):
             return load_file(path)
@@ -135,18 +137,59 @@ def load_layout_file(path: Path):
             return load_file(path)
         loader.source_name = str(path)
         try:
-            return loader.get_single_data()
+            data = loader.get_single_data()
         except (yaml.YAMLError, RecursionError):
-            pass
+            data = loader = None
         finally:
-            loader.dispose()
+            if loader is not None:
+                loader.dispose()
+        if data is not None:
+            try:
+                yamlsrc.check_size(data)   # libyaml shares aliased values; count them expanded
+            except yamlsrc.TooBig as exc:
+                raise LayoutError(f"{path}: {exc}") from None
+            return data
     return load_file(path)
 
 
-def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack: tuple = ()) -> SrcDict:
-    """Load the layout at `path` with every parent merged in."""
+MAX_EXTENDS_DEPTH = 32
+LAYOUT_KEYS = ("extends", "id", "game", "title", "pages")
+
+
+def not_a_layout(path, data) -> str:
+    """Why `data` is no layout at all, without quoting what the file holds (it may be
+    any file of the user's: an error must not print its contents)."""
+    what = "an empty file" if data is None else ("a mapping without any layout key" if isinstance(data, dict)
+                                                 else describe_kind(data))
+    return f"{path}:1: expected a layout mapping (id, game, title, pages...), got {what}"
+
+
+def describe_kind(value) -> str:
+    """What kind of value, never the value itself."""
+    if isinstance(value, str):
+        return "a text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "a mapping" if isinstance(value, dict) else "nothing"
+
+
+def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack: tuple = (),
+            _done: dict | None = None) -> SrcDict:
+    """Load the layout at `path` with every parent merged in. Each file is resolved once
+    (a parent named twice, a diamond, is merged from the same result), at most
+    MAX_EXTENDS_DEPTH files deep."""
     path = Path(path)
     key = path.resolve()
+    _done = {} if _done is None else _done
+    if key in _done:
+        return _done[key]
+    if len(_stack) >= MAX_EXTENDS_DEPTH:
+        raise LayoutError(f"{path}:1: extends: more than {MAX_EXTENDS_DEPTH} files deep (the limit); "
+                          f"the chain starts at {_stack[0]}")
     if key in _stack:  # only reached when resolve() is called on a cycle directly
         chain = " -> ".join(p.name for p in (*_stack, key)[list(_stack).index(key):])
         raise LayoutError(f"{path}:1: extends: cycle: {chain}")
@@ -156,9 +199,8 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack:
         raise
     except SheetgenError as exc:  # YAML syntax, unreadable file: still a layout problem
         raise LayoutError(exc.problems) from None
-    if not isinstance(data, dict):
-        what = "an empty file" if data is None else describe(data)
-        raise LayoutError(f"{path}:1: expected a layout mapping (id, game, title, pages...), got {what}")
+    if not isinstance(data, dict) or not any(k in data for k in LAYOUT_KEYS):
+        raise LayoutError(not_a_layout(path, data))
     refs = data.get("extends", [])
     if isinstance(refs, str):
         refs = [refs]
@@ -181,7 +223,7 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack:
             hint = f" (built-in layouts: {', '.join(builtin_ids())})" if is_builtin_ref(ref) else ""
             problems.append(f"{path}:{line}: extends: no {kind} '{ref}'{hint}")
             continue
-        parent = resolve(parent_path, load, (*_stack, key))
+        parent = resolve(parent_path, load, (*_stack, key), _done)
         merged = parent if merged is None else merge(merged, parent)
     if problems:
         raise LayoutError(problems)
@@ -192,4 +234,5 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack:
         own["id"] = path.stem
         own.lines["id"] = 1
     result = own if merged is None else merge(merged, own)
+    _done[key] = result
     return result

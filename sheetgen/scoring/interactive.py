@@ -1,11 +1,14 @@
 """`sheetgen score LAYOUT --interactive`: ask player by player, field by field,
 show the allowed range, re-ask on bad input. Each answer is checked with the
-same spec the record validator uses."""
+same spec the record validator uses. Prompts and their messages go to standard
+error, so that standard output holds only the scores (`--format json > out.json`)."""
 
 from __future__ import annotations
 
 import click
-import yaml
+
+from sheetgen import yamlsrc
+from sheetgen.errors import SheetgenError
 
 from sheetgen.games import game_module
 from sheetgen.schema import INVALID, Ctx, ListOf, Map, Where
@@ -23,20 +26,24 @@ def parse_answer(text: str, spec):
 def _scalar(text: str):
     text = text.strip()
     try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError:
+        value = yamlsrc.loads(text)   # `010` is ten, not YAML 1.1's octal eight
+    except SheetgenError:
         return text
     return value if isinstance(value, (int, str, list)) and not isinstance(value, bool) else text
 
 
-def ask(prompt: str, spec, default=None, echo=click.echo):
+def _say(text: str) -> None:
+    click.echo(text, err=True)
+
+
+def ask(prompt: str, spec, default=None, echo=_say):
     """Prompt until the answer passes `spec`; return the normalised value."""
     desc = getattr(spec, "description", "")
     shown = f"{prompt} [{desc}]" if desc and desc != "a value" else prompt
     while True:
         dflt = None if default is None else (", ".join(map(str, default)) if isinstance(default, list)
                                              else str(default))
-        text = click.prompt(shown, default=dflt, show_default=dflt is not None)
+        text = click.prompt(shown, default=dflt, show_default=dflt is not None, err=True)
         value = parse_answer(text, spec)
         ctx = Ctx()
         got = spec.check(value, ctx, Where(None, None, ""))
@@ -58,7 +65,7 @@ def ask_record(layout, ref: str, players: int | None = None) -> dict:
     game = game_module(layout.game)
     lo, hi = game.player_range(layout)
     if players is None:
-        players = click.prompt("How many players", type=click.IntRange(lo, hi))
+        players = click.prompt("How many players", type=click.IntRange(lo, hi), err=True)
     record = {"layout": ref}
     names = []
     people = []
@@ -67,7 +74,7 @@ def ask_record(layout, ref: str, players: int | None = None) -> dict:
     for n in range(players):
         name = ask(f"Player {n + 1} name", Name(), f"Player {n + 1}")
         while name in names:
-            click.echo(f"  two players are named '{name}'")
+            _say(f"  two players are named '{name}'")
             name = ask(f"Player {n + 1} name", Name())
         names.append(name)
         player = {"name": name}
