@@ -23,7 +23,7 @@ from pathlib import Path
 from sheetgen.errors import SheetgenError
 
 MB = 1024 * 1024
-MAX_TEXT_INPUT = 2 * MB    # a layout or a game record
+MAX_TEXT_INPUT = 1 * MB    # a layout or a game record (a built-in layout is < 25 KB)
 MAX_PDF_INPUT = 50 * MB    # a filled PDF
 PROTECTED_SUFFIXES = (".yaml", ".yml", ".json")
 _CHUNK = 64 * 1024

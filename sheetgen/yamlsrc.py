@@ -14,7 +14,9 @@ import yaml
 
 from sheetgen.errors import SheetgenError
 
-MAX_NODES = 100_000   # values in one file, aliases expanded (a "billion laughs" file is refused)
+# values in one file, YAML aliases expanded (a "billion laughs" file is refused); a
+# built-in layout has fewer than 2,000
+MAX_NODES = 20_000
 MAX_DEPTH = 64        # nesting of mappings and lists
 
 
@@ -73,21 +75,20 @@ class TooBig(Exception):
 
 
 def _too_many() -> TooBig:
-    return TooBig(f"more than {MAX_NODES:,} values once YAML aliases are expanded (the limit)")
+    return TooBig(f"more than {MAX_NODES:,} values, YAML aliases expanded (the limit)")
 
 
 def _too_deep() -> TooBig:
     return TooBig(f"nested more than {MAX_DEPTH} levels deep (the limit)")
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader that counts the values it composes, aliases expanded, and refuses a
+class _Counting(yaml.composer.Composer):
+    """A composer that counts the values it composes, aliases expanded, and refuses a
     document past MAX_NODES or MAX_DEPTH before it costs time or memory."""
 
     source_name = "<string>"
 
-    def __init__(self, stream):
-        super().__init__(stream)
+    def _start(self):
         self._nodes, self._depth, self._sizes = 0, 0, {}
 
     def compose_node(self, parent, index):
@@ -112,28 +113,12 @@ class _Loader(yaml.SafeLoader):
         return node
 
 
-def check_size(data) -> None:
-    """Raise TooBig when a constructed tree (aliases shared) is over the limits."""
-    sizes: dict = {}
+class _Loader(_Counting, yaml.SafeLoader):
+    """Pure-Python PyYAML, counting."""
 
-    def size(value, depth):
-        if depth > MAX_DEPTH:
-            raise _too_deep()
-        if not isinstance(value, (dict, list)):
-            return 1
-        known = sizes.get(id(value))
-        if known is not None:
-            return known
-        items = value.values() if isinstance(value, dict) else value
-        total = 1 + len(value) if isinstance(value, dict) else 1
-        for item in items:
-            total += size(item, depth + 1)
-            if total > MAX_NODES:
-                raise _too_many()
-        sizes[id(value)] = total
-        return total
-
-    size(data, 1)
+    def __init__(self, stream):
+        yaml.SafeLoader.__init__(self, stream)
+        self._start()
 
 
 _DECIMAL = re.compile(r"[-+]?[0-9][0-9_]*")
@@ -184,10 +169,53 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _constr
 _Loader.add_constructor("tag:yaml.org,2002:int", construct_int)
 
 
+if getattr(yaml, "__with_libyaml__", False):
+    class _FastLoader(_Counting, yaml.CSafeLoader):
+        """libyaml's C parser (its events) under the counting composer, with the same
+        constructors: the same SrcDict/SrcList trees and lines."""
+
+        def __init__(self, stream):
+            yaml.CSafeLoader.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
+            self._start()
+
+    _FastLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+    _FastLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+    _FastLoader.add_constructor("tag:yaml.org,2002:int", construct_int)
+else:  # pragma: no cover - PyYAML built without libyaml
+    _FastLoader = None
+
+# libyaml accepts some tabs that PyYAML rejects, and may count these line breaks differently
+_SLOW_PATH_CHARS = ("\t", "\x85", "\u2028", "\u2029")
+# pure-Python PyYAML parses some 10,000 values a second: a larger text is only ever
+# parsed by libyaml (its own error messages), so that no input takes long
+SLOW_PATH_MAX = 64 * 1024
+
+
+def _loads_fast(text: str, name: str):
+    loader = _FastLoader(text)
+    loader.source_name = name
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
 def loads(text: str, name: str = "<string>"):
-    """Parse YAML/JSON text; a syntax error becomes a one-line SheetgenError."""
+    """Parse YAML/JSON text; a syntax error becomes a one-line SheetgenError.
+
+    libyaml parses it when PyYAML has it (~7x faster); a small text that it does not
+    load cleanly is read again by pure-Python PyYAML, whose messages are the ones we
+    show (and which rejects tabs libyaml lets through)."""
+    fast = _FastLoader is not None and (len(text) > SLOW_PATH_MAX or not any(ch in text for ch in _SLOW_PATH_CHARS))
     loader = None
     try:
+        if fast:
+            try:
+                return _loads_fast(text, name)
+            except (yaml.YAMLError, RecursionError):
+                if len(text) > SLOW_PATH_MAX:
+                    raise
         loader = _Loader(text)   # the reader already rejects control characters
         loader.source_name = name
         return loader.get_single_data()
@@ -201,7 +229,7 @@ def loads(text: str, name: str = "<string>"):
         char = chr(exc.character) if isinstance(exc.character, int) else exc.character
         raise SheetgenError(f"{name}:{line}: {exc.reason} (character {char!r})") from None
     except yaml.YAMLError as exc:  # pragma: no cover - other yaml errors
-        raise SheetgenError(f"{name}:0: invalid YAML: {exc}") from None
+        raise SheetgenError(f"{name}:0: invalid YAML: {str(exc).splitlines()[0] if str(exc) else ''}") from None
     except TooBig as exc:
         raise SheetgenError(f"{name}: {exc}") from None
     except RecursionError:

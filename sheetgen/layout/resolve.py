@@ -19,9 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Callable
 
-import yaml
 
-from sheetgen import yamlsrc
 from sheetgen.errors import LayoutError, SheetgenError
 from sheetgen.yamlsrc import SrcDict, SrcList, load_file, where
 
@@ -102,53 +100,8 @@ def merge(parent, child):
     return child
 
 
-if getattr(yaml, "__with_libyaml__", False):
-    class _FastLoader(yaml.CSafeLoader):
-        """yamlsrc's loader on libyaml's C parser: the same SrcDict/SrcList trees and lines."""
-        source_name = "<string>"
-
-    _FastLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, yamlsrc._construct_mapping)
-    _FastLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, yamlsrc._construct_sequence)
-    _FastLoader.add_constructor("tag:yaml.org,2002:int", yamlsrc.construct_int)
-else:  # pragma: no cover - PyYAML built without libyaml
-    _FastLoader = None
-
-
-# libyaml accepts some tabs that PyYAML rejects, and may count these line breaks differently
-_SLOW_PATH_CHARS = ("\t", "\x85", "\u2028", "\u2029")
-
-
 def load_layout_file(path: Path):
-    """`yamlsrc.load_file` for layout files, parsed by libyaml when PyYAML has it (~7x
-    faster: layouts are the bulk of a `render`'s start-up). A file that does not load
-    cleanly is read again by `yamlsrc.load_file`, so every error message is unchanged."""
-    from sheetgen.fileio import read_text
-
-    if _FastLoader is not None:
-        try:
-            text = read_text(path)
-        except SheetgenError:
-            return load_file(path)
-        if any(ch in text for ch in _SLOW_PATH_CHARS):
-            return load_file(path)
-        try:
-            loader = _FastLoader(text)
-        except yaml.YAMLError:
-            return load_file(path)
-        loader.source_name = str(path)
-        try:
-            data = loader.get_single_data()
-        except (yaml.YAMLError, RecursionError):
-            data = loader = None
-        finally:
-            if loader is not None:
-                loader.dispose()
-        if data is not None:
-            try:
-                yamlsrc.check_size(data)   # libyaml shares aliased values; count them expanded
-            except yamlsrc.TooBig as exc:
-                raise LayoutError(f"{path}: {exc}") from None
-            return data
+    """A layout file's tree (`yamlsrc.load_file`: libyaml when PyYAML has it, within limits)."""
     return load_file(path)
 
 
@@ -187,9 +140,6 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack:
     _done = {} if _done is None else _done
     if key in _done:
         return _done[key]
-    if len(_stack) >= MAX_EXTENDS_DEPTH:
-        raise LayoutError(f"{path}:1: extends: more than {MAX_EXTENDS_DEPTH} files deep (the limit); "
-                          f"the chain starts at {_stack[0]}")
     if key in _stack:  # only reached when resolve() is called on a cycle directly
         chain = " -> ".join(p.name for p in (*_stack, key)[list(_stack).index(key):])
         raise LayoutError(f"{path}:1: extends: cycle: {chain}")
@@ -223,6 +173,9 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack:
             hint = f" (built-in layouts: {', '.join(builtin_ids())})" if is_builtin_ref(ref) else ""
             problems.append(f"{path}:{line}: extends: no {kind} '{ref}'{hint}")
             continue
+        if len(_stack) + 1 >= MAX_EXTENDS_DEPTH and parent_path.resolve() not in _done:
+            raise LayoutError(f"{path}:{line}: extends: more than {MAX_EXTENDS_DEPTH} files deep (the limit); "
+                              f"the chain starts at {(_stack or (key,))[0]}")
         parent = resolve(parent_path, load, (*_stack, key), _done)
         merged = parent if merged is None else merge(merged, parent)
     if problems:
