@@ -72,7 +72,7 @@ class DictOf(Spec):
 
 
 MAX_ELEMENTS = 400     # per page (the built-in pages have at most ~50)
-MAX_OVERLAPS = 50      # overlap errors reported per page, the rest counted
+MAX_OVERLAPS = 20      # overlap errors reported per page, the rest counted
 
 
 class Elements(Spec):
