@@ -66,7 +66,7 @@ def validate(layout):
 
     lay = load_layout(layout)
     pages = ", ".join(p.id for p in lay.pages)
-    click.echo(f"ok: {layout}: layout '{lay.id}' ({lay.game}), pages: {pages}")
+    click.echo(f"ok: {printable(layout)}: layout '{lay.id}' ({lay.game}), pages: {pages}")
     problem = _scoring_problem(lay)
     if problem:
         click.echo(f"note: it prints, but `sheetgen score` cannot use it: {problem}")

@@ -127,12 +127,19 @@ def write_output(path: str | Path, data: bytes, *, inputs=(), force: bool = Fals
         out.write(data)
         out.flush()
         return "<stdout>"
-    if st is not None and not stat.S_ISREG(st.st_mode):
+    if st is not None and (not stat.S_ISREG(st.st_mode) or _special(text)):
         _write_straight(text, data)
         return text
     real = Path(os.path.realpath(text))   # through a symbolic link: the link stays
     write_atomic(real, data, st.st_mode & 0o7777 if st is not None else None, shown=text)
     return text
+
+
+def _special(path: str) -> bool:
+    """/dev/stdout and its kin (links into /proc/self/fd): whatever they point to, a
+    rename would act on the wrong file, so they are written straight to."""
+    return os.path.abspath(path).startswith(("/dev/", "/proc/")) or \
+        os.path.realpath(path).startswith(("/dev/", "/proc/"))
 
 
 def _write_straight(shown: str, data: bytes) -> None:

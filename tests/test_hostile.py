@@ -184,7 +184,8 @@ CASES = {
         lambda d: (_w(d / "my.yaml", _layout_with("")), os.symlink("my.yaml", d / "out.pdf")),
         ["render", "my.yaml", "-o", "out.pdf"]),
     "template over a filled record": (
-        lambda d: _w(d / "game.yaml", RECORD.replace("PIG", "3")), ["template", "harvest-dice-normal", "-o", "game.yaml"]),
+        lambda d: _w(d / "game.yaml", RECORD.replace("PIG", "3")),
+        ["template", "harvest-dice-normal", "-o", "game.yaml"]),
     "template over a record through a link": (
         lambda d: (_w(d / "game.yaml", RECORD.replace("PIG", "3")), os.symlink("game.yaml", d / "ln.yaml")),
         ["template", "bosk", "-o", "ln.yaml"]),

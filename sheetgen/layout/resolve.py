@@ -19,7 +19,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Callable
 
-
 from sheetgen.errors import LayoutError, SheetgenError
 from sheetgen.yamlsrc import SrcDict, SrcList, load_file, where
 

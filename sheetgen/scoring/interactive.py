@@ -9,7 +9,6 @@ import click
 
 from sheetgen import yamlsrc
 from sheetgen.errors import SheetgenError
-
 from sheetgen.games import game_module
 from sheetgen.schema import INVALID, Ctx, ListOf, Map, Where
 from sheetgen.scoring.fields import Name

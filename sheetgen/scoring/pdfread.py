@@ -169,8 +169,9 @@ def pdf_layout(path, subject: str, layout_ref: str | None) -> Layout:
         return load_layout(subject)
     layout = load_layout(layout_ref)
     if subject and subject != layout.id:
-        raise RecordError(f"{path}: the PDF was rendered from layout '{shown}', not from '{layout.id}' "
-                          f"({layout_ref}); give the --layout it was rendered from")
+        given = f" ({layout_ref})" if layout_ref != layout.id else ""
+        raise RecordError(f"{path}: the PDF was rendered from layout '{shown}', not from '{layout.id}'{given}; "
+                          "give the --layout it was rendered from")
     return layout
 
 
