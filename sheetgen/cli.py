@@ -122,6 +122,7 @@ def _output_option(help_text: str):
 FORCE_OPTION = click.option("--force", is_flag=True,
                             help="Overwrite an existing record or layout file (YAML/JSON).")
 MAX_FILLABLE_COPIES = 100   # every copy of a fillable pad has its own form fields
+MAX_FORM_FIELDS = 25_000    # in one fillable PDF (100 copies of the largest built-in pad: 21,600)
 
 
 def _layout_inputs(ref: str) -> list[str]:
@@ -168,12 +169,26 @@ def render(layout, output, lang, paper, copies, players, pages, fillable):
         if p not in known:
             raise click.BadParameter(f"no page '{printable(p)}' in {lay.id}{did_you_mean(p, known)}; "
                                      f"pages: {', '.join(known)}", param_hint="'--page'")
+    if fillable:
+        _check_form_fields(lay, list(pages) or known, players, copies)
     data = render_pdf(lay, lang=lang or default_lang(), paper=paper, copies=copies,
                       players=players, pages=list(pages) or None, fillable=fillable)
     path = output if output is not None else str(Path("output") / f"{lay.id}.pdf")
     shown = write_output(path, data, inputs=inputs)
     n = copies * (len(pages) or len(lay.pages))
     click.echo(f"wrote {printable(shown)} ({n} page{'s' if n > 1 else ''}, {len(data) / 1024:.0f} KiB)", err=True)
+
+
+def _check_form_fields(lay, pages: list[str], players, copies: int) -> None:
+    """A fillable pad has a form field per markable box per copy: bounded before the work."""
+    from sheetgen.layout.display import Box
+
+    per_copy = sum(1 for pid in pages for prim in lay.display(lay.page(pid), "en", players) if isinstance(prim, Box))
+    if per_copy * copies > MAX_FORM_FIELDS:
+        most = max(1, MAX_FORM_FIELDS // max(per_copy, 1))
+        raise click.BadParameter(f"{copies} fillable copies of {lay.id} would hold {per_copy * copies:,} form "
+                                 f"fields; the limit is {MAX_FORM_FIELDS:,} (at most {most} copies)",
+                                 param_hint="'--copies'")
 
 
 @cli.command()

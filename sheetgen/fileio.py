@@ -44,15 +44,16 @@ def read_input(path: str | Path, limit: int, shown: str | None = None) -> bytes:
         raise SheetgenError(f"{shown}: no such file") from None
     except OSError as exc:
         raise SheetgenError(f"{shown}: cannot read: {exc.strerror}") from None
-    with os.fdopen(fd, "rb") as fh:
-        st = os.fstat(fd)
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+        os.close(fd)
         if stat.S_ISDIR(st.st_mode):
             raise SheetgenError(f"{shown}: a folder, not a file")
         if not stat.S_ISREG(st.st_mode):
             raise SheetgenError(f"{shown}: not a regular file (to read a stream, give - and "
                                 "pipe it to standard input)")
-        if st.st_size > limit:
-            raise _size_error(shown, limit)
+        raise _size_error(shown, limit)
+    with os.fdopen(fd, "rb") as fh:
         try:
             return _read_limited(fh, limit, shown)
         except OSError as exc:

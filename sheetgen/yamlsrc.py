@@ -129,6 +129,8 @@ def construct_int(loader, node):
     """YAML 1.1 ints without its traps: `010` is ten (not octal eight) and `1:30` is
     text (not 90, base 60); only ASCII digits."""
     text = loader.construct_scalar(node)
+    if len(text) > 40:   # no count on a sheet; int() of thousands of digits is refused by Python
+        return text
     if _DECIMAL.fullmatch(text):
         return int(text.replace("_", ""), 10)
     if _OTHER_INT.fullmatch(text):

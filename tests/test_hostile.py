@@ -235,6 +235,14 @@ CASES = {
     "score a FIFO with no writer": (lambda d: setup_fifo(d, "game.yaml"), ["score", "game.yaml"]),
     "read a FIFO with no writer": (lambda d: setup_fifo(d, "in.pdf"), ["read", "in.pdf"]),
     "fillable pad of 10,000 copies": (None, ["render", "bosk", "--fillable", "--copies", "10000", "-o", "x.pdf"]),
+    "fillable pad past the form-field budget": (
+        None, ["render", "river-valley-glassworks", "--players", "5", "--fillable", "--copies", "100", "-o", "x.pdf"]),
+    "a number of 5,000 digits": (lambda d: _w(d / "game.yaml", RECORD.replace("PIG", "9" * 5000)), ["score", "game.yaml"]),
+    "a folder as the record's layout": (
+        lambda d: _w(d / "game.yaml", "layout: /tmp\nplayers: []\n"), ["score", "game.yaml"]),
+    "a layout name too long for the system": (
+        lambda d: _w(d / "game.yaml", "layout: " + "a" * 5000 + "\nplayers: []\n"), ["score", "game.yaml"]),
+    "extends a folder": (lambda d: _w(d / "my.yaml", "extends: /tmp/\n"), ["validate", "my.yaml"]),
     "diamond extends 40 deep": (setup_diamond, ["validate", "d40.yaml"]),
     "10,000 overlapping elements": (lambda d: setup_elements(d, 10_000), ["validate", "many.yaml"]),
     "399 overlapping elements": (lambda d: setup_elements(d, 399), ["validate", "many.yaml"]),

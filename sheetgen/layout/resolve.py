@@ -44,11 +44,17 @@ def locate(ref: str, relative_to: Path | None) -> Path | None:
     """The file a reference names: a built-in id, or a path (relative to a file's folder)."""
     if is_builtin_ref(ref):
         path = builtin_dir() / f"{ref}.yaml"
-        return path if path.is_file() else None
+        try:
+            return path if path.is_file() else None
+        except (OSError, ValueError):
+            return None
     path = Path(ref)
     if not path.is_absolute() and relative_to is not None:
         path = relative_to.parent / path
-    return path if path.exists() else None   # not a regular file: reading it says so
+    try:
+        return path if path.exists() else None   # not a regular file: reading it says so
+    except (OSError, ValueError):   # a name too long, a NUL byte...
+        return None
 
 
 def _by_id(items) -> bool:
