@@ -281,7 +281,7 @@ def _interactive(ref, players, save, force, score_data):
     if save is not None:   # before the questions, not after them
         check_output(save, inputs=_layout_inputs(ref), force=force, record=True)
     layout = load_layout(ref)
-    record = ask_record(layout, ref, _game_players(layout, players))
+    record = ask_record(layout, _layout_ref_for(ref, save), _game_players(layout, players))
     scored = score_data(record, save or "<interactive>")
     if save:
         shown = write_output(save, _record_yaml(record).encode("utf-8"), inputs=_layout_inputs(ref),
@@ -314,9 +314,17 @@ def read(pdfs, layout_ref, output, force):
     record = _numbers(record_from_pdfs(list(pdfs), layout_ref, warnings))
     for w in warnings:
         click.echo(f"warning: {printable(w)}", err=True)
-    if layout_ref is not None and _layout_inputs(layout_ref) and output not in (None, "-"):
-        record["layout"] = os.path.relpath(os.path.abspath(layout_ref), os.path.dirname(os.path.abspath(output)))
+    if layout_ref is not None:
+        record["layout"] = _layout_ref_for(layout_ref, output)
     _emit(_record_yaml(record), output, inputs, force)
+
+
+def _layout_ref_for(ref: str, record_path: str | None) -> str:
+    """How a record written to `record_path` names the layout `ref` (given relative to the
+    current folder): a built-in id as is, a path relative to the record's folder."""
+    if not _layout_inputs(ref) or record_path in (None, "-"):
+        return ref
+    return os.path.relpath(os.path.abspath(ref), os.path.dirname(os.path.abspath(record_path)))
 
 
 _WHOLE = re.compile(r"-?(?:0|[1-9][0-9]{0,8})")
@@ -353,7 +361,7 @@ def template(layout, players, output, force):
     if players is None:
         lo, hi = game_module(lay.game).player_range(lay)
         players = max(lo, min(hi, lay.players["default"]))
-    _emit(make_template(lay, _game_players(lay, players), layout), output, inputs, force)
+    _emit(make_template(lay, _game_players(lay, players), _layout_ref_for(layout, output)), output, inputs, force)
 
 
 def _game_players(lay, players: int | None) -> int | None:

@@ -264,3 +264,19 @@ def test_a_variant_pdf_needs_and_takes_layout(tmp_path):
     assert data["layout"] == os.path.join("..", "layouts", "hd-big.yaml")   # relative to the record
     assert data["players"][0]["pig"] == 4
     assert run("score", str(record)).exit_code == 0
+
+
+def test_template_writes_the_layout_path_relative_to_the_record(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "layouts" / "hd.yaml").write_text("extends: harvest-dice-normal\nid: hd\n", encoding="utf-8")
+    out = run("template", "layouts/hd.yaml", "-o", "records/game.yaml")
+    assert out.exit_code == 0, out.output
+    assert "layout: ../layouts/hd.yaml" in (tmp_path / "records" / "game.yaml").read_text(encoding="utf-8")
+
+
+def test_read_takes_a_pdf_on_standard_input(tmp_path):
+    pdf = fill("harvest-dice-normal", {"player_name_box": "Ann", "pig_1": "/Yes"}, tmp_path / "ann.pdf")
+    out = CliRunner().invoke(cli, ["read", "-"], input=Path(pdf).read_bytes())
+    assert out.exit_code == 0, out.output
+    assert yaml.safe_load(out.stdout)["players"][0]["name"] == "Ann"

@@ -237,7 +237,8 @@ CASES = {
     "fillable pad of 10,000 copies": (None, ["render", "bosk", "--fillable", "--copies", "10000", "-o", "x.pdf"]),
     "fillable pad past the form-field budget": (
         None, ["render", "river-valley-glassworks", "--players", "5", "--fillable", "--copies", "100", "-o", "x.pdf"]),
-    "a number of 5,000 digits": (lambda d: _w(d / "game.yaml", RECORD.replace("PIG", "9" * 5000)), ["score", "game.yaml"]),
+    "a number of 5,000 digits": (
+        lambda d: _w(d / "game.yaml", RECORD.replace("PIG", "9" * 5000)), ["score", "game.yaml"]),
     "a folder as the record's layout": (
         lambda d: _w(d / "game.yaml", "layout: /tmp\nplayers: []\n"), ["score", "game.yaml"]),
     "a layout name too long for the system": (
