@@ -207,8 +207,8 @@ def _check_form_fields(lay, pages: list[str], players, copies: int) -> None:
               help="With --interactive: also save the record (YAML) to this file.")
 @FORCE_OPTION
 def score(records, fmt, lang, layout_ref, interactive, players, save, force):
-    """Score finished games from RECORDS (YAML or JSON game records, `-` for standard
-    input, or PDFs filled on a screen from `sheetgen render --fillable`).
+    """Score finished games from RECORDS (YAML or JSON game records, or PDFs filled
+    on a screen from `sheetgen render --fillable`; `-` reads either from standard input).
 
     Each record is one game. The filled PDFs given together are one game (one
     player per filled sheet), as `sheetgen read` makes of them. Scores go to
@@ -232,7 +232,7 @@ def score(records, fmt, lang, layout_ref, interactive, players, save, force):
     else:
         if save or players is not None:
             raise click.UsageError("--save and --players go with --interactive")
-        pdfs = [r for r in records if r.lower().endswith(".pdf")]
+        pdfs = [r for r in records if r.lower().endswith(".pdf") or (r == "-" and _stdin_is_pdf())]
         if layout_ref is not None and not pdfs:
             raise click.UsageError("--layout goes with filled PDFs")
         scored, problems = [], []
@@ -258,6 +258,12 @@ def score(records, fmt, lang, layout_ref, interactive, players, save, force):
         click.echo(output.as_csv(scored), nl=False)
     else:
         click.echo("\n\n".join(output.as_table(s, lang) for s in scored))
+
+
+def _stdin_is_pdf() -> bool:
+    from sheetgen.fileio import MAX_PDF_INPUT, read_input
+
+    return read_input("-", MAX_PDF_INPUT)[:1024].lstrip().startswith(b"%PDF-")
 
 
 def _score_pdfs(pdfs, layout_ref, score_data):

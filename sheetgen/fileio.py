@@ -27,6 +27,7 @@ MAX_TEXT_INPUT = 1 * MB    # a layout or a game record (a built-in layout is < 2
 MAX_PDF_INPUT = 50 * MB    # a filled PDF
 PROTECTED_SUFFIXES = (".yaml", ".yml", ".json")
 _CHUNK = 64 * 1024
+_STDIN: tuple | None = None   # (the stream, its bytes)
 
 
 def _size_error(shown: str, limit: int) -> SheetgenError:
@@ -36,8 +37,13 @@ def _size_error(shown: str, limit: int) -> SheetgenError:
 def read_input(path: str | Path, limit: int, shown: str | None = None) -> bytes:
     """The bytes of `path` (`-`: standard input), at most `limit` of them."""
     shown = shown or str(path)
-    if str(path) == "-":
-        return _read_limited(sys.stdin.buffer, limit, "<stdin>")
+    if str(path) == "-":   # read once, kept: a command may look at it twice (a PDF or a record?)
+        global _STDIN
+        if _STDIN is None or _STDIN[0] is not sys.stdin:
+            _STDIN = (sys.stdin, _read_limited(sys.stdin.buffer, MAX_PDF_INPUT, "<stdin>"))
+        if len(_STDIN[1]) > limit:
+            raise _size_error("<stdin>", limit)
+        return _STDIN[1]
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:

@@ -280,3 +280,6 @@ def test_read_takes_a_pdf_on_standard_input(tmp_path):
     out = CliRunner().invoke(cli, ["read", "-"], input=Path(pdf).read_bytes())
     assert out.exit_code == 0, out.output
     assert yaml.safe_load(out.stdout)["players"][0]["name"] == "Ann"
+    scored = CliRunner().invoke(cli, ["score", "-", "--format", "json"], input=Path(pdf).read_bytes())
+    assert scored.exit_code == 0, scored.output
+    assert json.loads(scored.stdout)["players"][0]["name"] == "Ann"
