@@ -207,6 +207,9 @@ CASES = {
     "--layout is not the PDF's layout": (None, ["read", "--layout", "harvest-dice-advanced", "normal.pdf"]),
     "--layout is not the PDF's layout (score)": (None, ["score", "--layout", "harvest-dice-advanced", "normal.pdf"]),
     "extends a foreign file": (lambda d: _w(d / "my.yaml", "extends: secret.yaml\n"), ["validate", "my.yaml"]),
+    "extends a foreign mapping that has an id": (
+        lambda d: (_w(d / "other.json", f'{{"id": "{SECRET}", "pages": "{SECRET}"}}'),
+                   _w(d / "my.yaml", "extends: other.json\n")), ["validate", "my.yaml"]),
     "record names a foreign file as layout": (
         lambda d: _w(d / "game.yaml", "layout: secret.yaml\nplayers: []\n"), ["score", "game.yaml"]),
     "record names a foreign text file as layout": (

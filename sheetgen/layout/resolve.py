@@ -111,14 +111,15 @@ def load_layout_file(path: Path):
 
 
 MAX_EXTENDS_DEPTH = 32
-LAYOUT_KEYS = ("extends", "id", "game", "title", "pages")
 
 
 def not_a_layout(path, data) -> str:
     """Why `data` is no layout at all, without quoting what the file holds (it may be
     any file of the user's: an error must not print its contents)."""
-    what = "an empty file" if data is None else ("a mapping without any layout key" if isinstance(data, dict)
-                                                 else describe_kind(data))
+    if data is None:
+        what = "an empty file"
+    else:
+        what = "a mapping with neither 'game' nor 'extends'" if isinstance(data, dict) else describe_kind(data)
     return f"{path}:1: expected a layout mapping (id, game, title, pages...), got {what}"
 
 
@@ -154,7 +155,8 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack:
         raise
     except SheetgenError as exc:  # YAML syntax, unreadable file: still a layout problem
         raise LayoutError(exc.problems) from None
-    if not isinstance(data, dict) or not any(k in data for k in LAYOUT_KEYS):
+    # a layout names its game or a parent: any other file is no layout, and is not quoted
+    if not isinstance(data, dict) or ("game" not in data and "extends" not in data):
         raise LayoutError(not_a_layout(path, data))
     refs = data.get("extends", [])
     if isinstance(refs, str):
