@@ -237,6 +237,11 @@ def _inside(inner, outer) -> bool:
             inner["y"] + inner["h"] <= outer["y"] + outer["h"] + eps)
 
 
+def _quoted(text: str, most: int = 80) -> str:
+    """A label quoted in a message, cut to `most` characters (a label may be 2,000)."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + f"... ({len(text):,} characters)"
+
+
 def _fmt(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
 
@@ -323,7 +328,7 @@ def _check_display(layout: Layout, ctx: Ctx) -> None:
                             if not fit.fits:
                                 who = f" with {players} players" if len(counts) > 1 else ""
                                 _report(ctx, el, prim.path, f"text does not fit in {_fmt(prim.w)} x {_fmt(prim.h)}mm"
-                                        f"{who} ({lang}): {prim.text!r}", seen)
+                                        f"{who} ({lang}): {_quoted(prim.text)}", seen)
                         elif isinstance(prim, Box):
                             least = MIN_MINI_BOX if prim.kind == "mini" else MIN_BOX
                             if min(prim.w, prim.h) < least - 0.01:
