@@ -215,6 +215,8 @@ def test_close_matches_are_suggested():
     ctx = Ctx()
     Map({"color": Field(Str()), "size": Field(Str())}).check({"colour": "x"}, ctx, Where(None, None, ""))
     assert ctx.errors == ["<string>: colour: unknown key; did you mean 'color'?; accepted keys: color, size"]
+    ext = run("validate", "-", input="extends: harvest-dice-advanced2\n")
+    assert "extends: no built-in layout 'harvest-dice-advanced2'; did you mean 'harvest-dice-advanced'?" in ext.stderr
     page = run("render", "imperial-settlers", "--page", "vilage")
     assert "did you mean 'village'?" in page.stderr
 

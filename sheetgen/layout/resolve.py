@@ -177,7 +177,11 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack:
             continue
         if parent_path is None:
             kind = "built-in layout" if is_builtin_ref(ref) else "file"
-            hint = f" (built-in layouts: {', '.join(builtin_ids())})" if is_builtin_ref(ref) else ""
+            hint = ""
+            if is_builtin_ref(ref):
+                from sheetgen.schema import did_you_mean
+
+                hint = did_you_mean(ref, builtin_ids()) or f" (built-in layouts: {', '.join(builtin_ids())})"
             problems.append(f"{path}:{line}: extends: no {kind} '{ref}'{hint}")
             continue
         if len(_stack) + 1 >= MAX_EXTENDS_DEPTH and parent_path.resolve() not in _done:
