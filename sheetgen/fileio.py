@@ -37,6 +37,8 @@ def _size_error(shown: str, limit: int) -> SheetgenError:
 def read_input(path: str | Path, limit: int, shown: str | None = None) -> bytes:
     """The bytes of `path` (`-`: standard input), at most `limit` of them."""
     shown = shown or str(path)
+    if str(path) == "":
+        raise SheetgenError("an empty file name; give a file, or - for standard input")
     if str(path) == "-":   # read once, kept: a command may look at it twice (a PDF or a record?)
         global _STDIN
         if _STDIN is None or _STDIN[0] is not sys.stdin:

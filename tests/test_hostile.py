@@ -262,6 +262,8 @@ CASES = {
         lambda d: _w(d / "deep.yaml", _layout_with("x: " + "[" * 5000 + "]" * 5000 + "\n")), ["validate", "deep.yaml"]),
     # Unix and Click conventions
     "mistyped layout id": (None, ["render", "harvest-dice-normall"]),
+    "an empty record name": (None, ["score", ""]),
+    "an empty PDF name": (None, ["read", ""]),
     "score - with a broken record": (None, ["score", "-"], b"layout: bosk\nplayers: [1, 2\n"),
     "validate - with a broken layout": (None, ["validate", "-"], b"id: x\ngame: nope\n"),
     "terminal escapes in a name": (
