@@ -140,7 +140,8 @@ def write_output(path: str | Path, data: bytes, *, inputs=(), force: bool = Fals
         _write_straight(text, data)
         return text
     real = Path(os.path.realpath(text))   # through a symbolic link: the link stays
-    write_atomic(real, data, st.st_mode & 0o7777 if st is not None else None, shown=text)
+    write_atomic(real, data, st.st_mode & 0o7777 if st is not None else None, shown=text,
+                 owner=(st.st_uid, st.st_gid) if st is not None else None)
     return text
 
 
@@ -169,8 +170,10 @@ def _write_straight(shown: str, data: bytes) -> None:
         os.close(fd)
 
 
-def write_atomic(path: str | Path, data: bytes, mode: int | None = None, shown: str | None = None) -> Path:
-    """A temporary file beside `path`, then a rename; `mode` defaults to the usual one."""
+def write_atomic(path: str | Path, data: bytes, mode: int | None = None, shown: str | None = None,
+                 owner: tuple[int, int] | None = None) -> Path:
+    """A temporary file beside `path`, then a rename; `mode` defaults to the usual one.
+    `owner` (uid, gid) is kept when we may (as root, or our own group)."""
     path = Path(path)
     shown = shown or str(path)
     try:
@@ -181,6 +184,11 @@ def write_atomic(path: str | Path, data: bytes, mode: int | None = None, shown: 
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        if owner is not None and owner != (os.geteuid(), os.getegid()):
+            try:
+                os.chown(tmp, *owner)
+            except OSError:
+                pass   # not ours to give: the new file is the writer's, as any new file
         os.chmod(tmp, (0o666 & ~_umask()) if mode is None else mode)   # mkstemp makes 0600
         os.replace(tmp, path)
     except BaseException as exc:   # SIGTERM too: the CLI turns it into SystemExit
