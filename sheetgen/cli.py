@@ -29,8 +29,14 @@ LANG_OPTION = click.option("--lang", type=click.Choice(["fr", "en"]), default=No
                            help="Language of the labels (default: from the locale, else en).")
 
 
-def _complete_layout_lazy(ctx, param, incomplete):
-    return _complete_layout(ctx, param, incomplete)
+def _complete_layout(ctx, param, incomplete):
+    """Shell completion of a LAYOUT: the built-in ids, then files."""
+    from click.shell_completion import CompletionItem
+
+    from sheetgen.layout.resolve import builtin_ids
+
+    return [CompletionItem(i) for i in builtin_ids() if i.startswith(incomplete)] + \
+        [CompletionItem(incomplete, type="file")]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -58,7 +64,7 @@ def list_cmd():
 
 
 @cli.command()
-@click.argument("layout", shell_complete=_complete_layout_lazy)
+@click.argument("layout", shell_complete=_complete_layout)
 def validate(layout):
     """Check a layout file (or a built-in id; `-` reads it from standard input): every
     problem, with file and line."""
@@ -88,16 +94,6 @@ def _scoring_problem(lay) -> str | None:
     except SheetgenError as exc:
         return exc.problems[0].split(": ", 1)[-1]
     return None
-
-
-def _complete_layout(ctx, param, incomplete):
-    """Shell completion of a LAYOUT: the built-in ids, then files."""
-    from click.shell_completion import CompletionItem
-
-    from sheetgen.layout.resolve import builtin_ids
-
-    return [CompletionItem(i) for i in builtin_ids() if i.startswith(incomplete)] + \
-        [CompletionItem(incomplete, type="file")]
 
 
 def _complete_page(ctx, param, incomplete):
