@@ -230,6 +230,11 @@ def test_shell_completion_offers_layout_ids_pages_and_files():
         params = {"layout": "imperial-settlers"}
 
     assert [i.value for i in _complete_page(Ctx(), None, "")] == ["empire", "village"]
+    from click.shell_completion import ShellComplete
+
+    complete = ShellComplete(cli, {}, "sheetgen", "_SHEETGEN_COMPLETE")
+    assert [i.value for i in complete.get_completions(["render", "imperial-settlers", "--page"], "")] == \
+        ["empire", "village"]
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "_SHEETGEN_COMPLETE=bash_source" in readme
 
