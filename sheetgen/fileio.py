@@ -52,6 +52,8 @@ def read_input(path: str | Path, limit: int, shown: str | None = None) -> bytes:
         raise SheetgenError(f"{shown}: no such file") from None
     except OSError as exc:
         raise SheetgenError(f"{shown}: cannot read: {exc.strerror}") from None
+    except ValueError:   # a NUL byte in the name
+        raise SheetgenError(f"{shown}: no such file") from None
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
         os.close(fd)
