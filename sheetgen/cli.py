@@ -7,11 +7,13 @@ so that `sheetgen --help` starts fast.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import click
 
 from sheetgen import __version__
+from sheetgen.errors import printable
 
 
 def default_lang() -> str:
@@ -27,12 +29,26 @@ LANG_OPTION = click.option("--lang", type=click.Choice(["fr", "en"]), default=No
                            help="Language of the labels (default: from the locale, else en).")
 
 
+def _complete_layout(ctx, param, incomplete):
+    """Shell completion of a LAYOUT: the built-in ids, then files."""
+    from click.shell_completion import CompletionItem
+
+    from sheetgen.layout.resolve import builtin_ids
+
+    return [CompletionItem(i) for i in builtin_ids() if i.startswith(incomplete)] + \
+        [CompletionItem(incomplete, type="file")]
+
+
+
+
 class LibraryErrors(click.ClickException):
     """A library error (sheetgen.errors) as Click shows it: `Error: ` and the first
     problem, then one line per further problem; exit 1 (2 for a usage error)."""
 
     def __init__(self, exc):
-        super().__init__("\n".join(exc.lines))
+        from sheetgen.errors import shown_problems
+
+        super().__init__("\n".join(shown_problems(exc.lines)))
         self.exit_code = exc.exit_code
 
 
@@ -73,16 +89,15 @@ def list_cmd():
 
 
 @cli.command()
-@click.argument("layout")
+@click.argument("layout", shell_complete=_complete_layout)
 def validate(layout):
-    """Check a layout file (or a built-in id): every problem, with file and line."""
-    from sheetgen.games import load_layout
+    """Check a layout file (or a built-in id; `-` reads it from standard input): every
+    problem, with file and line."""
+    from sheetgen.games import game_for, load_layout
 
     lay = load_layout(layout)
     pages = ", ".join(p.id for p in lay.pages)
-    click.echo(f"ok: {layout}: layout '{lay.id}' ({lay.game}), pages: {pages}")
-    from sheetgen.games import game_for
-
+    click.echo(f"ok: {printable(layout)}: layout '{lay.id}' ({lay.game}), pages: {pages}")
     problems = game_for(lay).layout_problems(lay)
     if problems:
         click.echo(f"note: it prints, but `sheetgen score` cannot use it: {problems[0].message}"
@@ -95,25 +110,66 @@ def validate(layout):
                    f"(house: true): {', '.join(lay.house)}")
 
 
+def _complete_page(ctx, param, incomplete):
+    """Shell completion of --page: the page ids of the LAYOUT already typed."""
+    from click.shell_completion import CompletionItem
+
+    from sheetgen.errors import SheetgenError
+    from sheetgen.layout.model import load_layout
+
+    # while completing an option, Click may leave the arguments unparsed, in ctx.args
+    ref = ctx.params.get("layout") or next((a for a in getattr(ctx, "args", []) if not a.startswith("-")), "")
+    try:
+        lay = load_layout(ref)
+    except (SheetgenError, OSError):
+        return []
+    return [CompletionItem(p.id) for p in lay.pages if p.id.startswith(incomplete)]
+
+
+def _output_option(help_text: str):
+    return click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+                        help=help_text)
+
+
+FORCE_OPTION = click.option("--force", is_flag=True,
+                            help="Overwrite an existing record or layout file (YAML/JSON).")
+MAX_FILLABLE_COPIES = 100   # every copy of a fillable pad has its own form fields
+MAX_FORM_FIELDS = 25_000    # in one fillable PDF (100 copies of the largest built-in pad: 21,600)
+
+
+def _layout_inputs(ref: str) -> list[str]:
+    """The input file a LAYOUT argument names (none for a built-in id or stdin)."""
+    from sheetgen.layout.resolve import is_builtin_ref
+
+    return [] if ref == "-" or is_builtin_ref(ref) else [ref]
+
+
 @cli.command()
-@click.argument("layout")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Where to write the PDF (default: output/LAYOUT.pdf).")
+@click.argument("layout", shell_complete=_complete_layout)
+@_output_option("Where to write the PDF (default: output/LAYOUT.pdf; - for standard output).")
 @LANG_OPTION
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="Paper size; the sheet is centred with printer-safe margins.")
 @click.option("--copies", type=click.IntRange(1, 10000), default=1, show_default=True,
-              help="How many copies (a pad).")
+              help=f"How many copies (a pad); at most {MAX_FILLABLE_COPIES} with --fillable.")
 @click.option("--players", type=int, default=None, help="Player columns, for score pads.")
-@click.option("--page", "pages", multiple=True, help="Only this page (repeatable), e.g. village.")
+@click.option("--page", "pages", multiple=True, shell_complete=_complete_page,
+              help="Only this page (repeatable), e.g. village.")
 @click.option("--fillable", is_flag=True,
               help="Add form fields to fill on a screen; `sheetgen score` reads the filled PDF.")
 def render(layout, output, lang, paper, copies, players, pages, fillable):
     """Render LAYOUT (a built-in id or a layout file) to a print-ready PDF."""
-    from sheetgen.fileio import write_atomic
+    from sheetgen.fileio import check_output, write_output
     from sheetgen.games import load_layout
     from sheetgen.render import render_pdf
+    from sheetgen.schema import did_you_mean
 
+    if fillable and copies > MAX_FILLABLE_COPIES:
+        raise click.BadParameter(f"at most {MAX_FILLABLE_COPIES} with --fillable (each copy has its own form "
+                                 f"fields), got {copies}", param_hint="'--copies'")
+    inputs = _layout_inputs(layout)
+    if output is not None:
+        check_output(output, inputs=inputs)
     lay = load_layout(layout)
     lo, hi = lay.players["min"], lay.players["max"]
     if players is not None and not lo <= players <= hi:
@@ -123,14 +179,28 @@ def render(layout, output, lang, paper, copies, players, pages, fillable):
     pages = tuple(dict.fromkeys(pages))
     for p in pages:
         if p not in known:
-            raise click.BadParameter(f"no page '{p}' in {lay.id}; pages: {', '.join(known)}",
-                                     param_hint="'--page'")
+            raise click.BadParameter(f"no page '{printable(p)}' in {lay.id}{did_you_mean(p, known)}; "
+                                     f"pages: {', '.join(known)}", param_hint="'--page'")
+    if fillable:
+        _check_form_fields(lay, list(pages) or known, players, copies)
     data = render_pdf(lay, lang=lang or default_lang(), paper=paper, copies=copies,
                       players=players, pages=list(pages) or None, fillable=fillable)
-    path = Path(output) if output else Path("output") / f"{lay.id}.pdf"
-    write_atomic(path, data)
+    path = output if output is not None else str(Path("output") / f"{lay.id}.pdf")
+    shown = write_output(path, data, inputs=inputs)
     n = copies * (len(pages) or len(lay.pages))
-    click.echo(f"wrote {path} ({n} page{'s' if n > 1 else ''}, {len(data) / 1024:.0f} KiB)")
+    click.echo(f"wrote {printable(shown)} ({n} page{'s' if n > 1 else ''}, {len(data) / 1024:.0f} KiB)", err=True)
+
+
+def _check_form_fields(lay, pages: list[str], players, copies: int) -> None:
+    """A fillable pad has a form field per markable box per copy: bounded before the work."""
+    from sheetgen.layout.display import Box
+
+    per_copy = sum(1 for pid in pages for prim in lay.display(lay.page(pid), "en", players) if isinstance(prim, Box))
+    if per_copy * copies > MAX_FORM_FIELDS:
+        most = max(1, MAX_FORM_FIELDS // max(per_copy, 1))
+        raise click.BadParameter(f"{copies} fillable copies of {lay.id} would hold {per_copy * copies:,} form "
+                                 f"fields; the limit is {MAX_FORM_FIELDS:,} (at most {most} copies)",
+                                 param_hint="'--copies'")
 
 
 DB_OPTION = click.option("--db", type=click.Path(dir_okay=False), default=None,
@@ -138,10 +208,14 @@ DB_OPTION = click.option("--db", type=click.Path(dir_okay=False), default=None,
 
 
 @cli.command()
-@click.argument("records", nargs=-1, required=True)
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True,
-              help="table for people, json (the score contract), csv.")
+@click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "jsonl", "csv"]), default="table",
+              show_default=True,
+              help="table for people; json (the score contract: one object for one game, an array of "
+                   "them for several); jsonl (one object a line); csv (one header per game).")
 @LANG_OPTION
+@click.option("--layout", "layout_ref", default=None, shell_complete=_complete_layout,
+              help="For filled PDFs: the layout they were rendered from (needed for a variant).")
 @click.option("-i", "--interactive", is_flag=True,
               help="Ask for the marks player by player; the argument is then a LAYOUT.")
 @click.option("--players", type=int, default=None, help="With --interactive: how many players.")
@@ -150,17 +224,24 @@ DB_OPTION = click.option("--db", type=click.Path(dir_okay=False), default=None,
 @click.option("--save", is_flag=True, help="Also keep the games in the history (see `sheetgen history`).")
 @click.option("--again", is_flag=True, help="With --save: keep a game even if the same record is already kept.")
 @DB_OPTION
-def score(records, fmt, lang, interactive, players, record_out, save, again, db):
-    """Score finished games from RECORDS (YAML or JSON game records, or PDFs
-    filled on a screen from `sheetgen render --fillable`).
+@FORCE_OPTION
+def score(records, fmt, lang, layout_ref, interactive, players, record_out, save, again, db, force):
+    """Score finished games from RECORDS (YAML or JSON game records, or PDFs filled
+    on a screen from `sheetgen render --fillable`; `-` reads either from standard input).
+
+    Each record is one game. The filled PDFs given together are one game (one
+    player per filled sheet), as `sheetgen read` makes of them. Scores go to
+    standard output, warnings to standard error.
 
     \b
     sheetgen score game.yaml
     sheetgen score game.yaml --format json
+    sheetgen score alice.pdf bob.pdf
     sheetgen score game.yaml --save
     sheetgen score harvest-dice-normal --interactive --record game.yaml
     """
     from sheetgen.errors import RecordError, SheetgenError
+    from sheetgen.fileio import read_text
     from sheetgen.scoring import output
     from sheetgen.scoring.record import score_data, score_file
 
@@ -171,29 +252,36 @@ def score(records, fmt, lang, interactive, players, record_out, save, again, db)
     if interactive:
         if len(records) != 1:
             raise click.UsageError("--interactive takes exactly one LAYOUT")
-        scored, text = _interactive(records[0], players, record_out, score_data)
+        scored, text = _interactive(records[0], players, record_out, force, score_data)
         scored, texts = [scored], [text]
     else:
         if record_out or players is not None:
             raise click.UsageError("--record and --players go with --interactive")
+        pdfs = [r for r in records if r.lower().endswith(".pdf") or (r == "-" and _stdin_is_pdf())]
+        if layout_ref is not None and not pdfs:
+            raise click.UsageError("--layout goes with filled PDFs")
         scored, problems = [], []
         for path in records:
             try:
-                if path.lower().endswith(".pdf"):
-                    from sheetgen.scoring.pdfread import record_from_pdfs
-
-                    record = record_from_pdfs([path])
-                    scored.append(score_data(record, path))
-                    texts.append(_record_yaml(record))
+                if path in pdfs:
+                    if path == pdfs[0]:
+                        one, record = _score_pdfs(pdfs, layout_ref, score_data)
+                        scored.append(one)
+                        texts.append(_record_yaml(record))
                 else:
                     scored.append(score_file(path))
-                    texts.append(Path(path).read_text(encoding="utf-8") if save else "")
+                    texts.append(read_text(path) if save else "")
             except SheetgenError as exc:
                 problems += exc.problems
         if problems:
             raise RecordError(problems)
+    for s in scored:
+        for w in s.warnings:
+            click.echo(f"warning: {printable(w)}", err=True)
     if fmt == "json":
         click.echo(output.as_json(scored))
+    elif fmt == "jsonl":
+        click.echo(output.as_jsonl(scored), nl=False)
     elif fmt == "csv":
         click.echo(output.as_csv(scored), nl=False)
     else:
@@ -204,6 +292,25 @@ def score(records, fmt, lang, interactive, players, record_out, save, again, db)
         ids = save_games([to_keep(s, t, s.source) for s, t in zip(scored, texts)], db, again)
         click.echo(f"kept as game{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))} in {db_path(db)}",
                    err=True)
+
+
+def _stdin_is_pdf() -> bool:
+    from sheetgen.fileio import MAX_PDF_INPUT, read_input
+
+    return read_input("-", MAX_PDF_INPUT)[:1024].lstrip().startswith(b"%PDF-")
+
+
+def _score_pdfs(pdfs, layout_ref, score_data):
+    """Filled PDFs of one layout as one game."""
+    from sheetgen.scoring.pdfread import record_from_pdfs
+
+    warnings: list = []
+    record = record_from_pdfs(pdfs, layout_ref, warnings)
+    if layout_ref is not None and _layout_inputs(layout_ref):
+        record["layout"] = os.path.abspath(layout_ref)
+    scored = score_data(record, pdfs[0] if len(pdfs) == 1 else f"{pdfs[0]} (+{len(pdfs) - 1})")
+    scored.warnings[:0] = warnings
+    return scored, record
 
 
 class TerminalPrompter:
@@ -217,19 +324,21 @@ class TerminalPrompter:
         click.echo(text, err=True)
 
 
-def _interactive(ref, players, record_out, score_data):
+def _interactive(ref, players, record_out, force, score_data):
     """The record asked for, scored, and as YAML text."""
-    from sheetgen.fileio import write_atomic
+    from sheetgen.fileio import check_output, write_output
     from sheetgen.games import load_layout
     from sheetgen.scoring.interactive import ask_record
 
+    if record_out is not None:   # before the questions, not after them
+        check_output(record_out, inputs=_layout_inputs(ref), force=force, record=True)
     layout = load_layout(ref)
-    record = ask_record(TerminalPrompter(), layout, ref, _game_players(layout, players))
+    record = ask_record(TerminalPrompter(), layout, _layout_ref_for(ref, record_out), _game_players(layout, players))
     scored = score_data(record, record_out or "<interactive>")
     text = _record_yaml(record)
     if record_out:
-        write_atomic(record_out, text.encode("utf-8"))
-        click.echo(f"saved {record_out}", err=True)
+        shown = write_output(record_out, text.encode("utf-8"), inputs=_layout_inputs(ref), force=force, record=True)
+        click.echo(f"saved {printable(shown)}", err=True)
     return scored, text
 
 
@@ -331,37 +440,76 @@ def stats(game, player, since, until, aliases, fmt, lang, db):
 
 
 @cli.command()
-@click.argument("pdfs", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--layout", "layout_ref", default=None,
-              help="The layout the sheets were rendered from (default: the one the PDF names).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write the record to this file instead of standard output.")
-def read(pdfs, layout_ref, output):
-    """Read filled fillable PDFs (`render --fillable`) into one game record (YAML).
+@click.argument("pdfs", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--layout", "layout_ref", default=None, shell_complete=_complete_layout,
+              help="The layout the sheets were rendered from (default: the built-in one the PDF names; "
+                   "a variant needs it).")
+@_output_option("Write the record to this file instead of standard output.")
+@FORCE_OPTION
+def read(pdfs, layout_ref, output, force):
+    """Read filled fillable PDFs (`render --fillable`; `-` for standard input) into one
+    game record (YAML).
 
     Every filled sheet is one player (a pad: every filled column). Check the
-    record, then `sheetgen score` it.
+    record, then `sheetgen score` it. A layout path is written relative to the record.
     """
+    from sheetgen.fileio import check_output
     from sheetgen.scoring.pdfread import record_from_pdfs
 
-    _emit(_record_yaml(record_from_pdfs(list(pdfs), layout_ref)), output)
+    inputs = [*pdfs, *([layout_ref] if layout_ref else [])]
+    if output not in (None, "-"):
+        check_output(output, inputs=inputs, force=force, record=True)
+    warnings: list = []
+    record = _numbers(record_from_pdfs(list(pdfs), layout_ref, warnings))
+    for w in warnings:
+        click.echo(f"warning: {printable(w)}", err=True)
+    if layout_ref is not None:
+        record["layout"] = _layout_ref_for(layout_ref, output)
+    _emit(_record_yaml(record), output, inputs, force)
+
+
+def _layout_ref_for(ref: str, record_path: str | None) -> str:
+    """How a record written to `record_path` names the layout `ref` (given relative to the
+    current folder): a built-in id as is, a path relative to the record's folder."""
+    if not _layout_inputs(ref) or record_path in (None, "-"):
+        return ref
+    return os.path.relpath(os.path.abspath(ref), os.path.dirname(os.path.abspath(record_path)))
+
+
+_WHOLE = re.compile(r"-?(?:0|[1-9][0-9]{0,8})")
+
+
+def _numbers(value, key=None):
+    """A record with the whole numbers read from text fields as numbers (`overflow: 2`,
+    not `'2'`); names and sums ("3+4") stay text."""
+    if isinstance(value, dict):
+        return {k: _numbers(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_numbers(v, key) for v in value]
+    if isinstance(value, str) and key not in ("name", "layout") and _WHOLE.fullmatch(value):
+        return int(value)
+    return value
 
 
 @cli.command()
-@click.argument("layout")
+@click.argument("layout", shell_complete=_complete_layout)
 @click.option("--players", type=int, default=None, help="How many players (default: the game's usual count).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write to this file instead of standard output.")
-def template(layout, players, output):
+@_output_option("Write to this file instead of standard output.")
+@FORCE_OPTION
+def template(layout, players, output, force):
     """Print a commented blank game record for LAYOUT, to fill in and score."""
+    from sheetgen.fileio import check_output
     from sheetgen.games import game_for, load_layout
     from sheetgen.scoring.template import make_template
 
+    inputs = _layout_inputs(layout)
+    if output not in (None, "-"):
+        check_output(output, inputs=inputs, force=force, record=True)
     lay = load_layout(layout)
     if players is None:
         lo, hi = game_for(lay).player_range(lay)
-        players = max(lo, min(hi, 2))
-    _emit(make_template(lay, _game_players(lay, players), layout), output)
+        players = max(lo, min(hi, lay.players["default"]))
+    _emit(make_template(lay, _game_players(lay, players), _layout_ref_for(layout, output)), output, inputs, force)
 
 
 def _game_players(lay, players: int | None) -> int | None:
@@ -380,20 +528,30 @@ def _record_yaml(record: dict) -> str:
     return yaml.safe_dump(record, allow_unicode=True, sort_keys=False, default_flow_style=None)
 
 
-def _emit(text: str, output: str | None) -> None:
-    """Write `text` atomically to `output`, or to standard output."""
-    from sheetgen.fileio import write_atomic
+def _emit(text: str, output: str | None, inputs=(), force: bool = False) -> None:
+    """Write a record's `text` to `output` (see fileio.write_output), or to standard output."""
+    from sheetgen.fileio import write_output
 
-    if output:
-        write_atomic(output, text.encode("utf-8"))
-        click.echo(f"wrote {output}", err=True)
+    if output is not None and output != "-":
+        shown = write_output(output, text.encode("utf-8"), inputs=inputs, force=force, record=True)
+        click.echo(f"wrote {printable(shown)}", err=True)
+    elif output == "-":
+        write_output("-", text.encode("utf-8"))
     else:
         click.echo(text, nl=False)
+
+
+def _terminate(signum, frame):
+    """SIGTERM ends the program like Ctrl-C: cleanup handlers run (no temporary file left)."""
+    raise SystemExit(128 + signum)
 
 
 def main():
     """The console script. A bug (not a bad input, which the commands report
     themselves) still ends in one `Error:` line; SHEETGEN_DEBUG=1 shows the traceback."""
+    import signal
+
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         cli(prog_name="sheetgen", standalone_mode=False)
     except click.exceptions.Abort:
@@ -404,6 +562,9 @@ def main():
         raise SystemExit(exc.exit_code) from None
     except click.exceptions.Exit as exc:
         raise SystemExit(exc.exit_code) from None
+    except BrokenPipeError:   # `sheetgen score ... | head`: the reader left; nothing to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        raise SystemExit(1) from None
     except Exception as exc:  # noqa: BLE001 - the last resort, see the docstring
         if os.environ.get("SHEETGEN_DEBUG"):
             raise

@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 
 MAX_DIGITS = 9  # a term longer than this is no score a sheet can hold
-_SUM = re.compile(r"\s*[+-]?\s*\d{1,%d}(?:\s*[+-]\s*\d{1,%d})*\s*" % (MAX_DIGITS, MAX_DIGITS))
-_TERM = re.compile(r"([+-]?)\s*(\d+)")
+# ASCII digits only: "١٢" or "１２" are not twelve
+_SUM = re.compile(r"\s*[+-]?\s*[0-9]{1,%d}(?:\s*[+-]\s*[0-9]{1,%d})*\s*" % (MAX_DIGITS, MAX_DIGITS), re.ASCII)
+_TERM = re.compile(r"([+-]?)\s*([0-9]+)", re.ASCII)
 
 
 def parse_number(value) -> int | None:

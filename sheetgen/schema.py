@@ -9,6 +9,7 @@ Used for layouts (sheetgen.layout) and game records (sheetgen.scoring).
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from dataclasses import dataclass, field
@@ -72,6 +73,14 @@ def describe(value) -> str:
         return "a list"
     text = repr(value) if isinstance(value, str) else str(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def did_you_mean(word, choices) -> str:
+    """`; did you mean 'x'?` for the closest of `choices` to a mistyped `word`, or ''."""
+    if not isinstance(word, str) or len(word) > 100:
+        return ""
+    close = difflib.get_close_matches(word, [str(c) for c in choices], n=1, cutoff=0.8)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 class Spec:
@@ -213,7 +222,8 @@ class Map(Spec):
         for key in value:
             if key not in self.fields:
                 accepted = ", ".join(sorted(self.fields))
-                ctx.error(at.child(value, key), f"unknown key; accepted keys: {accepted}")
+                hint = did_you_mean(key, self.fields).lstrip("; ")
+                ctx.error(at.child(value, key), f"unknown key{'; ' + hint if hint else ''}; accepted keys: {accepted}")
                 ok = False
         for name, fld in self.fields.items():
             if name in value:
@@ -237,7 +247,7 @@ class Map(Spec):
 # --------------------------------------------------------------------------- lengths
 
 _UNITS = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72}
-_LENGTH = re.compile(r"\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(mm|cm|in|pt)?\s*")
+_LENGTH = re.compile(r"\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(mm|cm|in|pt)?\s*", re.ASCII)
 
 
 def parse_length(value) -> float | None:

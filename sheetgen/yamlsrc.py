@@ -10,11 +10,17 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import yaml
 
 from sheetgen.errors import Problem, SheetgenError
+
+# values in one file, YAML aliases expanded (a "billion laughs" file is refused); a
+# built-in layout has fewer than 2,000
+MAX_NODES = 20_000
+MAX_DEPTH = 64        # nesting of mappings and lists
 
 
 class SrcDict(dict):
@@ -67,8 +73,72 @@ def where(node, key=None) -> tuple[str, int]:
     return file, getattr(node, "line", 0)
 
 
-class _Loader(yaml.SafeLoader):
+class TooBig(Exception):
+    """The document is over MAX_NODES values or MAX_DEPTH levels (the message says which)."""
+
+
+def _too_many() -> TooBig:
+    return TooBig(f"more than {MAX_NODES:,} values, YAML aliases expanded (the limit)")
+
+
+def _too_deep() -> TooBig:
+    return TooBig(f"nested more than {MAX_DEPTH} levels deep (the limit)")
+
+
+class _Counting(yaml.composer.Composer):
+    """A composer that counts the values it composes, aliases expanded, and refuses a
+    document past MAX_NODES or MAX_DEPTH before it costs time or memory."""
+
     source_name = "<string>"
+
+    def _start(self):
+        self._nodes, self._depth, self._sizes = 0, 0, {}
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.events.AliasEvent):
+            node = super().compose_node(parent, index)
+            self._nodes += self._sizes.get(id(node), 1)
+            if self._nodes > MAX_NODES:
+                raise _too_many()
+            return node
+        self._nodes += 1
+        self._depth += 1
+        if self._nodes > MAX_NODES:
+            raise _too_many()
+        if self._depth > MAX_DEPTH:
+            raise _too_deep()
+        before = self._nodes
+        try:
+            node = super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+        self._sizes[id(node)] = self._nodes - before + 1
+        return node
+
+
+class _Loader(_Counting, yaml.SafeLoader):
+    """Pure-Python PyYAML, counting."""
+
+    def __init__(self, stream):
+        yaml.SafeLoader.__init__(self, stream)
+        self._start()
+
+
+_DECIMAL = re.compile(r"[-+]?[0-9][0-9_]*")
+_OTHER_INT = re.compile(r"[-+]?0(?:b[01_]+|x[0-9a-fA-F_]+)")
+
+
+def construct_int(loader, node):
+    """YAML 1.1 ints without its traps: `010` is ten (not octal eight) and `1:30` is
+    text (not 90, base 60); only ASCII digits."""
+    text = loader.construct_scalar(node)
+    if len(text) > 40:   # no count on a sheet; int() of thousands of digits is refused by Python
+        return text
+    if _DECIMAL.fullmatch(text):
+        return int(text.replace("_", ""), 10)
+    if _OTHER_INT.fullmatch(text):
+        return yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
+    return text
 
 
 def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> SrcDict:
@@ -108,15 +178,63 @@ def _construct_timestamp(loader: _Loader, node: yaml.ScalarNode):
         return loader.construct_scalar(node)
 
 
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+# the one set of constructors, for both loaders (pure Python and libyaml)
+CONSTRUCTORS = {
+    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG: _construct_mapping,
+    yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG: _construct_sequence,
+    "tag:yaml.org,2002:int": construct_int,
+    "tag:yaml.org,2002:timestamp": _construct_timestamp,
+}
+for _tag, _make in CONSTRUCTORS.items():
+    _Loader.add_constructor(_tag, _make)
+
+
+if getattr(yaml, "__with_libyaml__", False):
+    class _FastLoader(_Counting, yaml.CSafeLoader):
+        """libyaml's C parser (its events) under the counting composer, with the same
+        constructors: the same SrcDict/SrcList trees and lines."""
+
+        def __init__(self, stream):
+            yaml.CSafeLoader.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
+            self._start()
+
+    for _tag, _make in CONSTRUCTORS.items():
+        _FastLoader.add_constructor(_tag, _make)
+else:  # pragma: no cover - PyYAML built without libyaml
+    _FastLoader = None
+
+# libyaml accepts some tabs that PyYAML rejects, and may count these line breaks differently
+_SLOW_PATH_CHARS = ("\t", "\x85", "\u2028", "\u2029")
+# pure-Python PyYAML parses some 10,000 values a second: a larger text is only ever
+# parsed by libyaml (its own error messages), so that no input takes long
+SLOW_PATH_MAX = 64 * 1024
+
+
+def _loads_fast(text: str, name: str):
+    loader = _FastLoader(text)
+    loader.source_name = name
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
 
 
 def loads(text: str, name: str = "<string>"):
-    """Parse YAML/JSON text; a syntax error becomes a one-line SheetgenError."""
+    """Parse YAML/JSON text; a syntax error becomes a one-line SheetgenError.
+
+    libyaml parses it when PyYAML has it (~7x faster); a small text that it does not
+    load cleanly is read again by pure-Python PyYAML, whose messages are the ones we
+    show (and which rejects tabs libyaml lets through)."""
+    fast = _FastLoader is not None and (len(text) > SLOW_PATH_MAX or not any(ch in text for ch in _SLOW_PATH_CHARS))
     loader = None
     try:
+        if fast:
+            try:
+                return _loads_fast(text, name)
+            except (yaml.YAMLError, RecursionError):
+                if len(text) > SLOW_PATH_MAX:
+                    raise
         loader = _Loader(text)   # the reader already rejects control characters
         loader.source_name = name
         return loader.get_single_data()
@@ -130,7 +248,9 @@ def loads(text: str, name: str = "<string>"):
         char = chr(exc.character) if isinstance(exc.character, int) else exc.character
         raise SheetgenError(Problem(f"{exc.reason} (character {char!r})", name, line)) from None
     except yaml.YAMLError as exc:  # pragma: no cover - other yaml errors
-        raise SheetgenError(Problem(f"invalid YAML: {exc}", name)) from None
+        raise SheetgenError(Problem(f"invalid YAML: {str(exc).splitlines()[0] if str(exc) else ''}", name)) from None
+    except TooBig as exc:
+        raise SheetgenError(Problem(str(exc), name)) from None
     except RecursionError:
         raise SheetgenError(Problem("nested too deeply", name)) from None
     finally:
@@ -139,18 +259,12 @@ def loads(text: str, name: str = "<string>"):
 
 
 def load_file(path: str | Path, name: str | None = None):
-    """Read and parse a file; unreadable files are SheetgenErrors."""
-    path = Path(path)
-    shown = name or str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SheetgenError(Problem("no such file", shown)) from None
-    except UnicodeDecodeError:
-        raise SheetgenError(Problem("not UTF-8 text", shown, 1)) from None
-    except OSError as exc:
-        raise SheetgenError(Problem(f"cannot read: {exc.strerror}", shown)) from None
-    return loads(text, shown)
+    """Read (within fileio's limits; `-` is standard input) and parse a file; unreadable
+    files are SheetgenErrors."""
+    from sheetgen.fileio import read_text
+
+    shown = name or ("<stdin>" if str(path) == "-" else str(path))
+    return loads(read_text(path, shown=shown), shown)
 
 
 def plain_tree(tree):

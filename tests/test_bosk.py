@@ -434,7 +434,7 @@ def test_cli_score_table():
 def test_cli_score_json_follows_the_contract():
     out = run("score", str(FIXTURES / "bosk-tie.yaml"), "--format", "json")
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert [(p["name"], p["total"], p["rank"]) for p in data["players"]] == [("Alice", 53, 2), ("Bob", 53, 1)]
     assert data["winners"] == ["Bob"] and data["warnings"] == []
     assert list(data["players"][0]["breakdown"]) == ["summer_rows", "summer_columns", *TERRAINS]
@@ -477,7 +477,7 @@ def test_cli_template_for_three_players_scores(tmp_path):
     path.write_text(text)
     out = run("score", str(path), "--format", "json")
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert [p["name"] for p in data["players"]] == ["Player 1", "Player 2", "Player 3"]
     assert data["winners"] == ["Player 1", "Player 2", "Player 3"]
 
@@ -625,7 +625,7 @@ def test_cli_template_shows_both_forms_and_scores(tmp_path):
     path.write_text(text)
     scored = run("score", str(path), "--format", "json")
     assert scored.exit_code == 0, scored.output
-    assert [p["total"] for p in json.loads(scored.output)["players"]] == [0, 0, 0, 0]
+    assert [p["total"] for p in json.loads(scored.stdout)["players"]] == [0, 0, 0, 0]
 
 
 @st.composite

@@ -58,19 +58,19 @@ def test_a_filled_harvest_dice_pad_reads_back_and_scores(tmp_path):
     path = fill(src, tmp_path / "game.pdf", {0: alice, 1: bob})   # the 3rd sheet stays blank
     out = run("read", path)
     assert out.exit_code == 0, out.output
-    assert yaml.safe_load(out.output) == {"layout": "harvest-dice-normal", "players": [
+    assert yaml.safe_load(out.stdout) == {"layout": "harvest-dice-normal", "players": [
         {"name": "Alice", "garden": ["CC....", "S.....", "......"], "pig": 7,
          "market": {"carrot": 3, "salad": 1, "tomato": 1}},
         {"name": "Bob", "garden": ["T.....", "......", "......"], "pig": 1,
          "market": {"carrot": 3, "salad": 1, "tomato": 1}}]}
     scored = run("score", path, "--format", "json")
     assert scored.exit_code == 0, scored.output
-    data = json.loads(scored.output)
+    data = json.loads(scored.stdout)
     # Alice: 2 carrots x 3 + 1 salad x 1 + pig row 2 (7 boxes) = 6 + 1 + 3 = 10; Bob: 1 tomato x 1 + 1 = 2
     assert [(p["name"], p["total"]) for p in data["players"]] == [("Alice", 10), ("Bob", 2)]
     saved = tmp_path / "game.yaml"
     assert run("read", path, "-o", str(saved)).exit_code == 0
-    assert json.loads(run("score", str(saved), "--format", "json").output)["players"] == data["players"]
+    assert json.loads(run("score", str(saved), "--format", "json").stdout)["players"] == data["players"]
 
 
 @pytest.mark.parametrize("players", [3, 5])   # copies in the player columns; spread over the table
@@ -81,9 +81,9 @@ def test_a_filled_glassworks_pad_reads_the_board_copies(tmp_path, players):
     values.update({f"board_p1_r{r}_c3": "/Yes" for r in range(1, 3)})      # column 3: 2 pieces (r1 the bottom)
     values.update({"board_p2_r5_c7": "/Yes"})
     path = fill(src, tmp_path / "glass.pdf", {0: values})
-    record = yaml.safe_load(run("read", path).output)
+    record = yaml.safe_load(run("read", path).stdout)
     assert record["players"] == [{"name": "Ann", "columns": [5, 0, 2, 0, 0, 0, 0], "overflow": 0},
-                                 {"name": "Ben", "columns": [0, 0, 0, 0, 0, 0, 1], "overflow": "2"}]
+                                 {"name": "Ben", "columns": [0, 0, 0, 0, 0, 0, 1], "overflow": 2}]  # a number, not text
 
 
 def test_a_filled_plante_bataille_pad(tmp_path):
@@ -94,7 +94,7 @@ def test_a_filled_plante_bataille_pad(tmp_path):
     out = run("score", path, "--format", "json")
     assert out.exit_code == 0, out.output
     # Ann: 4 - 2 + 8 = 10, sole vegetable 1 leader +3 = 13; Ben 7; Cy 0
-    assert [(p["name"], p["total"]) for p in json.loads(out.output)["players"]] == [
+    assert [(p["name"], p["total"]) for p in json.loads(out.stdout)["players"]] == [
         ("Ann", 13), ("Ben", 7), ("Cy", 0)]
 
 
@@ -133,7 +133,7 @@ def test_filled_imperial_settlers_sheets(tmp_path):
     # her Architects 4 of 4 (left out of a basic game: 0 and a warning)
     village = {"sawmill_2": "/Yes", **{f"architects_{n}": "/Yes" for n in range(1, 5)}}
     path = fill(src, tmp_path / "is.pdf", {0: ann, 1: village, 3: ben})   # pages: Ann's empire, village; Ben's
-    record = yaml.safe_load(run("read", path).output)
+    record = yaml.safe_load(run("read", path).stdout)
     assert [p["name"] for p in record["players"]] == ["Ann", "Ben"]
     assert record["players"][0]["empire"] == {"walls": 3, "houses": 0, "granaries": 0, "bridges": 1, "fields": 1}
     assert record["players"][0]["village"] == {"sawmill": 1, "tavern": 0, "workshop": 0, "mill": 0, "forum": 0,
@@ -142,10 +142,12 @@ def test_filled_imperial_settlers_sheets(tmp_path):
     assert record["players"][0]["favors"] == "3+2"
     scored = run("score", path, "--format", "json")
     assert scored.exit_code == 0
-    data = json.loads(scored.output)
+    data = json.loads(scored.stdout)
     assert data["players"][0]["breakdown"]["buildings"] == 0
-    assert data["warnings"] == ["players[0] 'Ann': village.architects: 4 boxes checked on the Architects, a building "
-                                "of the advanced rules that a basic game (imperial-settlers) leaves out: it scores 0"]
+    assert data["warnings"] == [
+        f"{path}: sheet 1: sawmill: boxes 2 are checked, with a gap; read as the first 1 boxes",   # box 2 alone
+        "players[0] 'Ann': village.architects: 4 boxes checked on the Architects, a building "
+        "of the advanced rules that a basic game (imperial-settlers) leaves out: it scores 0"]
     adv = tmp_path / "adv.pdf"
     fill(render_pdf(load_layout("imperial-settlers-advanced"), fillable=True), adv, {0: {"walls_1": "/Yes"}})
     out = run("read", str(adv))

@@ -328,7 +328,7 @@ def test_cli_score_table_and_json(tmp_path):
     assert lines[-1] == "Winner: Bob"
     out = run("score", str(path), "--format", "json")
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert list(data) == ["layout", "game", "players", "winners", "warnings"]
     assert [(p["name"], p["total"], p["rank"]) for p in data["players"]] == [("Alice", 51, 2), ("Bob", 66, 1)]
     assert data["winners"] == ["Bob"]
@@ -356,7 +356,7 @@ def test_cli_template_for_three_players_scores_once_filled(tmp_path):
     path.write_text(text.replace("[0, 0, 0, 0, 0, 0, 0]", "[5, 5, 5, 2, 0, 0, 0]", 1), encoding="utf-8")
     out = run("score", str(path), "--format", "json")
     assert out.exit_code == 0, out.output
-    assert json.loads(out.output)["winners"] == ["Player 1"]
+    assert json.loads(out.stdout)["winners"] == ["Player 1"]
     out = run("template", LAYOUT, "--players", "6")
     assert out.exit_code == 2
     assert "Invalid value for '--players': expected 2-5, got 6" in out.output

@@ -142,7 +142,7 @@ def test_a_variant_layout_scores_with_its_own_pig_values(tmp_path):
     runner = CliRunner()
     out = runner.invoke(cli, ["score", str(game), "--format", "json"])
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert data["layout"] == "big-pig"
     assert [p["breakdown"]["pig"] for p in data["players"]] == [9, 35]
 

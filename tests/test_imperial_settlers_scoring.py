@@ -211,7 +211,7 @@ def test_a_variant_layout_scores_with_its_own_values():
     # forum 3 x 2 = 6; fields 5 (A and B open 5) -> mill 1 x 5 = 5; buildings 11. Total 25.
     out = run("score", str(FIXTURES / "variant-game.yaml"), "--format", "json")
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert data["layout"] == "imperial-settlers-variant"
     b = data["players"][0]["breakdown"]
     assert (b["walls"], b["bridges"], b["buildings"]) == (12, 2, 11)
@@ -431,7 +431,7 @@ def test_template_round_trips_for_both_layouts(tmp_path):
         path.write_text(text, encoding="utf-8")
         scored = run("score", str(path), "--format", "json")
         assert scored.exit_code == 0, scored.output
-        data = json.loads(scored.output)
+        data = json.loads(scored.stdout)
         assert [p["total"] for p in data["players"]] == [0, 0]
         assert data["winners"] == ["Player 1", "Player 2"] and data["warnings"] == []
 
@@ -453,7 +453,7 @@ def test_fixture_game_scores_from_the_command_line():
     # fixtures/imperial-settlers/game.yaml: the first worked example, written as players would.
     out = run("score", str(FIXTURES / "game.yaml"), "--format", "json")
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert [(p["name"], p["total"], p["rank"]) for p in data["players"]] == [("Alice", 30, 1), ("Bob", 30, 2)]
     assert data["winners"] == ["Alice"]
 

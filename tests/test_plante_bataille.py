@@ -50,7 +50,7 @@ def test_sole_leader_takes_the_majority_and_a_tied_lead_gives_it_to_nobody():
     # totals: Alice 14, Bob 9, Carol 10 -> ranks 1, 3, 2
     out = run("score", str(FIX / "game.yaml"), "--format", "json")
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert data["layout"] == "plante-bataille" and data["game"] == "plante-bataille"
     assert [(q["name"], q["total"], q["rank"]) for q in data["players"]] == [
         ("Alice", 14, 1), ("Bob", 9, 3), ("Carol", 10, 2)]
@@ -130,7 +130,7 @@ def test_a_variant_layout_changes_the_bonus_and_the_supply_without_python():
     # Bob 6 + veg1 (1 alone) 5 = 11; Carol 7 (the record gives the old names corn, cabbage)
     out = run("score", str(FIX / "variant-game.yaml"), "--format", "json")
     assert out.exit_code == 0, out.output
-    assert [q["total"] for q in json.loads(out.output)["players"]] == [9, 11, 7]
+    assert [q["total"] for q in json.loads(out.stdout)["players"]] == [9, 11, 7]
     data = score_data({"layout": str(FIX / "variant.yaml"),
                        "players": [p("A", [1], veg2=3), p("B", [1], veg2=2), p("C", [1])]}, "game.yaml").contract()
     assert data["warnings"] == [
@@ -180,7 +180,7 @@ def test_more_tokens_of_a_kind_than_the_box_holds_is_a_warning():
     path = str(FIX / "too-many-tokens.yaml")
     out = run("score", path, "--format", "json")
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert [(q["name"], q["total"]) for q in data["players"]] == [("Alice", 4), ("Bob", 6), ("Carol", 1)]
     assert data["warnings"] == [
         f"6 veg1 tokens in all (Alice 3, Bob 3), more than the 5 of a kind that one box holds {HOUSE}; "
@@ -280,7 +280,7 @@ def test_score_csv():
 def test_template_for_four_players_scores_as_a_shared_victory(tmp_path):
     out = run("template", "plante-bataille", "--players", "4")
     assert out.exit_code == 0, out.output
-    record = yaml.safe_load(out.output)
+    record = yaml.safe_load(out.stdout)
     assert record["layout"] == "plante-bataille" and record["boxes"] == 1
     assert record["players"][0] == {"name": "Player 1", "harvested": [],
                                     "tokens": {"veg1": 0, "veg2": 0, "veg3": 0}}
@@ -290,7 +290,7 @@ def test_template_for_four_players_scores_as_a_shared_victory(tmp_path):
     path.write_text(out.output, encoding="utf-8")
     scored_out = run("score", str(path), "--format", "json")
     assert scored_out.exit_code == 0, scored_out.output
-    data = json.loads(scored_out.output)
+    data = json.loads(scored_out.stdout)
     # nothing harvested, no token: everyone 0, everyone wins
     assert [(q["total"], q["rank"]) for q in data["players"]] == [(0, 1)] * 4
     assert len(data["winners"]) == 4
@@ -299,7 +299,7 @@ def test_template_for_four_players_scores_as_a_shared_victory(tmp_path):
 def test_template_for_eight_players_says_two_boxes():
     out = run("template", "plante-bataille", "--players", "8")
     assert out.exit_code == 0
-    assert yaml.safe_load(out.output)["boxes"] == 2
+    assert yaml.safe_load(out.stdout)["boxes"] == 2
 
 
 def test_interactive_entry_takes_values_with_commas():

@@ -40,7 +40,7 @@ def write(tmp_path, text, name="game.yaml"):
 def test_json_follows_the_contract(tmp_path):
     out = run("score", write(tmp_path, GAME), "--format", "json")
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert list(data) == ["layout", "game", "players", "winners", "warnings"]
     assert data["layout"] == "harvest-dice-advanced"
     assert data["game"] == "harvest-dice"
@@ -55,7 +55,7 @@ def test_record_may_be_json(tmp_path):
     path = write(tmp_path, json.dumps(yaml.safe_load(GAME)), "game.json")
     out = run("score", path, "--format", "json")
     assert out.exit_code == 0, out.output
-    assert json.loads(out.output)["winners"] == ["Bob"]
+    assert json.loads(out.stdout)["winners"] == ["Bob"]
 
 
 def test_table_reads_like_a_score_pad(tmp_path):
@@ -85,7 +85,7 @@ def test_several_records_errors_collected(tmp_path):
     assert out.exit_code == 1
     assert out.output == f"Error: {bad}:5: players[0] 'Alice': pig: expected 0-42, got 99\n"
     both = run("score", good, good, "--format", "json")
-    assert both.exit_code == 0 and len(json.loads(both.output)) == 2
+    assert both.exit_code == 0 and len(json.loads(both.stdout)) == 2
 
 
 def test_template_is_a_valid_blank_record(tmp_path):
@@ -93,11 +93,11 @@ def test_template_is_a_valid_blank_record(tmp_path):
     assert out.exit_code == 0
     assert out.output.startswith("# Harvest Dice — player sheet (advanced)")
     assert "# pig boxes checked (filled row by row) (0-42)" in out.output
-    data = yaml.safe_load(out.output)
+    data = yaml.safe_load(out.stdout)
     assert [p["name"] for p in data["players"]] == ["Player 1", "Player 2", "Player 3"]
     scored = run("score", write(tmp_path, out.output), "--format", "json")
     assert scored.exit_code == 0
-    assert [p["total"] for p in json.loads(scored.output)["players"]] == [0, 0, 0]
+    assert [p["total"] for p in json.loads(scored.stdout)["players"]] == [0, 0, 0]
     normal = yaml.safe_load(run("template", "harvest-dice-normal").output)
     assert normal["players"][0]["market"] == {"carrot": 1, "salad": 1, "tomato": 1}
 
@@ -130,7 +130,7 @@ def test_interactive_asks_re_asks_and_saves(tmp_path):
     data = json.loads(out.output[out.output.index("{"):out.output.rindex("}") + 1])
     assert [p["total"] for p in data["players"]] == [41, 99]
     rescored = run("score", str(save), "--format", "json")
-    assert json.loads(rescored.output)["players"] == data["players"]
+    assert json.loads(rescored.stdout)["players"] == data["players"]
 
 
 def test_interactive_needs_one_layout():

@@ -32,10 +32,36 @@ def _printable(value):
     return value
 
 
+MAX_LABEL = 2000   # characters: more cannot fit a sheet, and would only slow the fit check
+
+
+def _rtl(text: str) -> str | None:
+    """The first right-to-left letter (Hebrew, Arabic...) in `text`, if any."""
+    import unicodedata
+
+    return next((ch for ch in text if unicodedata.bidirectional(ch) in ("R", "AL")), None)
+
+
+def text_problem(text: str) -> str | None:
+    """Why `text` cannot be printed on a sheet: too long, or in a right-to-left script
+    (the PDF would show it reversed and unshaped; refused rather than printed wrong)."""
+    if len(text) > MAX_LABEL:
+        return f"a label is at most {MAX_LABEL} characters (the limit), got {len(text):,}"
+    ch = _rtl(text)
+    if ch is not None:
+        return (f"right-to-left text ({ch!r}, U+{ord(ch):04X}) is not supported: the sheet would print "
+                "it reversed and unshaped; write the label in French and English")
+    return None
+
+
 class Label(Spec):
     """Text shown to players: {fr: ..., en: ...}; a plain string only without letters."""
 
     def check(self, value, ctx, at):
+        for text in (value.values() if isinstance(value, dict) else [value]):
+            problem = text_problem(text) if isinstance(text, str) else None
+            if problem:
+                return ctx.error(at, problem)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = str(value)
         if isinstance(value, str):

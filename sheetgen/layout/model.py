@@ -14,7 +14,9 @@ from sheetgen.paper import MAX_SHEET
 from sheetgen.layout import elements as E
 from sheetgen.layout.display import HOUSE_MARK, MIN_HINT, MIN_TEXT, Box, Document, PageDisplay, Text
 from sheetgen.layout.resolve import builtin_ids, is_builtin_ref, load_layout_file, locate, resolve
-from sheetgen.schema import INVALID, Any_, Bool, Color, Ctx, Field, Length, ListOf, Map, Spec, Str, Where, describe
+from sheetgen.schema import (
+    INVALID, Any_, Bool, Color, Ctx, Field, Length, ListOf, Map, Spec, Str, Where, describe, did_you_mean,
+)
 from sheetgen.yamlsrc import tree_hash
 
 MIN_BOX = 7.0       # mm: a box a pencil can mark
@@ -38,6 +40,10 @@ class Constant(Spec):
 class _Value(Spec):
     def check(self, value, ctx, at):
         ok = lambda v: isinstance(v, (int, float, str)) and not isinstance(v, bool)  # noqa: E731
+        for text in (value if isinstance(value, list) else [value]):
+            problem = E.text_problem(text) if isinstance(text, str) else None
+            if problem:
+                return ctx.error(at, problem)
         if ok(value) or (isinstance(value, list) and value and all(ok(v) for v in value)):
             return list(value) if isinstance(value, list) else value
         return ctx.error(at, f"expected a number, a text or a list of them, got {describe(value)}")
@@ -63,10 +69,16 @@ class DictOf(Spec):
         return out if ok else INVALID
 
 
+MAX_ELEMENTS = 400     # per page (the built-in pages have at most ~50)
+MAX_OVERLAPS = 20      # overlap errors reported per page, the rest counted
+
+
 class Elements(Spec):
     def check(self, value, ctx, at):
         if not isinstance(value, list):
             return ctx.error(at, f"expected a list of elements, got {describe(value)}")
+        if len(value) > MAX_ELEMENTS:
+            return ctx.error(at, f"{len(value):,} elements on one page; the limit is {MAX_ELEMENTS}")
         out, ok = [], True
         for n, item in enumerate(value):
             name = item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else None
@@ -343,6 +355,11 @@ def _inside(inner, outer) -> bool:
             inner["y"] + inner["h"] <= outer["y"] + outer["h"] + eps)
 
 
+def _quoted(text: str, most: int = 80) -> str:
+    """A label quoted in a message, cut to `most` characters (a label may be 2,000)."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + f"... ({len(text):,} characters)"
+
+
 def _fmt(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
 
@@ -365,25 +382,44 @@ def _check_geometry(pages: list, width: float, height: float, ctx: Ctx) -> None:
                           f"sticks out of frame '{frame['id']}': spans x {_fmt(el['x'])}-{_fmt(el['x'] + el['w'])}mm, "
                           f"y {_fmt(el['y'])}-{_fmt(el['y'] + el['h'])}mm; the frame spans x {_fmt(frame['x'])}-"
                           f"{_fmt(frame['x'] + frame['w'])}mm, y {_fmt(frame['y'])}-{_fmt(frame['y'] + frame['h'])}mm")
-        for i, a in enumerate(els):
-            for b in els[i + 1:]:
-                if not _overlap(a, b):
+        overlaps = 0
+        for i, j in _overlapping_pairs(els):
+            a, b = els[i], els[j]
+            fa, fb = E.TYPES[a["type"]].container, E.TYPES[b["type"]].container
+            if fa or fb:
+                frame, other = (a, b) if fa else (b, a)
+                if other.get("in") == frame["id"] and not _inside(other, frame):
+                    continue  # reported above
+                if _inside(other, frame):
+                    head = dict(frame, h=frame["header"]) if frame.get("title") else None
+                    if head is None or not _overlap(other, head):
+                        continue
+                    ctx.error(Where(other["_node"], "at", other["_path"]),
+                              f"overlaps the title of frame '{frame['id']}'")
                     continue
-                fa, fb = E.TYPES[a["type"]].container, E.TYPES[b["type"]].container
-                if fa or fb:
-                    frame, other = (a, b) if fa else (b, a)
-                    if other.get("in") == frame["id"] and not _inside(other, frame):
-                        continue  # reported above
-                    if _inside(other, frame):
-                        head = dict(frame, h=frame["header"]) if frame.get("title") else None
-                        if head is None or not _overlap(other, head):
-                            continue
-                        ctx.error(Where(other["_node"], "at", other["_path"]),
-                                  f"overlaps the title of frame '{frame['id']}'")
-                        continue
-                    if fa and fb and _inside(frame, other):
-                        continue
+                if fa and fb and _inside(frame, other):
+                    continue
+            overlaps += 1
+            if overlaps <= MAX_OVERLAPS:
                 ctx.error(Where(b["_node"], "at", b["_path"]), f"overlaps '{a['id']}'")
+        if overlaps > MAX_OVERLAPS:
+            file = getattr(els[0]["_node"], "file", "<layout>")
+            ctx.errors.append(f"{file}: ... and {overlaps - MAX_OVERLAPS:,} more overlaps on page '{page['id']}'")
+
+
+def _overlapping_pairs(els: list) -> list[tuple[int, int]]:
+    """Index pairs (i < j, in that order) of elements whose rectangles overlap: a sweep
+    over x (sorted by left edge), so that apart pages cost n log n, not n squared."""
+    order = sorted(range(len(els)), key=lambda n: els[n]["x"])
+    pairs = []
+    for pos, i in enumerate(order):
+        right = els[i]["x"] + els[i]["w"]
+        for j in order[pos + 1:]:
+            if els[j]["x"] >= right:
+                break
+            if _overlap(els[i], els[j]):
+                pairs.append((min(i, j), max(i, j)))
+    return sorted(pairs)
 
 
 def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
@@ -418,7 +454,7 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
                             if not fit.fits:
                                 who = f" with {players} players" if len(counts) > 1 else ""
                                 _report(ctx, el, prim.path, f"text does not fit in {_fmt(prim.w)} x {_fmt(prim.h)}mm"
-                                        f"{who} ({lang}): {prim.text!r}", seen)
+                                        f"{who} ({lang}): {_quoted(prim.text)}", seen)
                         elif isinstance(prim, Box):
                             least = MIN_MINI_BOX if prim.kind == "mini" else MIN_BOX
                             if min(prim.w, prim.h) < least - 0.01:
@@ -606,11 +642,15 @@ _CACHE: dict = {}
 
 
 def load_layout(ref: str, relative_to: Path | None = None) -> Layout:
-    """A validated Layout from a built-in id or a path (relative to `relative_to`'s folder)."""
+    """A validated Layout from a built-in id or a path (relative to `relative_to`'s folder);
+    `-` reads it from standard input (its `extends` paths relative to the current folder)."""
+    if ref == "-":
+        return _load_stdin()
     path = locate(ref, relative_to)
     if path is None:
         if is_builtin_ref(ref):
-            raise LayoutError(f"no built-in layout '{ref}'; built-in layouts: {', '.join(builtin_ids())}")
+            hint = did_you_mean(ref, builtin_ids()) or f"; built-in layouts: {', '.join(builtin_ids())}"
+            raise LayoutError(f"no built-in layout '{ref}'{hint}")
         raise LayoutError(Problem("no such file", ref))
     key = path.resolve()
     hit = _CACHE.get(key)
@@ -627,6 +667,19 @@ def load_layout(ref: str, relative_to: Path | None = None) -> Layout:
     # cached until the file or any of its parents changes
     _CACHE[key] = (tuple(files), _stamps(files), layout)
     return layout
+
+
+def _load_stdin() -> Layout:
+    from sheetgen.errors import SheetgenError
+    from sheetgen.yamlsrc import load_file
+
+    stdin = Path.cwd() / "<stdin>"
+    try:
+        data = load_file("-")
+    except SheetgenError as exc:
+        raise LayoutError(exc.problems) from None
+    raw = resolve(stdin, lambda p: data if Path(p) == stdin else load_layout_file(p))
+    return build_layout(raw, "<stdin>")
 
 
 def _stamps(files) -> tuple:

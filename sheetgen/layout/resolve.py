@@ -19,11 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Callable
 
-import yaml
-
-from sheetgen import yamlsrc
 from sheetgen.errors import LayoutError, Problem, SheetgenError
-from sheetgen.schema import describe
 from sheetgen.yamlsrc import SrcDict, SrcList, load_file, where
 
 BUILTIN_PACKAGE = "sheetgen.layouts"
@@ -48,11 +44,17 @@ def locate(ref: str, relative_to: Path | None) -> Path | None:
     """The file a reference names: a built-in id, or a path (relative to a file's folder)."""
     if is_builtin_ref(ref):
         path = builtin_dir() / f"{ref}.yaml"
-        return path if path.is_file() else None
+        try:
+            return path if path.is_file() else None
+        except (OSError, ValueError):
+            return None
     path = Path(ref)
     if not path.is_absolute() and relative_to is not None:
         path = relative_to.parent / path
-    return path if path.is_file() else None
+    try:
+        return path if path.exists() else None   # not a regular file: reading it says so
+    except (OSError, ValueError):   # a name too long, a NUL byte...
+        return None
 
 
 def _by_id(items) -> bool:
@@ -103,50 +105,47 @@ def merge(parent, child):
     return child
 
 
-if getattr(yaml, "__with_libyaml__", False):
-    class _FastLoader(yaml.CSafeLoader):
-        """yamlsrc's loader on libyaml's C parser: the same SrcDict/SrcList trees and lines."""
-        source_name = "<string>"
-
-    _FastLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, yamlsrc._construct_mapping)
-    _FastLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, yamlsrc._construct_sequence)
-else:  # pragma: no cover - PyYAML built without libyaml
-    _FastLoader = None
-
-
-# libyaml accepts some tabs that PyYAML rejects, and may count these line breaks differently
-_SLOW_PATH_CHARS = ("\t", "\x85", "\u2028", "\u2029")
-
-
 def load_layout_file(path: Path):
-    """`yamlsrc.load_file` for layout files, parsed by libyaml when PyYAML has it (~7x
-    faster: layouts are the bulk of a `render`'s start-up). A file that does not load
-    cleanly is read again by `yamlsrc.load_file`, so every error message is unchanged."""
-    if _FastLoader is not None:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return load_file(path)
-        if any(ch in text for ch in _SLOW_PATH_CHARS):
-            return load_file(path)
-        try:
-            loader = _FastLoader(text)
-        except yaml.YAMLError:
-            return load_file(path)
-        loader.source_name = str(path)
-        try:
-            return loader.get_single_data()
-        except (yaml.YAMLError, RecursionError):
-            pass
-        finally:
-            loader.dispose()
+    """A layout file's tree (`yamlsrc.load_file`: libyaml when PyYAML has it, within limits)."""
     return load_file(path)
 
 
-def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack: tuple = ()) -> SrcDict:
-    """Load the layout at `path` with every parent merged in."""
+MAX_EXTENDS_DEPTH = 32
+
+
+def not_a_layout(path, data) -> Problem:
+    """Why `data` is no layout at all, without quoting what the file holds (it may be
+    any file of the user's: an error must not print its contents)."""
+    if data is None:
+        what = "an empty file"
+    else:
+        what = "a mapping with neither 'game' nor 'extends'" if isinstance(data, dict) else describe_kind(data)
+    return Problem(f"expected a layout mapping (id, game, title, pages...), got {what}", str(path), 1)
+
+
+def describe_kind(value) -> str:
+    """What kind of value, never the value itself."""
+    if isinstance(value, str):
+        return "a text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "a mapping" if isinstance(value, dict) else "nothing"
+
+
+def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack: tuple = (),
+            _done: dict | None = None) -> SrcDict:
+    """Load the layout at `path` with every parent merged in. Each file is resolved once
+    (a parent named twice, a diamond, is merged from the same result), at most
+    MAX_EXTENDS_DEPTH files deep."""
     path = Path(path)
     key = path.resolve()
+    _done = {} if _done is None else _done
+    if key in _done:
+        return _done[key]
     if key in _stack:  # only reached when resolve() is called on a cycle directly
         chain = " -> ".join(p.name for p in (*_stack, key)[list(_stack).index(key):])
         raise LayoutError(Problem(f"cycle: {chain}", str(path), 1, "extends"))
@@ -156,9 +155,9 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack:
         raise
     except SheetgenError as exc:  # YAML syntax, unreadable file: still a layout problem
         raise LayoutError(exc.problems) from None
-    if not isinstance(data, dict):
-        what = "an empty file" if data is None else describe(data)
-        raise LayoutError(Problem(f"expected a layout mapping (id, game, title, pages...), got {what}", str(path), 1))
+    # a layout names its game or a parent: any other file is no layout, and is not quoted
+    if not isinstance(data, dict) or ("game" not in data and "extends" not in data):
+        raise LayoutError(not_a_layout(path, data))
     refs = data.get("extends", [])
     if isinstance(refs, str):
         refs = [refs]
@@ -178,10 +177,17 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack:
             continue
         if parent_path is None:
             kind = "built-in layout" if is_builtin_ref(ref) else "file"
-            hint = f" (built-in layouts: {', '.join(builtin_ids())})" if is_builtin_ref(ref) else ""
+            hint = ""
+            if is_builtin_ref(ref):
+                from sheetgen.schema import did_you_mean
+
+                hint = did_you_mean(ref, builtin_ids()) or f" (built-in layouts: {', '.join(builtin_ids())})"
             problems.append(Problem(f"no {kind} '{ref}'{hint}", str(path), line, "extends"))
             continue
-        parent = resolve(parent_path, load, (*_stack, key))
+        if len(_stack) + 1 >= MAX_EXTENDS_DEPTH and parent_path.resolve() not in _done:
+            raise LayoutError(f"{path}:{line}: extends: more than {MAX_EXTENDS_DEPTH} files deep (the limit); "
+                              f"the chain starts at {(_stack or (key,))[0]}")
+        parent = resolve(parent_path, load, (*_stack, key), _done)
         merged = parent if merged is None else merge(merged, parent)
     if problems:
         raise LayoutError(problems)
@@ -192,4 +198,5 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack:
         own["id"] = path.stem
         own.lines["id"] = 1
     result = own if merged is None else merge(merged, own)
+    _done[key] = result
     return result

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-import yaml
-
+from sheetgen import yamlsrc
+from sheetgen.errors import SheetgenError
 from sheetgen.games import game_for
 from sheetgen.schema import INVALID, Ctx, Int, ListOf, Map, Where
 from sheetgen.games.fields import Name
@@ -27,8 +27,8 @@ def parse_answer(text: str, spec):
 def _scalar(text: str):
     text = text.strip()
     try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError:
+        value = yamlsrc.loads(text)   # `010` is ten, not YAML 1.1's octal eight
+    except SheetgenError:
         return text
     return value if isinstance(value, (int, str, list)) and not isinstance(value, bool) else text
 

@@ -1,5 +1,7 @@
 """Score output formats: a table that reads like a filled score pad, JSON (the
-contract), CSV."""
+contract: one object for one record, an array of them for several), JSON lines
+(one object a line), CSV (one header per game). Warnings are not part of the
+table or the CSV: the CLI prints them to standard error."""
 
 from __future__ import annotations
 
@@ -7,7 +9,10 @@ import csv
 import io
 import json
 
+from sheetgen.errors import printable
 from sheetgen.games import game_for
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 WORDS = {
     "en": {"total": "Total", "rank": "Rank", "winner": "Winner", "winners": "Winners", "colon": ":",
@@ -32,16 +37,39 @@ def as_json(scored_list) -> str:
     return json.dumps([s.contract() for s in scored_list], ensure_ascii=False, indent=2)
 
 
+def as_jsonl(scored_list) -> str:
+    """One contract object a line."""
+    return "".join(json.dumps(s.contract(), ensure_ascii=False) + "\n" for s in scored_list)
+
+
+def csv_text(value):
+    """A CSV cell: numbers stay numbers; a text that a spreadsheet would run as a formula
+    (starting with =, +, -, @, tab or CR) gets a leading apostrophe."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
 def as_csv(scored_list) -> str:
+    """One header per game: a record whose columns differ from the previous one's starts
+    a new block (a blank line, then its header)."""
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    for n, scored in enumerate(scored_list):
+    # the csv module's own dialect (RFC 4180, CRLF line ends): every cell holding a quote,
+    # a comma or a line break (a lone CR included) is quoted
+    w = csv.writer(buf)
+    header = None
+    for scored in scored_list:
         keys = [k for k, _ in _categories(scored, "en")]
-        if n == 0:
-            w.writerow(["record", "layout", "player", *keys, "total", "rank", "winner"])
+        head = ["record", "layout", "player", *keys, "total", "rank", "winner"]
+        if head != header:
+            if header is not None:
+                buf.write("\r\n")
+            w.writerow(head)
+            header = head
         for s, r in zip(scored.scores, scored.ranks):
-            w.writerow([scored.source, scored.layout.id, s.name, *[s.breakdown.get(k, "") for k in keys],
-                        s.total, r, "yes" if s.name in scored.winners else ""])
+            row = [scored.source, scored.layout.id, s.name, *[s.breakdown.get(k, "") for k in keys],
+                   s.total, r, "yes" if s.name in scored.winners else ""]
+            w.writerow([csv_text(c) for c in row])
     return buf.getvalue()
 
 
@@ -57,8 +85,8 @@ def as_table(scored, lang: str = "en") -> str:
     """Categories down, players across, then the total, the rank and the winners."""
     words = WORDS[lang]
     cats = _categories(scored, lang)
-    names = [s.name for s in scored.scores]
-    head = [f"{scored.layout.title[lang]} ({scored.source})", *names]
+    names = [printable(s.name) for s in scored.scores]
+    head = [f"{scored.layout.title[lang]} ({printable(scored.source)})", *names]
     rows = [[label, *[str(s.breakdown.get(k, "")) for s in scored.scores]] for k, label in cats]
     total = [words["total"], *[str(s.total) for s in scored.scores]]
     totals = [s.total for s in scored.scores]
@@ -75,8 +103,5 @@ def as_table(scored, lang: str = "en") -> str:
     n = len(rows)
     out = [top, rule, *body[:n], rule, *body[n:]]
     key = words["winners"] if len(scored.winners) > 1 else words["winner"]
-    out.append(f"{key}{words['colon']} {', '.join(scored.winners)}")
-    if scored.warnings:
-        out.append(f"{words['warnings']}{words['colon']}")
-        out += [f"  - {w}" for w in scored.warnings]
+    out.append(f"{key}{words['colon']} {', '.join(printable(w) for w in scored.winners)}")
     return "\n".join(out)

@@ -15,6 +15,7 @@ from sheetgen.games.base import Report
 from sheetgen.games.fields import Name
 from sheetgen.layout.model import Layout
 from sheetgen.schema import INVALID, Any_, Ctx, Field, Map, Spec, Str, Where, describe
+from sheetgen.layout.resolve import describe_kind
 from sheetgen.scoring.rank import rank_players
 from sheetgen.yamlsrc import load_file
 
@@ -73,7 +74,8 @@ def layout_for(raw, source: str, ctx: Ctx) -> Layout | None:
     """The layout a record names (built-in id or a path relative to the record)."""
     top = Where(raw, None, "")
     if not isinstance(raw, dict):
-        ctx.error(top, f"expected a game record mapping with 'layout' and 'players', got {describe(raw)}")
+        # the kind only, never the text: the file may be any file of the user's
+        ctx.error(top, f"expected a game record mapping with 'layout' and 'players', got {describe_kind(raw)}")
         return None
     if "layout" not in raw:
         ctx.error(top, "missing key 'layout' (a built-in layout id or a path to a layout file)")
@@ -125,11 +127,14 @@ def validate(raw, source: str) -> tuple[Layout, dict, list[str]]:
     if not lo <= len(players) <= hi:
         allowed = f"{lo}-{hi}" if lo != hi else str(lo)
         ctx.error(Where(raw, "players", "players"), f"{layout.game} is played by {allowed} players, got {len(players)}")
+        if len(players) > hi:   # checked before the work: no need to validate 50,000 players
+            raise RecordError(ctx.errors)
     pspec = Map({"name": Field(Name(), required=True), **game.player_fields(layout)}, what="a player mapping")
     out, names = [], []
     for i, p in enumerate(players):
         name = p.get("name") if isinstance(p, dict) else None
-        label = f"players[{i}] '{name}':" if isinstance(name, (str, int)) and str(name).strip() else f"players[{i}]:"
+        named = isinstance(name, (str, int)) and str(name).strip()
+        label = f"players[{i}] '{str(name)[:60]}':" if named else f"players[{i}]:"   # escaped when shown
         got = pspec.check(p, ctx, Where(players, i, label))
         if got is not INVALID:
             got["_where"] = Where(players, i, label)
