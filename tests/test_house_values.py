@@ -110,6 +110,51 @@ def test_harvest_dice_marks_its_house_values():
     assert "rules_majority" not in {p.path.split(".")[0] for p in texts(normal, "sheet", "fr")}
 
 
+def test_imperial_settlers_marks_its_house_buildings_abilities_and_rules():
+    # the seed names the Architects only, gives no ability, no letter, no field, and says
+    # "adjacentes" without defining it; it does give the tie-breakers
+    for layout_id in ("imperial-settlers", "imperial-settlers-advanced"):
+        layout = load_layout(layout_id)
+        village = {p.path: p.text for p in texts(layout, "village", "fr")}
+        assert [village[f"{b}.name"] for b in ("sawmill", "tavern", "workshop", "mill", "forum", "architects")] == [
+            "Scierie†", "Taverne†", "Atelier†", "Moulin†", "Forum†", "Architectes"]
+        assert village["sawmill.ability"] == "Chaque tour\u00a0: gagnez 1 bois.†"
+        assert village["forum.ability"].count("†") == 1            # its points already carry the mark
+        assert village["architects.ability"].endswith("+2 points de développement (une fois par tour).†")
+        empire = {p.path: p.text for p in texts(layout, "empire", "en")}
+        assert empire["bridges_help.text"].endswith("A bridge opens the fields of its letter.†")
+        assert empire["fields.label"] == "Fields†"
+        assert "†" not in empire["tiebreak_help.text"] and "†" not in empire["empire_help.text"]
+    advanced = load_layout("imperial-settlers-advanced")
+    village = [p for p in texts(advanced, "village", "fr")]
+    assert [p.text for p in village if p.path.endswith(".blueprint_label")] == ["Plan†"] * 6
+    assert [p.text for p in village if p.path.endswith(".ladder_label")] == [
+        "Valeur soulignée\u00a0: à chaque colonie, entourez la suivante†"] * 6
+    empire = {p.path: p.text for p in texts(advanced, "empire", "fr")}
+    assert empire["colonies_help.text"].endswith(
+        "Adjacentes\u00a0: voisines sur une piste, ou l'une au-dessus de l'autre dans la même colonne.†")
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_glassworks_marks_its_column_height_and_its_shared_victory(players):
+    layout = load_layout("river-valley-glassworks")
+    shown = {p.path: p.text for p in texts(layout, "pad", "fr", players)}
+    board = [t for path, t in shown.items() if path.endswith(".label") and t.startswith("Plateau final")]
+    assert board == ["Plateau final†"]        # 5 pieces a column: the seed gives 7 columns only
+    assert "égalité : victoire partagée†" in shown.values()
+    assert shown["rules.text"].endswith("Le plus haut total gagne ; une égalité est une victoire partagée.†")
+    assert "†" not in shown["lake.text"]
+
+
+def test_bosk_marks_only_the_unknown_order_fallback():
+    layout = load_layout("bosk")
+    pad = {p.path: p.text for p in texts(layout, "pad", "en", 4)}
+    assert pad["final_rule.text"].endswith("Order unknown: a shared victory.†")
+    marked = [path for path, t in pad.items() if "†" in t and path != "house_note"]
+    assert marked == ["final_rule.text"]      # the summer and winter tables are the seed's
+    assert notes(texts(layout, "summer", "en", 4)) == []
+
+
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_the_rendered_page_prints_the_note(lang):
     pdf = render_pdf(load_layout("harvest-dice-advanced"), lang=lang, paper="letter")

@@ -718,9 +718,10 @@ def _st_grid(gx, gy, cell, row, fname, env, p) -> list:
     return out
 
 
-def _st_wide_grid(x, ry, width, row, n, env, p) -> list:
-    """A grid row across the whole table: its label and hint on a strip, then one
-    numbered copy per player, side by side (wider cells than the player columns allow)."""
+def _st_wide_grid(x, ry, width, row, n, env, p, house=False) -> list:
+    """A grid row across the whole table: its label (marked when `house`, an unverified
+    row) and hint on a strip, then one numbered copy per player, side by side (wider cells
+    than the player columns allow)."""
     h = row["height"]
     cols, rows = row["grid"]
     lw = min(width * 0.3, 46.0)
@@ -730,7 +731,7 @@ def _st_wide_grid(x, ry, width, row, n, env, p) -> list:
         out.append(Icon(ix, ry + 0.75, ST_STRIP - 1.5, row["icon"]))
         ix += ST_STRIP
     if row.get("label"):
-        out.append(Text(ix, ry, x + lw - ix, ST_STRIP, env.t(row["label"], p + ".label"), "condensed-bold", 8.5,
+        out.append(Text(ix, ry, x + lw - ix, ST_STRIP, env.t(row["label"], p + ".label", house), "condensed-bold", 8.5,
                         path=p + ".label"))
     if row.get("hint"):
         out.append(Text(x + lw, ry, width - lw - 1.5, ST_STRIP, env.t(row["hint"], p + ".hint"), "condensed", 7.5,
@@ -768,7 +769,7 @@ def _st_build(el, env):
             ry += h
             continue
         if row.get("wide") and _st_cell(row, cw) < ST_MIN_CELL - 1e-9:
-            out += _st_wide_grid(x, ry, el["width"], row, n, env, p)
+            out += _st_wide_grid(x, ry, el["width"], row, n, env, p, env.is_house(f"{el['id']}.rows[{r}]"))
             ry += h
             continue
         out.append(Rect(x, ry, lw, h, INK, fill or "#ffffff", 0.5))
