@@ -6,7 +6,7 @@ Everything printed comes from the layout (`imperial-settlers`,
 - the construction tracks `walls`, `houses`, `granaries`, `bridges` (sections
   and their values) and the track `fields` (field group n is opened by bridge
   section n: they carry the same letter);
-- every `building` element (sheetgen.layout.buildings): boxes, points (fixed or
+- every `building` element (sheetgen.layout.elements.building): boxes, points (fixed or
   per completed section of a track), advanced rules only, and in the advanced
   layout the blueprint and the ladder of the underlined value;
 - the constant `rules`: `basic` or `advanced` (colonies are advanced rules).
@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from sheetgen.games.base import sheet_players as player_range
 from sheetgen.games.base import Game, PlayerScore, Reads, label, track_boxes
-from sheetgen.layout.buildings import blueprint_cells
+from sheetgen.layout.elements.building import blueprint_cells
 from sheetgen.schema import INVALID, Field, Map, Spec, Where, describe
 from sheetgen.games.fields import Count
 

@@ -294,33 +294,6 @@ def free_strip(taken: list, width: float, height: float, need: float, h: float) 
         y = round(y - 0.5, 3)
     return None
 
-    def document(self, lang: str = "en", players: int | None = None, pages: list[str] | None = None) -> Document:
-        """The display lists of the pages asked for (all by default): what every
-        backend (PDF, form fields, reading filled PDFs) consumes."""
-        chosen = [p for p in self.pages if pages is None or p.id in pages]
-        return Document(
-            title=self.title[lang], layout_id=self.id, game=self.game, lang=lang,
-            pages=tuple(PageDisplay(p.id, self.width, self.height, tuple(self.display(p, lang, players)))
-                        for p in chosen))
-
-
-def _line_of_path(node, subpath: str) -> tuple[str, int]:
-    """Best (file, line) for `subpath` (like `label` or `sections[2].value`) under a raw node."""
-    file, line = getattr(node, "file", "<string>"), getattr(node, "line", 0)
-    cur = node
-    for part in subpath.replace("]", "").replace("[", ".").split("."):
-        if not part:
-            continue
-        key = int(part) if part.isdigit() else part
-        try:
-            nxt = cur[key]
-        except (KeyError, IndexError, TypeError):
-            break
-        if hasattr(cur, "line_of"):
-            file, line = cur.file_of(key), cur.line_of(key)
-        cur = nxt
-    return file, line
-
 
 def _place(pages: list, ctx: Ctx) -> None:
     """Absolute x, y, w, h for every element (resolving `in:` frames)."""
@@ -423,6 +396,9 @@ def _overlapping_pairs(els: list) -> list[tuple[int, int]]:
 
 
 def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
+    """Check every element as placed, in both languages and with the fewest and the most
+    players: first its own check (E.check), then, if it can be built, the text and boxes
+    of its display list; then, on a page printing house values, the room for the note."""
     from sheetgen import text as fonts
 
     counts = sorted({layout.players["min"], layout.players["max"]})
@@ -432,12 +408,18 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
         for lang in E.LANGS:
             for players in counts:
                 marked = False
+                taken = []
                 for el in page.elements:
+                    labels, refused = E.check(el, layout.env(lang, players))
+                    for path, message in labels + refused:
+                        _report(ctx, el, path, message, seen)
+                    if refused:  # it cannot be drawn as written: its place only
+                        taken.append(_taken(el, []))
+                        continue
                     env = layout.env(lang, players)
                     prims = E.TYPES[el["type"]].build(el, env)
+                    taken.append(_taken(el, prims))
                     marked = marked or bool(env.marks)
-                    for path, message in env.errors:
-                        _report(ctx, el, path, message, seen)
                     for prim in prims:
                         if isinstance(prim, Text):
                             missing = fonts.missing_glyphs(prim.text, prim.font)
@@ -462,7 +444,7 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
                                 _report(ctx, el, "", f"boxes of {_fmt(prim.w)} x {_fmt(prim.h)}mm{who} are too "
                                         f"small to mark; at least {_fmt(least)}mm", seen)
                 if marked:
-                    _check_house_note(layout, page, lang, players, raw_pages[n] if n < len(raw_pages) else raw,
+                    _check_house_note(layout, page, lang, taken, raw_pages[n] if n < len(raw_pages) else raw,
                                       f"pages[{n}]", ctx, seen)
 
 
@@ -473,16 +455,17 @@ def _too_small(size: float, hint: bool) -> str:
             f"(only a hint inside a box, style: hint, may go down to {_fmt(MIN_HINT)}pt)")
 
 
-def _check_house_note(layout: Layout, page: Page, lang: str, players: int, node, path: str, ctx: Ctx,
+def _check_house_note(layout: Layout, page: Page, lang: str, taken: list, node, path: str, ctx: Ctx,
                       seen: set) -> None:
-    """A page that prints a house value needs room for the house note."""
+    """A page that prints a house value needs room for the house note (`taken`: what its
+    elements cover, see _taken)."""
     from sheetgen import text as fonts
 
     text = layout.house_note_text(page, lang)
     missing = fonts.missing_glyphs(text, NOTE_FONT)
     if missing:
         message = f"house_note: the font has no glyph for {missing!r} ({lang})"
-    elif not layout.build(page, lang, players)[2]:
+    elif layout.house_note_prims(page, lang, taken) is None:
         message = (f"prints house values ({HOUSE_MARK}) but has no free place for the house note ({lang}: one "
                    f"line of {_fmt(fonts.width(text, NOTE_FONT, NOTE_SIZE) * 25.4 / 72 + 1)} x {_fmt(NOTE_H)}mm "
                    f"or 2-3 shorter lines); leave room at the bottom of the sheet")
@@ -501,9 +484,9 @@ def _expand_titles(layout: Layout, raw: dict, ctx: Ctx) -> None:
         out = {}
         for lang in E.LANGS:
             env = layout.env(lang)
-            out[lang] = env.t(label, path)
-            for _, message in env.errors:
+            for _, message in env.problems(label, path):
                 ctx.error(Where(node, key, path), message)
+            out[lang] = env.t(label, path)
         return out
 
     for key in ("title", "description"):
@@ -516,10 +499,7 @@ def _expand_titles(layout: Layout, raw: dict, ctx: Ctx) -> None:
 
 
 def _report(ctx, el, subpath, message, seen):
-    rel = subpath[len(el["_path"]):].lstrip(".") if subpath.startswith(el["_path"]) else ""
-    file, line = _line_of_path(el["_node"], rel)
-    path = el["_path"] + ("." + rel if rel and not rel.startswith("[") else rel)
-    problem = Problem(message, file, line, path)
+    problem = E.problem_at(el, subpath, message)
     if problem not in seen:
         seen.add(problem)
         ctx.errors.append(problem)

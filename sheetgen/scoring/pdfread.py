@@ -97,7 +97,7 @@ def element_marks(layout: Layout, values: dict, warnings: list | None = None) ->
       winner box's state, or for a grid row the grid's rows of booleans;
       a row's small count boxes under `<row id>_count`; the names row also
       under `player_names`;
-    - an element type with its own `read` (sheetgen.layout.elements.ElementType):
+    - an element type with its own `read` (sheetgen.layout.elements.common.ElementType):
       what that returns.
     """
     from sheetgen.layout.elements import TYPES

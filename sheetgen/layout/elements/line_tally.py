@@ -22,7 +22,7 @@ Read back (`read`): `{<id>: [[text per line] per player], <id>_names: [...]}`.
 from __future__ import annotations
 
 from sheetgen.layout.display import INK, Box, Line, Rect, Text
-from sheetgen.layout.elements import SIZE, ElementType, Label, _badge, register
+from sheetgen.layout.elements.common import SIZE, ElementType, Label, _badge, cannot_build
 from sheetgen.schema import Bool, Field, Length, Str
 
 LINE_TALLY_FIELDS = {
@@ -38,22 +38,30 @@ LINE_TALLY_FIELDS = {
 
 
 def tally_lines(el, env) -> int | None:
-    """How many lines the table has with env.players players (None, and an error, if the
-    layout has no such constant)."""
-    name = el["lines"].replace("{players}", str(env.players))
-    value = env.constants.get(name)
+    """How many lines the table has with env.players players (None if the layout has no
+    such constant)."""
+    value = env.constants.get(_lines_name(el, env))
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 30:
-        env.errors.append((el["_path"] + ".lines", f"no whole-number constant '{name}' (1-30) "
-                                                   f"for {env.players} players"))
         return None
     return value
+
+
+def _lines_name(el, env) -> str:
+    return el["lines"].replace("{players}", str(env.players))
+
+
+def _tally_check(el, env) -> list[tuple[str, str]]:
+    if tally_lines(el, env) is not None:
+        return []
+    return [(el["_path"] + ".lines", f"no whole-number constant '{_lines_name(el, env)}' (1-30) "
+                                     f"for {env.players} players")]
 
 
 def _tally_build(el, env):
     x, y, (w, h) = el["x"], el["y"], el["size"]
     n = tally_lines(el, env)
     if n is None:
-        return []
+        raise cannot_build(el, _tally_check(el, env))
     players, lw, hh, eid, p = max(env.players, 1), el["label_width"], el["header"], el["id"], el["_path"]
     cw = (w - lw) / n
     rh = min(el["row_height"], (h - hh) / players)
@@ -95,6 +103,7 @@ def _tally_read(el, values: dict) -> dict:
     return marks
 
 
-register(ElementType("line_tally", LINE_TALLY_FIELDS, lambda el: el["size"], _tally_build, read=_tally_read,
-                     doc="one number box per board line (rows 1..N) for each player, N a constant "
-                         "that depends on the player count"))
+TYPE = ElementType("line_tally", LINE_TALLY_FIELDS, lambda el: el["size"], _tally_build, read=_tally_read,
+                   check=_tally_check,
+                   doc="one number box per board line (rows 1..N) for each player, N a constant "
+                       "that depends on the player count")

@@ -28,12 +28,11 @@ Every card is built by checking its boxes: none is printed checked.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from sheetgen.cells import groups
 from sheetgen.layout.display import HOUSE_MARK, INK, MIN_TEXT, Box, Circle, Icon, Line, Rect, Text
-from sheetgen.layout.elements import (
-    SIZE, ElementType, IconName, IdStr, Label, _box_marks, register,
-)
+from sheetgen.layout.elements.common import SIZE, ElementType, IconName, IdStr, Label, _box_marks, cannot_build
 from sheetgen.schema import Bool, Field, Int, Length, ListOf, Map, Num, Str
 
 HEADER = 7.0       # mm, the name band
@@ -242,6 +241,72 @@ def _ladder(el, env, right, y, h):
     return out, x0
 
 
+@dataclass(frozen=True)
+class Card:
+    """Where a card's parts go (mm), and its ability sentence as printed: what both the
+    check and the build of a building read."""
+    top: float         # the boxes' top
+    points: bool       # whether the card has a points panel
+    fy: float          # the top of the "finished in round" caption
+    lower: float       # the height of the blueprint and ladder band (0 without one)
+    ty: float          # the ability's top
+    text_h: float      # the ability's height (below 4 mm: the card is too short)
+    text_w: float
+    boxes_w: float     # the boxes' row
+    room: float        # the width beside the points panel
+    ability: str       # the sentence in env's language, without the underline marker
+    mark: tuple | None  # the underlined part (see split_mark)
+    problem: str | None  # a badly marked sentence (see split_mark)
+
+
+def card_layout(el, env) -> Card:
+    y, (w, h), b = el["y"], el["size"], el["box"]
+    top = y + HEADER + 2.0
+    points = el["points"] != 0 or el.get("per") is not None
+    lower = LOWER if _has_lower(el) else 0.0
+    ty = top + b + 1.5
+    ability, mark, problem = split_mark(env.t(el["ability"], el["_path"] + ".ability"))
+    return Card(top=top, points=points, fy=top + (15.0 if points else 0.0), lower=lower, ty=ty,
+                text_h=y + h - PAD - lower - ty, text_w=w - 2 * PAD - (PANEL + 1.5),
+                boxes_w=len(el["boxes"]) * (b + GAP) - GAP, room=w - 2 * PAD - (PANEL + 1.5),
+                ability=ability, mark=mark, problem=problem)
+
+
+def _building_check(el, env, card: Card | None = None) -> list[tuple[str, str]]:
+    """What makes the card impossible to draw as written, or its sentence disagree with
+    its ladder, or its `per` name no track."""
+    card = card or card_layout(el, env)
+    y, (_w, h), b = el["y"], el["size"], el["box"]
+    p = el["_path"]
+    out = []
+    if card.fy + FINISHED + b > y + h - PAD - card.lower + 0.01:
+        out.append((p + ".size", "the card is too short for its points and its 'finished in round' box"))
+    if card.boxes_w > card.room + 0.01:
+        out.append((p + ".boxes", f"{len(el['boxes'])} boxes of {b:g}mm do not fit in the card "
+                                  f"({card.room:.1f}mm wide beside the points)"))
+    if card.text_h < 4:
+        out.append((p + ".size", f"the card is too short for its ability ({card.text_h:.1f}mm left)"))
+    if card.problem:
+        out.append((p + ".ability", card.problem))
+    ladder = el.get("ladder")
+    if ladder and el["ladder_of"] == "ability":
+        if card.mark is None:
+            out.append((p + ".ability", "with a ladder of the ability's value, mark that value in the "
+                                        "sentence as _value_ (it is printed underlined)"))
+        else:
+            word, a, c = card.mark
+            shown = _words(card.ability)[word][a:c]
+            if shown.lstrip("+").rstrip(HOUSE_MARK) != str(ladder[0]):
+                out.append((p + ".ability", f"the underlined value is {shown!r} but the ladder starts "
+                                            f"at {ladder[0]}"))
+    per = el.get("per")
+    if per:
+        track = env.elements.get(per["track"])
+        if track is None or track["type"] != "track":
+            out.append((p + ".per", f"no track '{per['track']}' in this layout to count {per['count']} of"))
+    return out
+
+
 def _building_build(el, env):
     x, y, (w, h) = el["x"], el["y"], el["size"]
     p, eid, b = el["_path"], el["id"], el["box"]
@@ -259,48 +324,24 @@ def _building_build(el, env):
     for n, (label, key) in enumerate(tags):
         out += _tag(x + w - PAD - (n + 1) * TAG - n * 1.5, y + 1.1, TAG, HEADER - 2.2, env.t(label, p + key),
                     color, p + key)
-    top = y + HEADER + 2.0
-    points = el["points"] != 0 or el.get("per") is not None
-    if points:
+    card = card_layout(el, env)
+    problems = _building_check(el, env, card)
+    if problems:
+        raise cannot_build(el, problems)
+    top = card.top
+    if card.points:
         out += _points_panel(el, env, x + w - PAD - PANEL, top)
-    fy = top + (15.0 if points else 0.0)
-    out += _finished(el, env, x + w - PAD - PANEL, fy)
-    if fy + FINISHED + el["box"] > y + h - PAD - (LOWER if _has_lower(el) else 0) + 0.01:
-        env.errors.append((p + ".size", "the card is too short for its points and its 'finished in round' box"))
+    out += _finished(el, env, x + w - PAD - PANEL, card.fy)
     for n, costs in enumerate(el["boxes"]):
         bx = x + PAD + n * (b + GAP)
         out.append(Box(bx, top, b, b, "check", False, f"{eid}_{n + 1}"))
         _box_marks(out, bx, top, b, costs, False)
-    boxes_w = len(el["boxes"]) * (b + GAP) - GAP
-    room = w - 2 * PAD - (PANEL + 1.5)
-    if boxes_w > room + 0.01:
-        env.errors.append((p + ".boxes", f"{len(el['boxes'])} boxes of {b:g}mm do not fit in the card "
-                                         f"({room:.1f}mm wide beside the points)"))
-    lower = LOWER if _has_lower(el) else 0.0
-    ty = top + b + 1.5
-    text_h = y + h - PAD - lower - ty
-    if text_h < 4:
-        env.errors.append((p + ".size", f"the card is too short for its ability ({text_h:.1f}mm left)"))
-        text_h = 4
-    text_w = w - 2 * PAD - (PANEL + 1.5)
-    ability, mark, problem = split_mark(env.t(el["ability"], p + ".ability"))
-    if problem:
-        env.errors.append((p + ".ability", problem))
-    out.append(Text(x + PAD, ty, text_w, text_h, ability, "condensed", el["ability_size"], valign="top",
-                    path=p + ".ability"))
-    ladder = el.get("ladder")
-    if ladder and el["ladder_of"] == "ability":
-        if mark is None:
-            env.errors.append((p + ".ability", "with a ladder of the ability's value, mark that value in the "
-                                               "sentence as _value_ (it is printed underlined)"))
-        else:
-            word, a, c = mark
-            shown = _words(ability)[word][a:c]
-            if shown.lstrip("+").rstrip(HOUSE_MARK) != str(ladder[0]):
-                env.errors.append((p + ".ability", f"the underlined value is {shown!r} but the ladder starts "
-                                                   f"at {ladder[0]}"))
-    if ladder and mark is not None:
-        out += _underline(ability, mark, x + PAD, ty, text_w, text_h, "condensed", el["ability_size"])
+    out.append(Text(x + PAD, card.ty, card.text_w, card.text_h, card.ability, "condensed", el["ability_size"],
+                    valign="top", path=p + ".ability"))
+    if el.get("ladder") and card.mark is not None:
+        out += _underline(card.ability, card.mark, x + PAD, card.ty, card.text_w, card.text_h, "condensed",
+                          el["ability_size"])
+    lower = card.lower
     if lower:
         ly = y + h - PAD - lower + 1.0
         lh = lower - 1.0
@@ -315,15 +356,10 @@ def _building_build(el, env):
             out += prims
             out.append(Text(left, ly, lx - left - 2.0, lh, env.t(el["ladder_label"], p + ".ladder_label"),
                             "condensed", 7.0, "right", path=p + ".ladder_label"))
-    per = el.get("per")
-    if per:
-        track = env.elements.get(per["track"])
-        if track is None or track["type"] != "track":
-            env.errors.append((p + ".per", f"no track '{per['track']}' in this layout to count {per['count']} of"))
     return out
 
 
-register(ElementType("building", BUILDING_FIELDS, lambda el: el["size"], _building_build,
-                     post=_building_post,
-                     doc="a building card: boxes with costs, points (fixed or per section of a track), "
-                         "ability, advanced-rules mark, blueprint and colony ladder"))
+TYPE = ElementType("building", BUILDING_FIELDS, lambda el: el["size"], _building_build, post=_building_post,
+                   check=_building_check,
+                   doc="a building card: boxes with costs, points (fixed or per section of a track), "
+                       "ability, advanced-rules mark, blueprint and colony ladder")

@@ -1,0 +1,359 @@
+"""What every element type shares: the label and icon specs, the keys common to all
+elements, the building environment (`Env`: language, constants, theme, player count),
+`ElementType`, the drawing helpers several types use, and the label checks.
+
+Every element has `id` (unique in the layout), `type`, `at: [x, y]` (top-left,
+from the sheet's top-left corner, or from the inside of the frame named by
+`in:`) and optionally `verified: false`. Each type (one module of this package)
+adds its own keys. Adding a type means adding one module with its `TYPE` and
+listing it in `sheetgen.layout.elements.TYPES`; validation, rendering and the
+docs' key lists follow from it.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass, field
+from typing import Callable
+
+from sheetgen.errors import LayoutError, Problem
+from sheetgen.layout.display import HOUSE_MARK, Circle, Icon, Text
+from sheetgen.schema import INVALID, Bool, Field, Int, Length, ListOf, Map, Pair, Spec, Str, describe
+
+ID_PATTERN = r"[a-z][a-z0-9_-]*"
+IdStr = lambda: Str(ID_PATTERN, what="an id (lower case letters, digits, - and _)")  # noqa: E731
+LANGS = ("fr", "en")
+_HAS_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _printable(value):
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return value
+
+
+MAX_LABEL = 2000   # characters: more cannot fit a sheet, and would only slow the fit check
+
+
+def _rtl(text: str) -> str | None:
+    """The first right-to-left letter (Hebrew, Arabic...) in `text`, if any."""
+    import unicodedata
+
+    return next((ch for ch in text if unicodedata.bidirectional(ch) in ("R", "AL")), None)
+
+
+def text_problem(text: str) -> str | None:
+    """Why `text` cannot be printed on a sheet: too long, or in a right-to-left script
+    (the PDF would show it reversed and unshaped; refused rather than printed wrong)."""
+    if len(text) > MAX_LABEL:
+        return f"a label is at most {MAX_LABEL} characters (the limit), got {len(text):,}"
+    ch = _rtl(text)
+    if ch is not None:
+        return (f"right-to-left text ({ch!r}, U+{ord(ch):04X}) is not supported: the sheet would print "
+                "it reversed and unshaped; write the label in French and English")
+    return None
+
+
+class Label(Spec):
+    """Text shown to players: {fr: ..., en: ...}; a plain string only without letters."""
+
+    def check(self, value, ctx, at):
+        for text in (value.values() if isinstance(value, dict) else [value]):
+            problem = text_problem(text) if isinstance(text, str) else None
+            if problem:
+                return ctx.error(at, problem)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = str(value)
+        if isinstance(value, str):
+            if _HAS_LETTER.search(value):
+                return ctx.error(at, f"expected a label with 'fr' and 'en', got {describe(value)}")
+            return {"fr": value, "en": value}
+        if isinstance(value, dict):
+            ok = True
+            for key in value:
+                if key not in LANGS + ("house",):
+                    ctx.error(at.child(value, key), "unknown key; accepted keys: en, fr, house")
+                    ok = False
+            house = value.get("house", False)
+            if not isinstance(house, bool):
+                ctx.error(at.child(value, "house"), f"expected true or false, got {describe(house)}")
+                ok = False
+            for lang in LANGS:
+                if lang not in value:
+                    ctx.error(at, f"missing key '{lang}' (every label exists in French and English)")
+                    ok = False
+                elif not isinstance(value[lang], str):
+                    ctx.error(at.child(value, lang), f"expected text, got {describe(value[lang])}")
+                    ok = False
+            if not ok:
+                return INVALID
+            out = {lang: value[lang] for lang in LANGS}
+            if house:  # a house rule text: printed with the house mark
+                out["house"] = True
+            return out
+        return ctx.error(at, f"expected a label with 'fr' and 'en', got {describe(value)}")
+
+
+class IconName(Str):
+    def __init__(self):
+        super().__init__(what="an icon name")
+
+    def check(self, value, ctx, at):
+        value = super().check(value, ctx, at)
+        if value is INVALID:
+            return value
+        from sheetgen.icons import ICON_NAMES
+
+        if value not in ICON_NAMES:
+            return ctx.error(at, f"unknown icon '{value}'; icons: {', '.join(ICON_NAMES)}")
+        return value
+
+
+class IntRef(Int):
+    """A whole number, or `{name}`: the layout's whole-number constant `name` (so that a
+    house reading, such as a board's height, is written once, among the constants)."""
+
+    def check(self, value, ctx, at):
+        if isinstance(value, str) and re.fullmatch(r"\{\w+\}", value):
+            constants = ctx.constants
+            got = constants.get(value[1:-1])
+            if got is None:
+                return ctx.error(at, f"unknown constant '{value}'; whole-number constants: "
+                                     f"{', '.join(sorted(constants)) or 'none'}")
+            value = got
+        return super().check(value, ctx, at)
+
+
+POINT = Pair(Length(-1000, 1000), "a position [x, y]")
+SIZE = Pair(Length(0.5, 1000), "a size [width, height]")
+FONT = Str(choices=("sans", "sans-bold", "condensed", "condensed-bold"))
+
+COMMON_FIELDS = {
+    "id": Field(IdStr(), required=True),
+    "type": Field(Str(), required=True),
+    "at": Field(POINT, required=True),
+    "in": Field(IdStr()),
+    "verified": Field(Bool(), default=True),
+    "remove": Field(Bool()),
+}
+
+
+def _parts(text: str) -> list[tuple[str, str | None]]:
+    """(literal text, placeholder name or None) pieces of a label's text; ValueError
+    when its braces do not parse."""
+    if "{" not in text and "}" not in text:
+        return [(text, None)]
+    return [(literal, name) for literal, name, _spec, _conv in string.Formatter().parse(text)]
+
+
+@dataclass
+class Env:
+    """What building a display list needs besides the element."""
+    lang: str
+    constants: dict
+    theme: dict
+    players: int = 1
+    elements: dict = field(default_factory=dict)
+    unverified: frozenset = frozenset()   # Layout.unverified: `constants.x`, `pig`, `walls.sections[0]`
+    marks: list = field(default_factory=list)  # key paths of the house values printed so far
+
+    def t(self, label: dict | None, path: str = "", house: bool = False) -> str:
+        """A label in this language, with `{name}` placeholders filled in; with the house
+        mark after it when the label says `house: true` or `house` is true."""
+        if label is None:
+            return ""
+        text = self._fill(label[self.lang], path)
+        return self.mark(text, path) if house or label.get("house") else text
+
+    def mark(self, text: str, path: str) -> str:
+        """`text` with the house mark after it (and the page gets the house note)."""
+        self.marks.append(path)
+        return text + HOUSE_MARK
+
+    def is_house(self, ref: str) -> bool:
+        """Whether a key path (`pig.sections[2].value`, `constants.row_values[0]`) lies
+        in a value marked `verified: false`."""
+        return any(ref == u or ref.startswith((u + ".", u + "[")) for u in self.unverified)
+
+    def value(self, value, ref: str, path: str) -> str:
+        """A printed number or text taken from the layout at `ref`, marked when unverified."""
+        text = str(value)
+        return self.mark(text, path) if self.is_house(ref) else text
+
+    def problems(self, label: dict | None, path: str = "") -> list[tuple[str, str]]:
+        """(path, message) for each `{placeholder}` of the label, in this language, that
+        names nothing (t shows it as `?`), or for braces that do not parse."""
+        if label is None:
+            return []
+        try:
+            parts = _parts(label[self.lang])
+        except ValueError as exc:
+            return [(path, f"bad braces in text: {exc}")]
+        known = ", ".join(sorted(self.constants)) or "none"
+        return [(path, f"unknown constant '{{{name}}}' in text; constants: {known} "
+                       f"(or an element key path like garden.row_value)")
+                for _literal, name in parts if name is not None and self.lookup(name) is None]
+
+    def _fill(self, text: str, path: str) -> str:
+        try:
+            parts = _parts(text)
+        except ValueError:
+            return text
+        out = []
+        for literal, name in parts:
+            out.append(literal)
+            if name is not None:
+                found = self.lookup(name)
+                if found is None:
+                    out.append("?")
+                    continue
+                head = re.match(r"[^.\[]*", name).group()
+                in_element = name not in self.constants and head in self.elements
+                ref = name if in_element else "constants." + name
+                out.append(self.value(found, ref, path))
+        return "".join(out)
+
+    def lookup(self, name: str):
+        """`{name}` in a label: a constant, an item of a list constant (`row_values[0]`), or a
+        key path into an element (`garden.row_value`); None when it names nothing."""
+        if name in self.constants:
+            return _printable(self.constants[name])
+        head, rest = re.match(r"([^.\[]*)\.?(.*)", name).groups()
+        node = self.elements[head] if head in self.elements else self.constants.get(head)
+        if node is not None and rest:
+            for part in filter(None, rest.replace("]", "").replace("[", ".").split(".")):
+                key = int(part) if part.isdigit() else part
+                try:
+                    node = node[key]
+                except (KeyError, IndexError, TypeError):
+                    node = None
+                    break
+            if node is not None and not isinstance(node, (dict, list)):
+                return node
+        return None
+
+    @property
+    def accent(self):
+        return self.theme["accent"]
+
+    @property
+    def tint(self):
+        return self.theme["tint"]
+
+
+@dataclass
+class ElementType:
+    name: str
+    fields: dict[str, Field]
+    size: Callable[[dict], tuple[float, float]]
+    build: Callable[[dict, Env], list]
+    container: bool = False   # other elements may sit inside it (`in:`)
+    doc: str = ""
+    post: Callable | None = None   # (element, ctx, at) -> element or INVALID, after the keys are checked
+    read: Callable | None = None   # (element, {field: value}) -> marks, for reading a filled PDF (pdfread)
+    # (element, env) -> [(key path, message)]: what makes the placed element impossible to
+    # draw as written (in env's language, with env's players); the build assumes none
+    check: Callable | None = None
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _label_block(x, y, w, h, el, env, path, size=8.0, bold=True, icon_size=None):
+    """An optional icon then a label, vertically centred in the box."""
+    out = []
+    tx = x
+    if el.get("icon"):
+        s = icon_size or min(h - 1, 8.0)
+        out.append(Icon(x, y + (h - s) / 2, s, el["icon"], el.get("icon_color")))
+        tx = x + s + (1.0 if s <= 5 else 1.5)
+    if el.get("label"):
+        out.append(Text(tx, y, max(x + w - tx, 1), h, env.t(el["label"], path + ".label"),
+                        "condensed-bold" if bold else "condensed", size, path=path + ".label"))
+    return out
+
+
+def _label_fits(el, env, path, w, h, size, icon_size) -> bool:
+    """Whether _label_block's label fits in w x h mm at `size` pt (never shrunk)."""
+    from sheetgen import text as fonts
+
+    if not el.get("label"):
+        return True
+    if el.get("icon"):
+        w -= icon_size + (1.0 if icon_size <= 5 else 1.5)
+    pt = 72 / 25.4
+    text = env.t(el["label"], path + ".label")
+    return fonts.fit_text(text, "condensed-bold", size, w * pt, h * pt, True, size).fits
+
+
+def _badge(cx, cy, r, value, env, path, ref, fill=None):
+    """A value in a circle; `ref` is the value's key path (marked when unverified)."""
+    return [Circle(cx, cy, r, env.accent, fill or "#ffffff", 1.0),
+            Text(cx - r, cy - r, 2 * r, 2 * r, env.value(value, ref, path), "sans-bold", 9.0, "center", path=path)]
+
+
+def _box_marks(out, bx, by, b, icons, tinted):
+    if not icons:
+        return
+    n = len(icons)
+    s = min(b * 0.62, (b - 1.2) / n) if n > 1 else b * 0.62
+    total = n * s
+    for i, name in enumerate(icons):
+        out.append(Icon(bx + (b - total) / 2 + i * s, by + (b - s) / 2, s, name))
+
+
+# ----------------------------------------------------------------------------- checks
+
+
+def labels(spec, value, path: str):
+    """(key path, label) of every label in a checked value of `spec` (an element's
+    fields: a Map's, or {name: Field}), in the order of the spec's keys."""
+    if isinstance(spec, Label):
+        if value is not None:
+            yield path, value
+    elif isinstance(spec, ListOf):
+        for n, item in enumerate(value or []):
+            yield from labels(spec.item, item, f"{path}[{n}]")
+    elif isinstance(spec, (Map, dict)) and isinstance(value, dict):
+        for name, fld in (spec.fields if isinstance(spec, Map) else spec).items():
+            if name in value:
+                yield from labels(fld.spec, value[name], f"{path}.{name}")
+
+
+def label_problems(fields: dict, el: dict, env: Env) -> list[tuple[str, str]]:
+    """The placeholder problems of every label of an element, in env's language."""
+    return [problem for path, label in labels(fields, el, el["_path"]) for problem in env.problems(label, path)]
+
+
+def line_of_path(node, subpath: str) -> tuple[str, int]:
+    """Best (file, line) for `subpath` (like `label` or `sections[2].value`) under a raw node."""
+    file, line = getattr(node, "file", "<string>"), getattr(node, "line", 0)
+    cur = node
+    for part in subpath.replace("]", "").replace("[", ".").split("."):
+        if not part:
+            continue
+        key = int(part) if part.isdigit() else part
+        try:
+            nxt = cur[key]
+        except (KeyError, IndexError, TypeError):
+            break
+        if hasattr(cur, "line_of"):
+            file, line = cur.file_of(key), cur.line_of(key)
+        cur = nxt
+    return file, line
+
+
+def problem_at(el: dict, subpath: str, message: str) -> Problem:
+    """A problem of a placed element at the key path `subpath` (the element's own path
+    followed by keys, or anything else for the element itself), with its file and line."""
+    rel = subpath[len(el["_path"]):].lstrip(".") if subpath.startswith(el["_path"]) else ""
+    file, line = line_of_path(el["_node"], rel)
+    path = el["_path"] + ("." + rel if rel and not rel.startswith("[") else rel)
+    return Problem(message, file, line, path)
+
+
+def cannot_build(el: dict, problems: list[tuple[str, str]]) -> LayoutError:
+    """What a builder raises when it meets what its type's check refuses (a layout that
+    was not checked, or a player count it was not checked for)."""
+    return LayoutError([problem_at(el, path, message) for path, message in problems])
