@@ -65,6 +65,7 @@ def median_time(fn, runs: int) -> tuple[float, object]:
 
 # ---------------------------------------------------------------- rendering
 
+
 def primitive_count(layout) -> int:
     return sum(len(layout.display(page, "en")) for page in layout.pages)
 
@@ -88,8 +89,7 @@ def pick_layouts(log) -> tuple[list[dict], list[str]]:
     largest = max(counted, key=lambda t: (t[0], t[1]))
     chosen = []
     if HARVEST in by_id:
-        chosen.append({"id": HARVEST, "role": "harvest", "layout": by_id[HARVEST][1],
-                       "primitives": by_id[HARVEST][0]})
+        chosen.append({"id": HARVEST, "role": "harvest", "layout": by_id[HARVEST][1], "primitives": by_id[HARVEST][0]})
     if largest[1] != HARVEST:
         chosen.append({"id": largest[1], "role": "largest", "layout": largest[2], "primitives": largest[0]})
     else:
@@ -108,16 +108,17 @@ def render_baseline(layout, copies: int, displays: list) -> bytes:
     from reportlab.lib.units import mm
     from reportlab.pdfgen.canvas import Canvas
 
-    from sheetgen.paper import PAPERS
     from sheetgen import text as fonts
+    from sheetgen.paper import PAPERS
     from sheetgen.render.pdf import draw_prims, placement
 
     pw, ph = PAPERS["a4"]
     buf = io.BytesIO()
     # same canvas settings as ours (compressed, invariant, DejaVu as the initial font): only
     # the drawing strategy differs
-    c = Canvas(buf, pagesize=(pw * mm, ph * mm), invariant=1, pageCompression=1,
-               initialFontName=fonts.font_name("sans"))
+    c = Canvas(
+        buf, pagesize=(pw * mm, ph * mm), invariant=1, pageCompression=1, initialFontName=fonts.font_name("sans")
+    )
     at = placement(layout, "a4")
     for _ in range(copies):
         for prims in displays:
@@ -127,33 +128,44 @@ def render_baseline(layout, copies: int, displays: list) -> bytes:
     return buf.getvalue()
 
 
-def bench_render(chosen: list[dict], copies_list: list[int], runs: int, baseline_runs: dict,
-                 log) -> list[dict]:
+def bench_render(chosen: list[dict], copies_list: list[int], runs: int, baseline_runs: dict, log) -> list[dict]:
     rows = []
     for item in chosen:
         lay = item["layout"]
         displays = [lay.display(page, "en") for page in lay.pages]
-        render_ours(lay, 1)                       # warm up: fonts registered, text fitted
+        render_ours(lay, 1)  # warm up: fonts registered, text fitted
         render_baseline(lay, 1, displays)
         for copies in copies_list:
-            t, data = median_time(lambda: render_ours(lay, copies), runs)
+            t, data = median_time(lambda lay=lay, copies=copies: render_ours(lay, copies), runs)
             b_runs = baseline_runs.get(copies, 1)
-            bt, bdata = median_time(lambda: render_baseline(lay, copies, displays), b_runs)
+            bt, bdata = median_time(
+                lambda lay=lay, copies=copies, displays=displays: render_baseline(lay, copies, displays), b_runs
+            )
             row = {
-                "layout": item["id"], "role": item["role"], "primitives": item["primitives"],
-                "pages_per_copy": len(lay.pages), "copies": copies,
-                "time_s": round(t, 5), "size_bytes": len(data), "runs": runs,
-                "baseline_time_s": round(bt, 5), "baseline_size_bytes": len(bdata), "baseline_runs": b_runs,
+                "layout": item["id"],
+                "role": item["role"],
+                "primitives": item["primitives"],
+                "pages_per_copy": len(lay.pages),
+                "copies": copies,
+                "time_s": round(t, 5),
+                "size_bytes": len(data),
+                "runs": runs,
+                "baseline_time_s": round(bt, 5),
+                "baseline_size_bytes": len(bdata),
+                "baseline_runs": b_runs,
                 "time_ratio": round(t / bt, 5) if bt else None,
                 "size_ratio": round(len(data) / len(bdata), 5) if bdata else None,
             }
             rows.append(row)
-            log(f"  {item['id']} x{copies}: {t * 1000:.1f} ms {len(data) / KIB:.0f} KiB; "
-                f"baseline {bt * 1000:.0f} ms {len(bdata) / KIB:.0f} KiB")
+            log(
+                f"  {item['id']} x{copies}: {t * 1000:.1f} ms {len(data) / KIB:.0f} KiB; "
+                f"baseline {bt * 1000:.0f} ms {len(bdata) / KIB:.0f} KiB"
+            )
     return rows
 
 
 # ---------------------------------------------------------------- CLI cold start
+
 
 def bench_cli(runs: int, log, largest: str | None = None) -> list[dict]:
     """Whole processes, as a user starts them. Bytecode is cached (in a private
@@ -176,37 +188,57 @@ def bench_cli(runs: int, log, largest: str | None = None) -> list[dict]:
             (f"sheetgen render {HARVEST} -o TMP", [sys.executable, "-m", "sheetgen", "render", HARVEST, "-o", out]),
         ]
         if largest and largest != HARVEST:
-            commands.append((f"sheetgen render {largest} -o TMP",
-                             [sys.executable, "-m", "sheetgen", "render", largest, "-o", out]))
+            commands.append(
+                (f"sheetgen render {largest} -o TMP", [sys.executable, "-m", "sheetgen", "render", largest, "-o", out])
+            )
         commands += [
             ("python -c pass (interpreter alone)", [sys.executable, "-c", "pass"]),
         ]
         for name, argv in commands:
             cpu = []
 
-            def once():
+            def once(argv=argv, cpu=cpu, name=name):
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                done = subprocess.run(argv, cwd=tmp, env=env, stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.PIPE, text=True, timeout=120)
+                done = subprocess.run(
+                    argv, cwd=tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=120
+                )
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
                 if done.returncode != 0:
                     raise RuntimeError(f"{name} exited {done.returncode}: {done.stderr.strip()[-500:]}")
+
             try:
-                once()                            # warm up: bytecode and OS file caches
+                once()  # warm up: bytecode and OS file caches
                 cpu.clear()
                 t, _ = median_time(once, runs)
-                rows.append({"command": name, "argv": shown(argv), "time_s": round(t, 5),
-                             "cpu_s": round(statistics.median(cpu), 5), "runs": runs, "status": "ok"})
+                rows.append(
+                    {
+                        "command": name,
+                        "argv": shown(argv),
+                        "time_s": round(t, 5),
+                        "cpu_s": round(statistics.median(cpu), 5),
+                        "runs": runs,
+                        "status": "ok",
+                    }
+                )
                 log(f"  {name}: {t * 1000:.0f} ms (cpu {statistics.median(cpu) * 1000:.0f} ms)")
             except Exception as exc:
-                rows.append({"command": name, "argv": shown(argv), "time_s": None, "cpu_s": None,
-                             "runs": runs, "status": f"error: {exc}"})
+                rows.append(
+                    {
+                        "command": name,
+                        "argv": shown(argv),
+                        "time_s": None,
+                        "cpu_s": None,
+                        "runs": runs,
+                        "status": f"error: {exc}",
+                    }
+                )
                 log(f"  {name}: error: {exc}")
     return rows
 
 
 # ---------------------------------------------------------------- scoring
+
 
 def _harvest_player(layout, i: int) -> dict:
     grid = layout.element("garden")
@@ -223,7 +255,7 @@ def _harvest_player(layout, i: int) -> dict:
     for veg in ("carrot", "salad", "tomato"):
         m = layout.element(f"market_{veg}")
         boxes = sum(s["boxes"] for s in m["sections"])
-        market[veg] = min(boxes, m.get("prechecked", 0) + 2)   # shared die: the same for everyone
+        market[veg] = min(boxes, m.get("prechecked", 0) + 2)  # shared die: the same for everyone
     return {"garden": garden, "pig": (7 + 5 * i) % (pig_total + 1), "market": market}
 
 
@@ -247,6 +279,7 @@ def _fill_numbers(record: dict, valid) -> None:
     """Greedily raise each whole-number leaf of every player to a small non-zero value,
     keeping only the changes that still make a valid record (so the record exercises
     the rules, not only an empty sheet)."""
+
     def leaves(node, path=()):
         if isinstance(node, dict):
             for k, v in node.items():
@@ -291,15 +324,20 @@ def make_record(layout, score_data) -> tuple[dict, str]:
 
     specific = SPECIFIC.get(layout.game)
     if specific is not None:
-        rec = {"layout": layout.id,
-               "players": [dict({"name": names[i % len(names)]}, **specific(layout, i)) for i in range(n)]}
+        rec = {
+            "layout": layout.id,
+            "players": [dict({"name": names[i % len(names)]}, **specific(layout, i)) for i in range(n)],
+        }
         if valid(rec):
             return rec, "synthetic"
     if not hasattr(module, "blank_player"):
         raise LookupError(f"{layout.game}: no blank_player() to build a record from")
-    rec = {"layout": layout.id,
-           "players": [dict({"name": names[i % len(names)]}, **copy.deepcopy(module.blank_player(layout)))
-                       for i in range(n)]}
+    rec = {
+        "layout": layout.id,
+        "players": [
+            dict({"name": names[i % len(names)]}, **copy.deepcopy(module.blank_player(layout))) for i in range(n)
+        ],
+    }
     if not valid(rec):
         score_data(copy.deepcopy(rec), "<bench>")  # raise the real error
     if layout.game in EXTRA:
@@ -317,8 +355,14 @@ def bench_scoring(runs: int, min_batch_s: float, log) -> list[dict]:
         from sheetgen.scoring.api import score_data
     except Exception as exc:
         log(f"  scoring not available: {type(exc).__name__}: {exc}")
-        return [{"game": "*", "layout": "*", "status": f"not available ({type(exc).__name__}: {exc})",
-                 "records_per_s": None}]
+        return [
+            {
+                "game": "*",
+                "layout": "*",
+                "status": f"not available ({type(exc).__name__}: {exc})",
+                "records_per_s": None,
+            }
+        ]
     from sheetgen.layout.model import load_layout
     from sheetgen.layout.resolve import builtin_ids
 
@@ -359,27 +403,37 @@ def bench_scoring(runs: int, min_batch_s: float, log) -> list[dict]:
         rows.append(row)
         log(f"  {lid}: {row['records_per_s']:.0f} records/s ({row['players']} players, {how})")
     if not rows:
-        rows.append({"game": "*", "layout": "*", "status": "not available (no layout loads)",
-                     "records_per_s": None})
+        rows.append({"game": "*", "layout": "*", "status": "not available (no layout loads)", "records_per_s": None})
     return rows
 
 
 # ---------------------------------------------------------------- targets, table
+
 
 def targets(render_rows: list[dict], cli_rows: list[dict]) -> list[dict]:
     out = []
 
     def add(name, value, limit, unit, ok, note=""):
         status = "SKIP" if value is None else ("PASS" if ok else "MISS")
-        out.append({"target": name, "value": value, "limit": limit, "unit": unit, "status": status,
-                    **({"note": note} if note else {})})
+        out.append(
+            {
+                "target": name,
+                "value": value,
+                "limit": limit,
+                "unit": unit,
+                "status": status,
+                **({"note": note} if note else {}),
+            }
+        )
 
     pads = [r for r in render_rows if r["copies"] == PAD_COPIES]
     if not pads:
-        for name, limit, unit in ((f"{PAD_COPIES}-copy pad time", PAD_TIME_S, "s <"),
-                                  (f"{PAD_COPIES}-copy pad size", PAD_SIZE_KIB, "KiB <"),
-                                  ("pad speed-up vs baseline", PAD_SPEEDUP, "x >="),
-                                  ("pad size reduction vs baseline", PAD_SHRINK, "x >=")):
+        for name, limit, unit in (
+            (f"{PAD_COPIES}-copy pad time", PAD_TIME_S, "s <"),
+            (f"{PAD_COPIES}-copy pad size", PAD_SIZE_KIB, "KiB <"),
+            ("pad speed-up vs baseline", PAD_SPEEDUP, "x >="),
+            ("pad size reduction vs baseline", PAD_SHRINK, "x >="),
+        ):
             add(name, None, limit, unit, False, f"no {PAD_COPIES}-copy pad in this run (--quick)")
     for r in pads:
         tag = f" [{r['layout']}, {r['pages_per_copy'] * r['copies']} pages]"
@@ -396,8 +450,13 @@ def targets(render_rows: list[dict], cli_rows: list[dict]) -> list[dict]:
     for r in cli_rows:
         if r["command"].startswith("sheetgen render "):
             rn, lid = r["time_s"], r["command"].split()[2]
-            add(f"one sheet end to end (cold process) [{lid}]", rn, RENDER_CLI_S, "s <",
-                rn is not None and rn < RENDER_CLI_S)
+            add(
+                f"one sheet end to end (cold process) [{lid}]",
+                rn,
+                RENDER_CLI_S,
+                "s <",
+                rn is not None and rn < RENDER_CLI_S,
+            )
     return out
 
 
@@ -421,34 +480,68 @@ def table(result: dict) -> str:
         lines.append("")
 
     m = result["machine"]
-    lines.append(f"sheetgen bench ({'quick' if result['quick'] else 'full'}): python {m['python']}, "
-                 f"reportlab {m['reportlab']}, pypdf {m['pypdf']}, {m['cpus']} CPUs, "
-                 f"rl_accel C extension: {'yes' if m['rl_accel'] else 'no'}; median of {result['runs']} runs; "
-                 f"load average {m['load_before']} before, {result['load_after']} after")
+    lines.append(
+        f"sheetgen bench ({'quick' if result['quick'] else 'full'}): python {m['python']}, "
+        f"reportlab {m['reportlab']}, pypdf {m['pypdf']}, {m['cpus']} CPUs, "
+        f"rl_accel C extension: {'yes' if m['rl_accel'] else 'no'}; median of {result['runs']} runs; "
+        f"load average {m['load_before']} before, {result['load_after']} after"
+    )
     lines.append("")
     lines.append("Rendering (in process, layout loaded; baseline = plain reportlab, every page redrawn)")
     lines.append("")
-    grid(["layout", "prims", "copies", "time", "size", "baseline time", "baseline size", "time ratio",
-          "size ratio"],
-         [[r["layout"], r["primitives"], r["copies"], _ms(r["time_s"]), _kib(r["size_bytes"]),
-           _ms(r["baseline_time_s"]) + (f" (x{r['baseline_runs']})" if r["baseline_runs"] != r["runs"] else ""),
-           _kib(r["baseline_size_bytes"]), f"{r['time_ratio']:.4f}", f"{r['size_ratio']:.4f}"]
-          for r in result["render"]])
+    grid(
+        ["layout", "prims", "copies", "time", "size", "baseline time", "baseline size", "time ratio", "size ratio"],
+        [
+            [
+                r["layout"],
+                r["primitives"],
+                r["copies"],
+                _ms(r["time_s"]),
+                _kib(r["size_bytes"]),
+                _ms(r["baseline_time_s"]) + (f" (x{r['baseline_runs']})" if r["baseline_runs"] != r["runs"] else ""),
+                _kib(r["baseline_size_bytes"]),
+                f"{r['time_ratio']:.4f}",
+                f"{r['size_ratio']:.4f}",
+            ]
+            for r in result["render"]
+        ],
+    )
     lines.append("CLI cold start (whole processes, bytecode cached)")
     lines.append("")
-    grid(["command", "wall time", "cpu time", "status"],
-         [[r["argv"], _ms(r["time_s"]), _ms(r.get("cpu_s")), r["status"]] for r in result["cli"]])
+    grid(
+        ["command", "wall time", "cpu time", "status"],
+        [[r["argv"], _ms(r["time_s"]), _ms(r.get("cpu_s")), r["status"]] for r in result["cli"]],
+    )
     lines.append("Scoring (sheetgen.scoring.api.score_data, synthetic valid records)")
     lines.append("")
-    grid(["game", "layout", "players", "record", "records/s", "status"],
-         [[r["game"], r["layout"], r.get("players") or "-", r.get("record", "-"),
-           "-" if r["records_per_s"] is None else f"{r['records_per_s']:.0f}", r["status"]]
-          for r in result["scoring"]])
+    grid(
+        ["game", "layout", "players", "record", "records/s", "status"],
+        [
+            [
+                r["game"],
+                r["layout"],
+                r.get("players") or "-",
+                r.get("record", "-"),
+                "-" if r["records_per_s"] is None else f"{r['records_per_s']:.0f}",
+                r["status"],
+            ]
+            for r in result["scoring"]
+        ],
+    )
     lines.append("Targets")
     lines.append("")
-    grid(["target", "value", "limit", "result"],
-         [[t["target"], "-" if t["value"] is None else t["value"], f"{t['unit']} {t['limit']}",
-           t["status"] + (f" ({t['note']})" if t.get("note") else "")] for t in result["targets"]])
+    grid(
+        ["target", "value", "limit", "result"],
+        [
+            [
+                t["target"],
+                "-" if t["value"] is None else t["value"],
+                f"{t['unit']} {t['limit']}",
+                t["status"] + (f" ({t['note']})" if t.get("note") else ""),
+            ]
+            for t in result["targets"]
+        ],
+    )
     return "\n".join(lines)
 
 
@@ -458,12 +551,19 @@ def machine() -> dict:
 
     try:
         import _rl_accel  # noqa: F401  (reportlab's optional C accelerator, a separate package)
+
         accel = True
     except ImportError:
         accel = False
-    return {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
-            "reportlab": reportlab.Version, "pypdf": pypdf.__version__, "rl_accel": accel,
-            "load_before": _load()}
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "reportlab": reportlab.Version,
+        "pypdf": pypdf.__version__,
+        "rl_accel": accel,
+        "load_before": _load(),
+    }
 
 
 def _load() -> str:
@@ -478,8 +578,12 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="smoke mode: small pads, one run each")
     ap.add_argument("--runs", type=int, default=None, help="runs per measure (median; default 5, quick 1)")
     ap.add_argument("--json", default=str(ROOT / "output" / "bench.json"), help="where to write the JSON")
-    ap.add_argument("--results", metavar="PATH", default=None,
-                    help="also write the table as Markdown to PATH (e.g. bench/RESULTS.md, copied into the README)")
+    ap.add_argument(
+        "--results",
+        metavar="PATH",
+        default=None,
+        help="also write the table as Markdown to PATH (e.g. bench/RESULTS.md, copied into the README)",
+    )
     args = ap.parse_args(argv)
     quick = args.quick
     runs = args.runs or (1 if quick else 5)
@@ -524,10 +628,12 @@ def main(argv=None) -> int:
             shown = out.resolve().relative_to(ROOT)
         except ValueError:
             shown = out
-        md.write_text(f"# Benchmark results\n\nMade by `{result['command']}` on "
-                      f"{time.strftime('%Y-%m-%d', time.gmtime())} (`python bench/run.py --quick` is the "
-                      f"fast smoke mode); the same numbers as JSON: `{shown}`.\n\n{text.rstrip()}\n",
-                      encoding="utf-8")
+        md.write_text(
+            f"# Benchmark results\n\nMade by `{result['command']}` on "
+            f"{time.strftime('%Y-%m-%d', time.gmtime())} (`python bench/run.py --quick` is the "
+            f"fast smoke mode); the same numbers as JSON: `{shown}`.\n\n{text.rstrip()}\n",
+            encoding="utf-8",
+        )
         print(f"wrote {md}")
     print(f"wrote {out} in {result['elapsed_s']:.0f} s")
     return 0

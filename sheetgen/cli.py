@@ -25,8 +25,12 @@ def default_lang() -> str:
     return "en"
 
 
-LANG_OPTION = click.option("--lang", type=click.Choice(["fr", "en"]), default=None,
-                           help="Language of the labels (default: from the locale, else en).")
+LANG_OPTION = click.option(
+    "--lang",
+    type=click.Choice(["fr", "en"]),
+    default=None,
+    help="Language of the labels (default: from the locale, else en).",
+)
 
 
 def _complete_layout(ctx, param, incomplete):
@@ -35,10 +39,9 @@ def _complete_layout(ctx, param, incomplete):
 
     from sheetgen.layout.resolve import builtin_ids
 
-    return [CompletionItem(i) for i in builtin_ids() if i.startswith(incomplete)] + \
-        [CompletionItem(incomplete, type="file")]
-
-
+    return [CompletionItem(i) for i in builtin_ids() if i.startswith(incomplete)] + [
+        CompletionItem(incomplete, type="file")
+    ]
 
 
 class LibraryErrors(click.ClickException):
@@ -100,14 +103,20 @@ def validate(layout):
     click.echo(f"ok: {printable(layout)}: layout '{lay.id}' ({lay.game}), pages: {pages}")
     problems = game_for(lay).layout_problems(lay)
     if problems:
-        click.echo(f"note: it prints, but `sheetgen score` cannot use it: {problems[0].message}"
-                   + "".join(f"\n  and: {p.message}" for p in problems[1:]))
+        click.echo(
+            f"note: it prints, but `sheetgen score` cannot use it: {problems[0].message}"
+            + "".join(f"\n  and: {p.message}" for p in problems[1:])
+        )
     if lay.unverified:
-        click.echo(f"note: {len(lay.unverified)} values are house defaults not checked against a published "
-                   f"sheet (verified: false): {', '.join(lay.unverified)}")
+        click.echo(
+            f"note: {len(lay.unverified)} values are house defaults not checked against a published "
+            f"sheet (verified: false): {', '.join(lay.unverified)}"
+        )
     if lay.house:
-        click.echo(f"note: {len(lay.house)} texts are house rules the published rules leave open "
-                   f"(house: true): {', '.join(lay.house)}")
+        click.echo(
+            f"note: {len(lay.house)} texts are house rules the published rules leave open "
+            f"(house: true): {', '.join(lay.house)}"
+        )
 
 
 def _complete_page(ctx, param, incomplete):
@@ -127,14 +136,14 @@ def _complete_page(ctx, param, incomplete):
 
 
 def _output_option(help_text: str):
-    return click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default=None,
-                        help=help_text)
+    return click.option(
+        "-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default=None, help=help_text
+    )
 
 
-FORCE_OPTION = click.option("--force", is_flag=True,
-                            help="Overwrite an existing record or layout file (YAML/JSON).")
-MAX_FILLABLE_COPIES = 100   # every copy of a fillable pad has its own form fields
-MAX_FORM_FIELDS = 25_000    # in one fillable PDF (100 copies of the largest built-in pad: 21,600)
+FORCE_OPTION = click.option("--force", is_flag=True, help="Overwrite an existing record or layout file (YAML/JSON).")
+MAX_FILLABLE_COPIES = 100  # every copy of a fillable pad has its own form fields
+MAX_FORM_FIELDS = 25_000  # in one fillable PDF (100 copies of the largest built-in pad: 21,600)
 
 
 def _layout_inputs(ref: str) -> list[str]:
@@ -148,15 +157,27 @@ def _layout_inputs(ref: str) -> list[str]:
 @click.argument("layout", shell_complete=_complete_layout)
 @_output_option("Where to write the PDF (default: output/LAYOUT.pdf; - for standard output).")
 @LANG_OPTION
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
-              help="Paper size; the sheet is centred with printer-safe margins.")
-@click.option("--copies", type=click.IntRange(1, 10000), default=1, show_default=True,
-              help=f"How many copies (a pad); at most {MAX_FILLABLE_COPIES} with --fillable.")
+@click.option(
+    "--paper",
+    type=click.Choice(["a4", "letter"]),
+    default="a4",
+    show_default=True,
+    help="Paper size; the sheet is centred with printer-safe margins.",
+)
+@click.option(
+    "--copies",
+    type=click.IntRange(1, 10000),
+    default=1,
+    show_default=True,
+    help=f"How many copies (a pad); at most {MAX_FILLABLE_COPIES} with --fillable.",
+)
 @click.option("--players", type=int, default=None, help="Player columns, for score pads.")
-@click.option("--page", "pages", multiple=True, shell_complete=_complete_page,
-              help="Only this page (repeatable), e.g. village.")
-@click.option("--fillable", is_flag=True,
-              help="Add form fields to fill on a screen; `sheetgen score` reads the filled PDF.")
+@click.option(
+    "--page", "pages", multiple=True, shell_complete=_complete_page, help="Only this page (repeatable), e.g. village."
+)
+@click.option(
+    "--fillable", is_flag=True, help="Add form fields to fill on a screen; `sheetgen score` reads the filled PDF."
+)
 def render(layout, output, lang, paper, copies, players, pages, fillable):
     """Render LAYOUT (a built-in id or a layout file) to a print-ready PDF."""
     from sheetgen.fileio import check_output, write_output
@@ -165,8 +186,10 @@ def render(layout, output, lang, paper, copies, players, pages, fillable):
     from sheetgen.schema import did_you_mean
 
     if fillable and copies > MAX_FILLABLE_COPIES:
-        raise click.BadParameter(f"at most {MAX_FILLABLE_COPIES} with --fillable (each copy has its own form "
-                                 f"fields), got {copies}", param_hint="'--copies'")
+        raise click.BadParameter(
+            f"at most {MAX_FILLABLE_COPIES} with --fillable (each copy has its own form fields), got {copies}",
+            param_hint="'--copies'",
+        )
     inputs = _layout_inputs(layout)
     if output is not None:
         check_output(output, inputs=inputs)
@@ -179,12 +202,21 @@ def render(layout, output, lang, paper, copies, players, pages, fillable):
     pages = tuple(dict.fromkeys(pages))
     for p in pages:
         if p not in known:
-            raise click.BadParameter(f"no page '{printable(p)}' in {lay.id}{did_you_mean(p, known)}; "
-                                     f"pages: {', '.join(known)}", param_hint="'--page'")
+            raise click.BadParameter(
+                f"no page '{printable(p)}' in {lay.id}{did_you_mean(p, known)}; pages: {', '.join(known)}",
+                param_hint="'--page'",
+            )
     if fillable:
         _check_form_fields(lay, list(pages) or known, players, copies)
-    data = render_pdf(lay, lang=lang or default_lang(), paper=paper, copies=copies,
-                      players=players, pages=list(pages) or None, fillable=fillable)
+    data = render_pdf(
+        lay,
+        lang=lang or default_lang(),
+        paper=paper,
+        copies=copies,
+        players=players,
+        pages=list(pages) or None,
+        fillable=fillable,
+    )
     path = output if output is not None else str(Path("output") / f"{lay.id}.pdf")
     shown = write_output(path, data, inputs=inputs)
     n = copies * (len(pages) or len(lay.pages))
@@ -198,29 +230,51 @@ def _check_form_fields(lay, pages: list[str], players, copies: int) -> None:
     per_copy = sum(1 for pid in pages for prim in lay.display(lay.page(pid), "en", players) if isinstance(prim, Box))
     if per_copy * copies > MAX_FORM_FIELDS:
         most = max(1, MAX_FORM_FIELDS // max(per_copy, 1))
-        raise click.BadParameter(f"{copies} fillable copies of {lay.id} would hold {per_copy * copies:,} form "
-                                 f"fields; the limit is {MAX_FORM_FIELDS:,} (at most {most} copies)",
-                                 param_hint="'--copies'")
+        raise click.BadParameter(
+            f"{copies} fillable copies of {lay.id} would hold {per_copy * copies:,} form "
+            f"fields; the limit is {MAX_FORM_FIELDS:,} (at most {most} copies)",
+            param_hint="'--copies'",
+        )
 
 
-DB_OPTION = click.option("--db", type=click.Path(dir_okay=False), default=None,
-                         help="The history file (default: $SHEETGEN_DB, else history.sqlite in your data folder).")
+DB_OPTION = click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="The history file (default: $SHEETGEN_DB, else history.sqlite in your data folder).",
+)
 
 
 @cli.command()
 @click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "jsonl", "csv"]), default="table",
-              show_default=True,
-              help="table for people; json (the score contract: one object for one game, an array of "
-                   "them for several); jsonl (one object a line); csv (one header per game).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "jsonl", "csv"]),
+    default="table",
+    show_default=True,
+    help="table for people; json (the score contract: one object for one game, an array of "
+    "them for several); jsonl (one object a line); csv (one header per game).",
+)
 @LANG_OPTION
-@click.option("--layout", "layout_ref", default=None, shell_complete=_complete_layout,
-              help="For filled PDFs: the layout they were rendered from (needed for a variant).")
-@click.option("-i", "--interactive", is_flag=True,
-              help="Ask for the marks player by player; the argument is then a LAYOUT.")
+@click.option(
+    "--layout",
+    "layout_ref",
+    default=None,
+    shell_complete=_complete_layout,
+    help="For filled PDFs: the layout they were rendered from (needed for a variant).",
+)
+@click.option(
+    "-i", "--interactive", is_flag=True, help="Ask for the marks player by player; the argument is then a LAYOUT."
+)
 @click.option("--players", type=int, default=None, help="With --interactive: how many players.")
-@click.option("--record", "record_out", type=click.Path(dir_okay=False), default=None,
-              help="With --interactive: also write the record (YAML) to this file.")
+@click.option(
+    "--record",
+    "record_out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="With --interactive: also write the record (YAML) to this file.",
+)
 @click.option("--save", is_flag=True, help="Also keep the games in the history (see `sheetgen history`).")
 @click.option("--again", is_flag=True, help="With --save: keep a game even if the same record is already kept.")
 @DB_OPTION
@@ -248,7 +302,7 @@ def score(records, fmt, lang, layout_ref, interactive, players, record_out, save
     lang = lang or default_lang()
     if again and not save:
         raise click.UsageError("--again goes with --save")
-    texts = []   # each record as text, for --save
+    texts = []  # each record as text, for --save
     if interactive:
         if len(records) != 1:
             raise click.UsageError("--interactive takes exactly one LAYOUT")
@@ -290,8 +344,7 @@ def score(records, fmt, lang, layout_ref, interactive, players, record_out, save
         from sheetgen.history.store import db_path, save_games, to_keep
 
         ids = save_games([to_keep(s, t, s.source) for s, t in zip(scored, texts)], db, again)
-        click.echo(f"kept as game{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))} in {db_path(db)}",
-                   err=True)
+        click.echo(f"kept as game{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))} in {db_path(db)}", err=True)
 
 
 def _stdin_is_pdf() -> bool:
@@ -330,7 +383,7 @@ def _interactive(ref, players, record_out, force, score_data):
     from sheetgen.games import load_layout
     from sheetgen.scoring.interactive import ask_record
 
-    if record_out is not None:   # before the questions, not after them
+    if record_out is not None:  # before the questions, not after them
         check_output(record_out, inputs=_layout_inputs(ref), force=force, record=True)
     layout = load_layout(ref)
     record = ask_record(TerminalPrompter(), layout, _layout_ref_for(ref, record_out), _game_players(layout, players))
@@ -344,18 +397,31 @@ def _interactive(ref, players, record_out, force, score_data):
 
 def _history_filters(command):
     """--game, --player, --since, --until, --alias: shared by `history` and `stats`."""
-    for option in reversed([
-        click.option("--game", default=None, help="Only this game (bosk) or layout (harvest-dice-advanced)."),
-        click.option("--player", default=None, help="Only games this player played (any case; aliases apply)."),
-        click.option("--since", default=None, help="Only games played on or after this ISO date (2026-01-01)."),
-        click.option("--until", default=None, help="Only games played on or before this ISO date."),
-        click.option("--alias", "aliases", multiple=True, metavar="OLD=NEW",
-                     help='Count OLD as NEW, e.g. "Bob=Robert" (repeatable).'),
-        click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
-                     show_default=True, help="table for people; json and csv for other tools."),
-        LANG_OPTION,
-        DB_OPTION,
-    ]):
+    for option in reversed(
+        [
+            click.option("--game", default=None, help="Only this game (bosk) or layout (harvest-dice-advanced)."),
+            click.option("--player", default=None, help="Only games this player played (any case; aliases apply)."),
+            click.option("--since", default=None, help="Only games played on or after this ISO date (2026-01-01)."),
+            click.option("--until", default=None, help="Only games played on or before this ISO date."),
+            click.option(
+                "--alias",
+                "aliases",
+                multiple=True,
+                metavar="OLD=NEW",
+                help='Count OLD as NEW, e.g. "Bob=Robert" (repeatable).',
+            ),
+            click.option(
+                "--format",
+                "fmt",
+                type=click.Choice(["table", "json", "csv"]),
+                default="table",
+                show_default=True,
+                help="table for people; json and csv for other tools.",
+            ),
+            LANG_OPTION,
+            DB_OPTION,
+        ]
+    ):
         command = option(command)
     return command
 
@@ -365,19 +431,25 @@ def _find(game, player, since, until, aliases, db, limit=None):
 
     names = report.Names(aliases)
     keys = names.keys_for(player) if player is not None else None
-    f = store.Filter(game=game, keys=keys, since=report.iso_bound(since, "--since"),
-                     until=report.iso_bound(until, "--until"))
+    f = store.Filter(
+        game=game, keys=keys, since=report.iso_bound(since, "--since"), until=report.iso_bound(until, "--until")
+    )
     games, total = store.find_games(f, db, limit)
     return names.learn(games), keys, games, total
 
 
 @cli.command()
 @_history_filters
-@click.option("--limit", type=click.IntRange(0), default=None,
-              help="How many games, newest first (table: 20 by default; json, csv: all). 0: all.")
+@click.option(
+    "--limit",
+    type=click.IntRange(0),
+    default=None,
+    help="How many games, newest first (table: 20 by default; json, csv: all). 0: all.",
+)
 @click.option("--remove", "remove_id", type=int, default=None, metavar="ID", help="Remove game ID from the history.")
-@click.option("--rescore", is_flag=True,
-              help="Score the kept games again with today's layouts and report what would change.")
+@click.option(
+    "--rescore", is_flag=True, help="Score the kept games again with today's layouts and report what would change."
+)
 @click.option("--id", "game_id", type=int, default=None, metavar="ID", help="With --rescore: only game ID.")
 @click.option("--apply", is_flag=True, help="With --rescore: replace the kept scores by the new ones.")
 def history(game, player, since, until, aliases, fmt, lang, db, limit, remove_id, rescore, game_id, apply):
@@ -397,8 +469,10 @@ def history(game, player, since, until, aliases, fmt, lang, db, limit, remove_id
         raise click.UsageError("--id and --apply go with --rescore")
     if remove_id is not None:
         gone = store.remove_game(remove_id, db)
-        click.echo(f"removed game {gone.id} ({report.shown_date(gone.played_at)}, {gone.layout}: "
-                   f"{', '.join(p.name for p in gone.players)})")
+        click.echo(
+            f"removed game {gone.id} ({report.shown_date(gone.played_at)}, {gone.layout}: "
+            f"{', '.join(p.name for p in gone.players)})"
+        )
         return
     if rescore:
         results = store.rescore_games(game_id, db)
@@ -441,9 +515,13 @@ def stats(game, player, since, until, aliases, fmt, lang, db):
 
 @cli.command()
 @click.argument("pdfs", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--layout", "layout_ref", default=None, shell_complete=_complete_layout,
-              help="The layout the sheets were rendered from (default: the built-in one the PDF names; "
-                   "a variant needs it).")
+@click.option(
+    "--layout",
+    "layout_ref",
+    default=None,
+    shell_complete=_complete_layout,
+    help="The layout the sheets were rendered from (default: the built-in one the PDF names; a variant needs it).",
+)
 @_output_option("Write the record to this file instead of standard output.")
 @FORCE_OPTION
 def read(pdfs, layout_ref, output, force):
@@ -562,12 +640,15 @@ def main():
         raise SystemExit(exc.exit_code) from None
     except click.exceptions.Exit as exc:
         raise SystemExit(exc.exit_code) from None
-    except BrokenPipeError:   # `sheetgen score ... | head`: the reader left; nothing to say
+    except BrokenPipeError:  # `sheetgen score ... | head`: the reader left; nothing to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
         raise SystemExit(1) from None
     except Exception as exc:  # noqa: BLE001 - the last resort, see the docstring
         if os.environ.get("SHEETGEN_DEBUG"):
             raise
-        click.echo(f"Error: internal error ({type(exc).__name__}: {exc}); "
-                   "run again with SHEETGEN_DEBUG=1 for the details, and please report it", err=True)
+        click.echo(
+            f"Error: internal error ({type(exc).__name__}: {exc}); "
+            "run again with SHEETGEN_DEBUG=1 for the details, and please report it",
+            err=True,
+        )
         raise SystemExit(1) from None

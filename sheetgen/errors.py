@@ -11,17 +11,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-MAX_SHOWN = 50   # problems printed; the rest are counted ("... and 1,234 more")
+MAX_SHOWN = 50  # problems printed; the rest are counted ("... and 1,234 more")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def printable(text: str) -> str:
     """`text` with control characters (terminal escapes, newlines, bidi overrides) shown
     escaped, e.g. `\\x1b`, so that a name or a file's text cannot drive the terminal."""
+
     def esc(m):
         ch = m.group()
         return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch) or (
-            f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+            f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+        )
+
     return _CONTROL.sub(esc, text)
 
 
@@ -30,27 +33,6 @@ def shown_problems(lines: list[str]) -> list[str]:
     out = [printable(p) for p in lines[:MAX_SHOWN]]
     if len(lines) > MAX_SHOWN:
         out.append(f"... and {len(lines) - MAX_SHOWN:,} more")
-    return out
-
-MAX_SHOWN = 50   # problems printed; the rest are counted ("... and 1,234 more")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-def printable(text: str) -> str:
-    """`text` with control characters (terminal escapes, newlines, bidi overrides) shown
-    escaped, e.g. `\\x1b`, so that a name or a file's text cannot drive the terminal."""
-    def esc(m):
-        ch = m.group()
-        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch) or (
-            f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
-    return _CONTROL.sub(esc, text)
-
-
-def shown_problems(problems: list[str]) -> list[str]:
-    """The problems as printed: escaped, and at most MAX_SHOWN of them."""
-    out = [printable(p) for p in problems[:MAX_SHOWN]]
-    if len(problems) > MAX_SHOWN:
-        out.append(f"... and {len(problems) - MAX_SHOWN:,} more")
     return out
 
 

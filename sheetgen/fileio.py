@@ -23,11 +23,11 @@ from pathlib import Path
 from sheetgen.errors import SheetgenError
 
 MB = 1024 * 1024
-MAX_TEXT_INPUT = 1 * MB    # a layout or a game record (a built-in layout is < 25 KB)
-MAX_PDF_INPUT = 50 * MB    # a filled PDF
+MAX_TEXT_INPUT = 1 * MB  # a layout or a game record (a built-in layout is < 25 KB)
+MAX_PDF_INPUT = 50 * MB  # a filled PDF
 PROTECTED_SUFFIXES = (".yaml", ".yml", ".json")
 _CHUNK = 64 * 1024
-_STDIN: tuple | None = None   # (the stream, its bytes)
+_STDIN: tuple | None = None  # (the stream, its bytes)
 
 
 def _size_error(shown: str, limit: int) -> SheetgenError:
@@ -39,7 +39,7 @@ def read_input(path: str | Path, limit: int, shown: str | None = None) -> bytes:
     shown = shown or str(path)
     if str(path) == "":
         raise SheetgenError("an empty file name; give a file, or - for standard input")
-    if str(path) == "-":   # read once, kept: a command may look at it twice (a PDF or a record?)
+    if str(path) == "-":  # read once, kept: a command may look at it twice (a PDF or a record?)
         global _STDIN
         if _STDIN is None or _STDIN[0] is not sys.stdin:
             _STDIN = (sys.stdin, _read_limited(sys.stdin.buffer, MAX_PDF_INPUT, "<stdin>"))
@@ -52,7 +52,7 @@ def read_input(path: str | Path, limit: int, shown: str | None = None) -> bytes:
         raise SheetgenError(f"{shown}: no such file") from None
     except OSError as exc:
         raise SheetgenError(f"{shown}: cannot read: {exc.strerror}") from None
-    except ValueError:   # a NUL byte in the name
+    except ValueError:  # a NUL byte in the name
         raise SheetgenError(f"{shown}: no such file") from None
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
@@ -60,8 +60,7 @@ def read_input(path: str | Path, limit: int, shown: str | None = None) -> bytes:
         if stat.S_ISDIR(st.st_mode):
             raise SheetgenError(f"{shown}: a folder, not a file")
         if not stat.S_ISREG(st.st_mode):
-            raise SheetgenError(f"{shown}: not a regular file (to read a stream, give - and "
-                                "pipe it to standard input)")
+            raise SheetgenError(f"{shown}: not a regular file (to read a stream, give - and pipe it to standard input)")
         raise _size_error(shown, limit)
     with os.fdopen(fd, "rb") as fh:
         try:
@@ -109,8 +108,9 @@ def check_output(path: str | Path, *, inputs=(), force: bool = False, record: bo
         return None
     for src in inputs:
         if src and str(src) != "-" and os.path.exists(src) and os.path.exists(text) and same_file(src, text):
-            raise SheetgenError(f"{text}: this is one of the command's inputs ({src}); "
-                                "write the output to another file")
+            raise SheetgenError(
+                f"{text}: this is one of the command's inputs ({src}); write the output to another file"
+            )
     try:
         st = os.stat(text)
     except FileNotFoundError:
@@ -125,8 +125,7 @@ def check_output(path: str | Path, *, inputs=(), force: bool = False, record: bo
     return st
 
 
-def write_output(path: str | Path, data: bytes, *, inputs=(), force: bool = False,
-                 record: bool = False) -> str:
+def write_output(path: str | Path, data: bytes, *, inputs=(), force: bool = False, record: bool = False) -> str:
     """Write `data` to `path` (see the module doc); return how to name it to the user.
 
     `inputs` are the command's input files; `record` says the output is a record
@@ -141,17 +140,23 @@ def write_output(path: str | Path, data: bytes, *, inputs=(), force: bool = Fals
     if st is not None and (not stat.S_ISREG(st.st_mode) or _special(text)):
         _write_straight(text, data)
         return text
-    real = Path(os.path.realpath(text))   # through a symbolic link: the link stays
-    write_atomic(real, data, st.st_mode & 0o7777 if st is not None else None, shown=text,
-                 owner=(st.st_uid, st.st_gid) if st is not None else None)
+    real = Path(os.path.realpath(text))  # through a symbolic link: the link stays
+    write_atomic(
+        real,
+        data,
+        st.st_mode & 0o7777 if st is not None else None,
+        shown=text,
+        owner=(st.st_uid, st.st_gid) if st is not None else None,
+    )
     return text
 
 
 def _special(path: str) -> bool:
     """/dev/stdout and its kin (links into /proc/self/fd): whatever they point to, a
     rename would act on the wrong file, so they are written straight to."""
-    return os.path.abspath(path).startswith(("/dev/", "/proc/")) or \
-        os.path.realpath(path).startswith(("/dev/", "/proc/"))
+    return os.path.abspath(path).startswith(("/dev/", "/proc/")) or os.path.realpath(path).startswith(
+        ("/dev/", "/proc/")
+    )
 
 
 def _write_straight(shown: str, data: bytes) -> None:
@@ -165,15 +170,20 @@ def _write_straight(shown: str, data: bytes) -> None:
         os.set_blocking(fd, True)
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
     except OSError as exc:
         raise SheetgenError(f"{shown}: cannot write: {exc.strerror}") from None
     finally:
         os.close(fd)
 
 
-def write_atomic(path: str | Path, data: bytes, mode: int | None = None, shown: str | None = None,
-                 owner: tuple[int, int] | None = None) -> Path:
+def write_atomic(
+    path: str | Path,
+    data: bytes,
+    mode: int | None = None,
+    shown: str | None = None,
+    owner: tuple[int, int] | None = None,
+) -> Path:
     """A temporary file beside `path`, then a rename; `mode` defaults to the usual one.
     `owner` (uid, gid) is kept when we may (as root, or our own group)."""
     path = Path(path)
@@ -190,10 +200,10 @@ def write_atomic(path: str | Path, data: bytes, mode: int | None = None, shown: 
             try:
                 os.chown(tmp, *owner)
             except OSError:
-                pass   # not ours to give: the new file is the writer's, as any new file
-        os.chmod(tmp, (0o666 & ~_umask()) if mode is None else mode)   # mkstemp makes 0600
+                pass  # not ours to give: the new file is the writer's, as any new file
+        os.chmod(tmp, (0o666 & ~_umask()) if mode is None else mode)  # mkstemp makes 0600
         os.replace(tmp, path)
-    except BaseException as exc:   # SIGTERM too: the CLI turns it into SystemExit
+    except BaseException as exc:  # SIGTERM too: the CLI turns it into SystemExit
         try:
             os.unlink(tmp)
         except OSError:

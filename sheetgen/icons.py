@@ -16,7 +16,7 @@ Public API::
 from __future__ import annotations
 
 import math
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD
@@ -29,7 +29,7 @@ Point = tuple[float, float]
 # Palette.  Fills are chosen so that neighbouring parts of one icon differ in
 # lightness, not only in hue, and read apart in greyscale.
 # --------------------------------------------------------------------------
-INK = "#2b2420"          # outline and dark details
+INK = "#2b2420"  # outline and dark details
 WHITE = "#fffdf6"
 CREAM = "#f6e7c8"
 PAPER = "#fbf5e6"
@@ -79,9 +79,9 @@ def _colour(value) -> Color:
 def _mix(a, b, t: float) -> Color:
     """Blend colour `a` towards `b` by fraction t (0 = a, 1 = b)."""
     ca, cb = _colour(a), _colour(b)
-    return Color(ca.red + (cb.red - ca.red) * t,
-                 ca.green + (cb.green - ca.green) * t,
-                 ca.blue + (cb.blue - ca.blue) * t)
+    return Color(
+        ca.red + (cb.red - ca.red) * t, ca.green + (cb.green - ca.green) * t, ca.blue + (cb.blue - ca.blue) * t
+    )
 
 
 def _outline_width_pt(size: float) -> float:
@@ -153,8 +153,7 @@ class _Pen:
         """Closed smooth (Catmull-Rom) outline through `pts`."""
         self.draw(_smooth_path(self.path(), pts, tension), fill, stroke, w)
 
-    def leaf(self, base: Point, tip: Point, width: float, fill=None, stroke=INK,
-             w=1.0, vein=False):
+    def leaf(self, base: Point, tip: Point, width: float, fill=None, stroke=INK, w=1.0, vein=False):
         """A pointed leaf (two curved sides) from `base` to `tip`."""
         (bx, by), (tx, ty) = base, tip
         dx, dy = tx - bx, ty - by
@@ -162,14 +161,12 @@ class _Pen:
         nx, ny = -dy / ln * width, dx / ln * width
         p = self.path()
         p.moveTo(bx, by)
-        p.curveTo(bx + dx * .25 + nx, by + dy * .25 + ny,
-                  bx + dx * .7 + nx * .8, by + dy * .7 + ny * .8, tx, ty)
-        p.curveTo(bx + dx * .7 - nx * .8, by + dy * .7 - ny * .8,
-                  bx + dx * .25 - nx, by + dy * .25 - ny, bx, by)
+        p.curveTo(bx + dx * 0.25 + nx, by + dy * 0.25 + ny, bx + dx * 0.7 + nx * 0.8, by + dy * 0.7 + ny * 0.8, tx, ty)
+        p.curveTo(bx + dx * 0.7 - nx * 0.8, by + dy * 0.7 - ny * 0.8, bx + dx * 0.25 - nx, by + dy * 0.25 - ny, bx, by)
         p.close()
         self.draw(p, fill, stroke, w)
         if vein:
-            self.line([(bx + dx * .08, by + dy * .08), (bx + dx * .8, by + dy * .8)], w * .6)
+            self.line([(bx + dx * 0.08, by + dy * 0.08), (bx + dx * 0.8, by + dy * 0.8)], w * 0.6)
 
     def tube(self, build: Callable, width: float, fill, w=1.0, cap=1):
         """A thick outlined stroke: `build(path)` adds the centre line."""
@@ -196,6 +193,7 @@ class _Pen:
                 for pt in seg[1:]:
                     p.lineTo(*pt)
             return p
+
         self.tube(build, width, fill, w)
 
     def blob(self, circles: Iterable[tuple[float, float, float]], fill, w=1.0):
@@ -206,8 +204,7 @@ class _Pen:
         for cx, cy, r in circles:
             self.circle(cx, cy, r, fill, None)
 
-    def star(self, cx, cy, r_out, r_in, n=5, rot=90.0, fill=None, stroke=INK, w=1.0,
-             sy=1.0):
+    def star(self, cx, cy, r_out, r_in, n=5, rot=90.0, fill=None, stroke=INK, w=1.0, sy=1.0):
         self.poly(_star_points(cx, cy, r_out, r_in, n, rot, sy), fill, stroke, w)
 
     def clip(self, path):
@@ -220,9 +217,14 @@ def _smooth_path(p, pts: Sequence[Point], tension=1.0):
     for i in range(n):
         p0, p1, p2, p3 = pts[i - 1], pts[i], pts[(i + 1) % n], pts[(i + 2) % n]
         k = tension / 6.0
-        p.curveTo(p1[0] + (p2[0] - p0[0]) * k, p1[1] + (p2[1] - p0[1]) * k,
-                  p2[0] - (p3[0] - p1[0]) * k, p2[1] - (p3[1] - p1[1]) * k,
-                  p2[0], p2[1])
+        p.curveTo(
+            p1[0] + (p2[0] - p0[0]) * k,
+            p1[1] + (p2[1] - p0[1]) * k,
+            p2[0] - (p3[0] - p1[0]) * k,
+            p2[1] - (p3[1] - p1[1]) * k,
+            p2[0],
+            p2[1],
+        )
     p.close()
     return p
 
@@ -242,6 +244,7 @@ def _scallop_path(p, cx, cy, r, n, bump, phase=0.0, sy=1.0):
 
     def at(a, rr):
         return cx + rr * math.cos(a), cy + rr * math.sin(a) * sy
+
     a0 = math.radians(phase)
     p.moveTo(*at(a0, r))
     for i in range(n):
@@ -264,8 +267,7 @@ def _carrot(d: _Pen):
     # leaves (drawn first, the body covers their bases)
     for ang, ln in ((-32, 30), (0, 36), (32, 30)):
         a = math.radians(ang)
-        d.leaf((66, 0), (66 + ln * math.cos(a), ln * math.sin(a)), 7.5,
-               GREEN if ang else GREEN_DARK)
+        d.leaf((66, 0), (66 + ln * math.cos(a), ln * math.sin(a)), 7.5, GREEN if ang else GREEN_DARK)
     p = d.path()
     p.moveTo(72, 15)
     p.curveTo(50, 16, 20, 9, 0, 0)
@@ -274,37 +276,38 @@ def _carrot(d: _Pen):
     p.close()
     d.draw(p, ORANGE)
     for x, y0, y1 in ((52, 6, 13.5), (38, -10.5, -4), (24, 3, 8), (60, -13, -7)):
-        d.line([(x, y0), (x + 2, y1)], .7)
+        d.line([(x, y0), (x + 2, y1)], 0.7)
     c.restoreState()
 
 
 def _salad(d: _Pen):
     # outer frilly leaves, then the paler heart
-    d.draw(_scallop_path(d.path(), 50, 50, 40, 11, .16, phase=-90), GREEN)
-    d.draw(_scallop_path(d.path(), 50, 53, 28, 8, .2, phase=-70), GREEN_LIGHT)
-    d.draw(_scallop_path(d.path(), 50, 57, 14, 6, .25, phase=-90), GREEN_PALE, w=.8)
+    d.draw(_scallop_path(d.path(), 50, 50, 40, 11, 0.16, phase=-90), GREEN)
+    d.draw(_scallop_path(d.path(), 50, 53, 28, 8, 0.2, phase=-70), GREEN_LIGHT)
+    d.draw(_scallop_path(d.path(), 50, 57, 14, 6, 0.25, phase=-90), GREEN_PALE, w=0.8)
     # veins fanning out from the base of the heart
     for ex, ey in ((24, 50), (34, 70), (66, 70), (76, 50)):
         p = d.path()
         p.moveTo(50, 30)
-        p.curveTo(50 + (ex - 50) * .2, 40, ex - (ex - 50) * .3, ey - 6, ex, ey)
-        d.draw(p, None, INK, .6)
-    d.line([(50, 18), (50, 42)], .6)
+        p.curveTo(50 + (ex - 50) * 0.2, 40, ex - (ex - 50) * 0.3, ey - 6, ex, ey)
+        d.draw(p, None, INK, 0.6)
+    d.line([(50, 18), (50, 42)], 0.6)
 
 
 def _tomato(d: _Pen):
     d.ellipse(8, 6, 92, 80, RED)
-    d.ellipse(22, 48, 36, 62, _mix(RED, WHITE, .65), None)
-    d.star(50, 76, 24, 8, 5, 90, "#7cc142", sy=.55)
-    d.tube(lambda p: (p.moveTo(50, 78), p.curveTo(50, 84, 52, 87, 56, 89), p)[-1],
-           6, GREEN_DARK)
+    d.ellipse(22, 48, 36, 62, _mix(RED, WHITE, 0.65), None)
+    d.star(50, 76, 24, 8, 5, 90, "#7cc142", sy=0.55)
+    d.tube(lambda p: (p.moveTo(50, 78), p.curveTo(50, 84, 52, 87, 56, 89), p)[-1], 6, GREEN_DARK)
 
 
 def _pig(d: _Pen):
     # ears behind the head
     for sx in (1, -1):
+
         def ex(x, sx=sx):
             return 50 + sx * (x - 50)
+
         d.poly([(ex(18), 58), (ex(14), 92), (ex(44), 74)], PINK)
         d.poly([(ex(21), 66), (ex(19), 84), (ex(35), 74)], PINK_DARK, None)
     d.ellipse(10, 8, 90, 82, PINK)
@@ -314,12 +317,12 @@ def _pig(d: _Pen):
     for cx in (33, 67):
         d.circle(cx, 57, 5.5, INK, None)
         d.circle(cx + 1.8, 58.8, 1.8, WHITE, None)
-    d.ellipse(16, 36, 28, 44, _mix(PINK_DARK, PINK, .3), None)
-    d.ellipse(72, 36, 84, 44, _mix(PINK_DARK, PINK, .3), None)
+    d.ellipse(16, 36, 28, 44, _mix(PINK_DARK, PINK, 0.3), None)
+    d.ellipse(72, 36, 84, 44, _mix(PINK_DARK, PINK, 0.3), None)
 
 
 def _die(d: _Pen):
-    d.rect(10, 6, 84, 84, GREY_LIGHT, r=15)            # side shading
+    d.rect(10, 6, 84, 84, GREY_LIGHT, r=15)  # side shading
     d.rect(6, 10, 84, 84, WHITE, r=15)
     for cx, cy in ((27, 73), (69, 73), (48, 52), (27, 31), (69, 31)):
         d.circle(cx, cy, 8, INK, None)
@@ -329,15 +332,13 @@ def _die(d: _Pen):
 # Imperial Settlers
 # --------------------------------------------------------------------------
 def _stone(d: _Pen):
-    d.smooth([(50, 56), (62, 76), (80, 82), (94, 66), (92, 44), (72, 38)],
-             STONE_LIGHT)
-    d.smooth([(6, 22), (14, 54), (34, 70), (60, 62), (76, 40), (70, 12), (38, 6)],
-             STONE)
+    d.smooth([(50, 56), (62, 76), (80, 82), (94, 66), (92, 44), (72, 38)], STONE_LIGHT)
+    d.smooth([(6, 22), (14, 54), (34, 70), (60, 62), (76, 40), (70, 12), (38, 6)], STONE)
     # facets
-    d.smooth([(20, 44), (32, 60), (50, 58), (40, 42)], _mix(STONE, WHITE, .45), None)
-    d.line([(42, 40), (52, 22)], .7)
-    d.line([(42, 40), (20, 32)], .7)
-    d.line([(78, 62), (86, 52)], .6)
+    d.smooth([(20, 44), (32, 60), (50, 58), (40, 42)], _mix(STONE, WHITE, 0.45), None)
+    d.line([(42, 40), (52, 22)], 0.7)
+    d.line([(42, 40), (20, 32)], 0.7)
+    d.line([(78, 62), (86, 52)], 0.6)
 
 
 def _log(d: _Pen, fx, fy, r, dx, dy):
@@ -352,22 +353,27 @@ def _log(d: _Pen, fx, fy, r, dx, dy):
     p.lineTo(fx - nx, fy - ny)
     p.close()
     d.draw(p, BROWN)
-    d.line([(fx + nx * .35 + dx * .3, fy + ny * .35 + dy * .3),
-            (fx + nx * .35 + dx * .8, fy + ny * .35 + dy * .8)], .6)
+    d.line(
+        [
+            (fx + nx * 0.35 + dx * 0.3, fy + ny * 0.35 + dy * 0.3),
+            (fx + nx * 0.35 + dx * 0.8, fy + ny * 0.35 + dy * 0.8),
+        ],
+        0.6,
+    )
     d.circle(fx, fy, r, TAN_LIGHT)
-    d.circle(fx, fy, r * .62, None, _mix(TAN, BROWN, .4), .7)
-    d.circle(fx, fy, r * .25, None, _mix(TAN, BROWN, .4), .7)
+    d.circle(fx, fy, r * 0.62, None, _mix(TAN, BROWN, 0.4), 0.7)
+    d.circle(fx, fy, r * 0.25, None, _mix(TAN, BROWN, 0.4), 0.7)
 
 
 def _wood(d: _Pen):
     r, dx, dy = 15, 24, 13
-    _log(d, 39, 57, r, dx, dy)      # top log (furthest back in drawing order)
+    _log(d, 39, 57, r, dx, dy)  # top log (furthest back in drawing order)
     _log(d, 22, 29, r, dx, dy)
     _log(d, 55, 29, r, dx, dy)
     # redraw the top end so it sits in front of the lower bodies
     d.circle(39, 57, r, TAN_LIGHT)
-    d.circle(39, 57, r * .62, None, _mix(TAN, BROWN, .4), .7)
-    d.circle(39, 57, r * .25, None, _mix(TAN, BROWN, .4), .7)
+    d.circle(39, 57, r * 0.62, None, _mix(TAN, BROWN, 0.4), 0.7)
+    d.circle(39, 57, r * 0.25, None, _mix(TAN, BROWN, 0.4), 0.7)
 
 
 def _wheat_ear(d: _Pen, base: Point, ang: float, ln: float):
@@ -375,21 +381,21 @@ def _wheat_ear(d: _Pen, base: Point, ang: float, ln: float):
     c.saveState()
     c.translate(*base)
     c.rotate(ang)
-    d.line([(0, 0), (0, ln * .3)], .9)
-    step = ln * .17
+    d.line([(0, 0), (0, ln * 0.3)], 0.9)
+    step = ln * 0.17
     for i in range(4):
-        y = ln * .28 + i * step
-        d.leaf((0, y), (-6.5, y + step * 1.5), 3.6, WHEAT, w=.8)
-        d.leaf((0, y), (6.5, y + step * 1.5), 3.6, WHEAT, w=.8)
-    d.leaf((0, ln * .28 + 4 * step - 2), (0, ln * .28 + 5.2 * step + 2), 3.6, WHEAT, w=.8)
+        y = ln * 0.28 + i * step
+        d.leaf((0, y), (-6.5, y + step * 1.5), 3.6, WHEAT, w=0.8)
+        d.leaf((0, y), (6.5, y + step * 1.5), 3.6, WHEAT, w=0.8)
+    d.leaf((0, ln * 0.28 + 4 * step - 2), (0, ln * 0.28 + 5.2 * step + 2), 3.6, WHEAT, w=0.8)
     c.restoreState()
 
 
 def _food(d: _Pen):
     # stalks below the tie
-    d.poly([(42, 44), (58, 44), (72, 7), (28, 7)], _mix(WHEAT, WHITE, .25))
+    d.poly([(42, 44), (58, 44), (72, 7), (28, 7)], _mix(WHEAT, WHITE, 0.25))
     for x0, x1 in ((46, 38), (50, 50), (54, 62)):
-        d.line([(x0, 44), (x1, 9)], .6)
+        d.line([(x0, 44), (x1, 9)], 0.6)
     _wheat_ear(d, (50, 46), 30, 40)
     _wheat_ear(d, (50, 46), -30, 40)
     _wheat_ear(d, (50, 46), 0, 41)
@@ -397,10 +403,10 @@ def _food(d: _Pen):
 
 
 def _gold(d: _Pen):
-    d.ellipse(8, 4, 92, 84, GOLD_DARK)                  # coin edge
+    d.ellipse(8, 4, 92, 84, GOLD_DARK)  # coin edge
     d.circle(50, 52, 42, GOLD)
-    d.circle(50, 52, 31, GOLD_LIGHT, INK, .7)
-    d.star(50, 52, 19, 8, 5, 90, GOLD, INK, .7)
+    d.circle(50, 52, 31, GOLD_LIGHT, INK, 0.7)
+    d.star(50, 52, 19, 8, 5, 90, GOLD, INK, 0.7)
     p = d.path()
     p.arc(16, 18, 84, 86, 115, 60)
     d.draw(p, None, WHITE, 1.3)
@@ -426,7 +432,7 @@ def _worker(d: _Pen):
     p.lineTo(70, 28)
     p.close()
     d.draw(p, blue)
-    d.line([(31, 36), (69, 36)], .8)
+    d.line([(31, 36), (69, 36)], 0.8)
     d.circle(50, 78, 13, SKIN)
     # wide-brimmed work hat
     d.ellipse(26, 82, 74, 92, TAN)
@@ -439,7 +445,7 @@ def _worker(d: _Pen):
 
 
 def _favor(d: _Pen):
-    d.rect(10, 6, 84, 84, _mix(PURPLE, INK, .35), r=13)   # tile thickness
+    d.rect(10, 6, 84, 84, _mix(PURPLE, INK, 0.35), r=13)  # tile thickness
     d.rect(6, 10, 84, 84, PURPLE, r=13)
     d.rect(13, 17, 70, 70, None, PURPLE_LIGHT, 1.2, r=8)
     d.star(48, 51, 31, 12.5, 5, 90, YELLOW)
@@ -447,10 +453,22 @@ def _favor(d: _Pen):
 
 def _wall(d: _Pen):
     top, notch = 90, 72
-    pts = [(6, 8), (94, 8), (94, top), (76, top), (76, notch), (59, notch),
-           (59, top), (41, top), (41, notch), (24, notch), (24, top), (6, top)]
+    pts = [
+        (6, 8),
+        (94, 8),
+        (94, top),
+        (76, top),
+        (76, notch),
+        (59, notch),
+        (59, top),
+        (41, top),
+        (41, notch),
+        (24, notch),
+        (24, top),
+        (6, top),
+    ]
     d.poly(pts, BRICK)
-    m = .7
+    m = 0.7
     rows = (8, 24, 40, 56, 72)
     for y in rows[1:]:
         d.line([(6, y), (94, y)], m)
@@ -463,14 +481,14 @@ def _wall(d: _Pen):
 
 
 def _house(d: _Pen):
-    d.rect(64, 62, 11, 26, BRICK)                       # chimney
+    d.rect(64, 62, 11, 26, BRICK)  # chimney
     d.rect(18, 8, 64, 50, CREAM)
     d.poly([(8, 54), (50, 90), (92, 54)], RED)
     d.rect(42, 8, 16, 28, BROWN, r=2)
     d.circle(54.5, 21, 1.5, INK, None)
     for x in (24, 64):
         d.rect(x, 26, 12, 14, SKY)
-        d.line([(x + 6, 26), (x + 6, 40)], .6)
+        d.line([(x + 6, 26), (x + 6, 40)], 0.6)
     d.circle(50, 68, 6, SKY)
 
 
@@ -485,13 +503,12 @@ def _granary(d: _Pen):
     p.close()
     d.draw(p, silver)
     for y in (24, 42, 60):
-        d.line([(6, y), (34, y)], .6)
-    d.line([(6, 70), (34, 70)], .8)
+        d.line([(6, y), (34, y)], 0.6)
+    d.line([(6, 70), (34, 70)], 0.8)
     # barn with a gambrel roof
     roof = [(26, 50), (40, 75), (63, 90), (86, 75), (100 - 4, 50)]
     d.poly([(30, 6), (30, 52), (42, 72), (63, 85), (84, 72), (92, 52), (92, 6)], BARN_RED)
-    d.poly(roof + [(92, 47), (84, 67), (63, 80), (42, 67), (30, 47)],
-           _mix(BARN_RED, INK, .35), INK, .8)
+    d.poly(roof + [(92, 47), (84, 67), (63, 80), (42, 67), (30, 47)], _mix(BARN_RED, INK, 0.35), INK, 0.8)
     d.rect(47, 6, 30, 34, WHITE)
     d.line([(47, 6), (77, 40)], 1.0)
     d.line([(47, 40), (77, 6)], 1.0)
@@ -528,17 +545,17 @@ def _bridge(d: _Pen):
     deck = d.path()
     deck.moveTo(6, 46)
     deck.curveTo(31, 61, 69, 61, 94, 46)
-    d.draw(deck, None, INK, .6)
+    d.draw(deck, None, INK, 0.6)
     # voussoir joints: short strokes normal to the arch curve
-    for t in (.1, .3, .5, .7, .9):
+    for t in (0.1, 0.3, 0.5, 0.7, 0.9):
         u = 1 - t
         bx = u**3 * 82 + 3 * u * u * t * 80 + 3 * u * t * t * 20 + t**3 * 18
         by = u**3 * 14 + 3 * u * u * t * 50 + 3 * u * t * t * 50 + t**3 * 14
         tx = 3 * u * u * -2 + 6 * u * t * -60 + 3 * t * t * -2
         ty = 3 * u * u * 36 + 6 * u * t * 0 + 3 * t * t * -36
         ln = math.hypot(tx, ty)
-        nx, ny = ty / ln, -tx / ln                      # away from the opening
-        d.line([(bx, by), (bx + nx * 7, by + ny * 7)], .7)
+        nx, ny = ty / ln, -tx / ln  # away from the opening
+        d.line([(bx, by), (bx + nx * 7, by + ny * 7)], 0.7)
 
 
 def _field(d: _Pen):
@@ -555,15 +572,14 @@ def _field(d: _Pen):
     for i in range(n):
         b0, b1 = 4 + 92 * i / n, 4 + 92 * (i + 1) / n
         t0, t1 = 22 + 56 * i / n, 22 + 56 * (i + 1) / n
-        d.poly([(b0, bot_y), (b1, bot_y), (t1, top_y), (t0, top_y)],
-               "#a86f3f" if i % 2 else "#7f4e2b", None)
+        d.poly([(b0, bot_y), (b1, bot_y), (t1, top_y), (t0, top_y)], "#a86f3f" if i % 2 else "#7f4e2b", None)
         if i % 2:
-            for t in (.2, .5, .8):
+            for t in (0.2, 0.5, 0.8):
                 cx = b0 + (t0 - b0) * t + ((b1 - b0) + ((t1 - t0) - (b1 - b0)) * t) / 2
                 cy = bot_y + (top_y - bot_y) * t
-                s = 5 * (1 - t * .45)
-                d.leaf((cx, cy), (cx - s, cy + s * 1.2), s * .35, GREEN, None)
-                d.leaf((cx, cy), (cx + s, cy + s * 1.2), s * .35, GREEN, None)
+                s = 5 * (1 - t * 0.45)
+                d.leaf((cx, cy), (cx - s, cy + s * 1.2), s * 0.35, GREEN, None)
+                d.leaf((cx, cy), (cx + s, cy + s * 1.2), s * 0.35, GREEN, None)
     d.poly([(4, bot_y), (96, bot_y), (78, top_y), (22, top_y)], None)
 
 
@@ -571,25 +587,22 @@ def _points(d: _Pen):
     cx, cy, r = 50, 50, 35
     for side in (-1, 1):
         arc = d.path()
-        arc.arc(cx - r, cy - r, cx + r, cy + r,
-                startAng=-90 + side * 14, extent=side * 150)
+        arc.arc(cx - r, cy - r, cx + r, cy + r, startAng=-90 + side * 14, extent=side * 150)
         d.draw(arc, None, INK, 1.6)
-        d.draw(arc, None, GREEN_DARK, .6)
+        d.draw(arc, None, GREEN_DARK, 0.6)
         for k in range(7):
             deg = -90 + side * (22 + k * 22)
             ang = math.radians(deg)
             px, py = cx + r * math.cos(ang), cy + r * math.sin(ang)
             tx, ty = -math.sin(ang) * side, math.cos(ang) * side  # along the arc
-            ox, oy = math.cos(ang), math.sin(ang)                 # outward
-            ln = 15 - k * .6
-            for o in (.62, -.55):
-                d.leaf((px, py), (px + (tx * .8 + ox * o) * ln, py + (ty * .8 + oy * o) * ln),
-                       4.6, LEAF, INK, .75)
+            ox, oy = math.cos(ang), math.sin(ang)  # outward
+            ln = 15 - k * 0.6
+            for o in (0.62, -0.55):
+                d.leaf((px, py), (px + (tx * 0.8 + ox * o) * ln, py + (ty * 0.8 + oy * o) * ln), 4.6, LEAF, INK, 0.75)
         # leaf at the tip of the branch
         ang = math.radians(-90 + side * 170)
         px, py = cx + r * math.cos(ang), cy + r * math.sin(ang)
-        d.leaf((px, py), (px - math.sin(ang) * side * 14, py + math.cos(ang) * side * 14),
-               4.6, LEAF, INK, .75)
+        d.leaf((px, py), (px - math.sin(ang) * side * 14, py + math.cos(ang) * side * 14), 4.6, LEAF, INK, 0.75)
     d.star(cx, cy + 1, 19, 7.6, 5, 90, GOLD)
 
 
@@ -607,7 +620,7 @@ def _architect(d: _Pen):
     d.draw(p, GOLD_LIGHT, even_odd=True)
     for i in range(1, 7):
         y = 8 + i * 10.5
-        d.line([(6, y), (10 if i % 2 else 12, y)], .6)
+        d.line([(6, y), (10 if i % 2 else 12, y)], 0.6)
     # compass: two legs from a hinge, with a pencil tip on one
     hx, hy = 64, 82
     d.tube(lambda p: (p.moveTo(hx, hy), p.lineTo(44, 14), p)[-1], 6.5, GREY, cap=0)
@@ -622,8 +635,8 @@ def _architect(d: _Pen):
 def _building(d: _Pen):
     wall = "#e8d6b5"
     roof = "#4f6f94"
-    d.line([(50, 78), (50, 95)], 1.0)                   # flag pole
-    d.poly([(50, 95), (64, 91), (50, 86)], RED, INK, .8)
+    d.line([(50, 78), (50, 95)], 1.0)  # flag pole
+    d.poly([(50, 95), (64, 91), (50, 86)], RED, INK, 0.8)
     d.rect(14, 6, 72, 54, wall)
     d.poly([(8, 58), (24, 80), (76, 80), (92, 58)], roof)
     door = d.path()
@@ -633,8 +646,8 @@ def _building(d: _Pen):
     door.lineTo(59, 6)
     door.close()
     d.draw(door, BROWN)
-    d.rect(38, 40, 24, 12, SKY)                         # upper windows
-    d.line([(50, 40), (50, 52)], .6)
+    d.rect(38, 40, 24, 12, SKY)  # upper windows
+    d.line([(50, 40), (50, 52)], 0.6)
     for x in (20, 68):
         d.rect(x, 16, 12, 14, SKY)
         d.rect(x, 40, 12, 12, SKY)
@@ -654,10 +667,10 @@ def _blueprint(d: _Pen):
     d.c.saveState()
     d.clip(p)
     for v in range(18, 94, 10):
-        d.line([(v, 6), (v, 94)], .45, grid)
-        d.line([(8, v - 2), (92, v - 2)], .45, grid)
+        d.line([(v, 6), (v, 94)], 0.45, grid)
+        d.line([(8, v - 2), (92, v - 2)], 0.45, grid)
     d.c.restoreState()
-    d.poly([(74, 94), (74, 76), (92, 76)], _mix(sheet, WHITE, .45))
+    d.poly([(74, 94), (74, 76), (92, 76)], _mix(sheet, WHITE, 0.45))
     # floor plan in white
     d.line([(40, 20), (20, 20), (20, 66), (56, 66)], 1.5, WHITE)
     d.line([(52, 20), (76, 20), (76, 56)], 1.5, WHITE)
@@ -672,13 +685,13 @@ def _glass(d: _Pen):
     base = d.color or AQUA
     outline = [(26, 90), (64, 94), (93, 62), (80, 14), (42, 6), (8, 34)]
     centre = (54, 56)
-    shades = (.55, .25, 0, -.15, -.05, .35)             # + lighter, - darker
+    shades = (0.55, 0.25, 0, -0.15, -0.05, 0.35)  # + lighter, - darker
     for i, t in enumerate(shades):
         a, b = outline[i], outline[(i + 1) % len(outline)]
         fill = _mix(base, WHITE, t) if t >= 0 else _mix(base, INK, -t)
         d.poly([centre, a, b], fill, None)
     for v in outline:
-        d.line([centre, v], .55, _mix(base, INK, .45))
+        d.line([centre, v], 0.55, _mix(base, INK, 0.45))
     d.poly(outline, None)
     d.line([(27, 81), (16, 44)], 1.6, WHITE)
 
@@ -687,7 +700,7 @@ def _overflow(d: _Pen):
     body = GREY
     d.poly([(16, 70), (84, 70), (76, 6), (24, 6)], body)
     for x0, x1 in ((36, 38), (50, 50), (64, 62)):
-        d.line([(x0, 62), (x1, 14)], .9)
+        d.line([(x0, 62), (x1, 14)], 0.9)
     d.rect(40, 80, 20, 10, None, INK, 1.0, r=4)
     d.rect(40, 82, 20, 6, None, GREY_DARK, 1.0, r=3)
     d.rect(9, 70, 82, 12, GREY_LIGHT, r=3)
@@ -700,10 +713,11 @@ def _river(d: _Pen):
             p.moveTo(x0, y)
             for i in range(n):
                 xa = x0 + i * seg
-                p.curveTo(xa + seg * .3, y + amp * 1.35, xa + seg * .7, y - amp * 1.35,
-                          xa + seg, y)
+                p.curveTo(xa + seg * 0.3, y + amp * 1.35, xa + seg * 0.7, y - amp * 1.35, xa + seg, y)
             return p
+
         return build
+
     d.tube(wave(74), 10, SKY)
     d.tube(wave(50), 10, BLUE)
     d.tube(wave(26), 10, SKY)
@@ -720,22 +734,20 @@ def _tree(d: _Pen):
     p.curveTo(56, 20, 58, 12, 64, 6)
     p.close()
     d.draw(p, BROWN)
-    d.blob([(50, 70, 24), (28, 56, 18), (72, 56, 18), (34, 78, 16), (66, 78, 16),
-            (50, 48, 16)], GREEN)
-    d.circle(40, 74, 8, _mix(GREEN, WHITE, .3), None)
-    d.circle(30, 60, 5, _mix(GREEN, WHITE, .3), None)
+    d.blob([(50, 70, 24), (28, 56, 18), (72, 56, 18), (34, 78, 16), (66, 78, 16), (50, 48, 16)], GREEN)
+    d.circle(40, 74, 8, _mix(GREEN, WHITE, 0.3), None)
+    d.circle(30, 60, 5, _mix(GREEN, WHITE, 0.3), None)
 
 
 def _leaf(d: _Pen):
-    d.tube(lambda p: (p.moveTo(10, 10), p.curveTo(14, 18, 18, 20, 26, 26), p)[-1],
-           4, GREEN_DARK)
+    d.tube(lambda p: (p.moveTo(10, 10), p.curveTo(14, 18, 18, 20, 26, 26), p)[-1], 4, GREEN_DARK)
     base, tip = (24, 24), (90, 90)
     d.leaf(base, tip, 30, LEAF)
-    d.line([(24, 24), (82, 82)], .8)
-    for t, ln in ((.25, 15), (.45, 16), (.65, 13)):
+    d.line([(24, 24), (82, 82)], 0.8)
+    for t, ln in ((0.25, 15), (0.45, 16), (0.65, 13)):
         x, y = 24 + 66 * t, 24 + 66 * t
-        d.line([(x, y), (x - ln * .35, y + ln)], .6)
-        d.line([(x, y), (x + ln, y - ln * .35)], .6)
+        d.line([(x, y), (x - ln * 0.35, y + ln)], 0.6)
+        d.line([(x, y), (x + ln, y - ln * 0.35)], 0.6)
 
 
 def _squirrel(d: _Pen):
@@ -743,17 +755,32 @@ def _squirrel(d: _Pen):
     tail = "#b05a27"
     belly = "#f4d9b3"
     # bushy curled tail behind the body
-    d.smooth([(56, 10), (80, 16), (94, 38), (94, 64), (82, 86), (60, 94), (46, 86),
-              (54, 76), (70, 70), (76, 52), (68, 32), (54, 24)], tail)
+    d.smooth(
+        [
+            (56, 10),
+            (80, 16),
+            (94, 38),
+            (94, 64),
+            (82, 86),
+            (60, 94),
+            (46, 86),
+            (54, 76),
+            (70, 70),
+            (76, 52),
+            (68, 32),
+            (54, 24),
+        ],
+        tail,
+    )
     p = d.path()
     p.moveTo(82, 30)
     p.curveTo(90, 48, 88, 70, 72, 84)
-    d.draw(p, None, _mix(tail, WHITE, .4), 1.3)
+    d.draw(p, None, _mix(tail, WHITE, 0.4), 1.3)
     # body
     d.smooth([(24, 10), (58, 10), (66, 28), (58, 48), (42, 58), (26, 50), (20, 30)], fur)
     d.smooth([(26, 14), (40, 14), (44, 34), (36, 50), (27, 44), (24, 28)], belly, None)
-    d.ellipse(42, 12, 66, 38, None, INK, .7)                # haunch
-    d.ellipse(26, 8, 50, 16, fur, INK, .9)                  # foot
+    d.ellipse(42, 12, 66, 38, None, INK, 0.7)  # haunch
+    d.ellipse(26, 8, 50, 16, fur, INK, 0.9)  # foot
     # ear, head
     d.poly([(34, 72), (42, 92), (48, 70)], fur)
     d.smooth([(12, 62), (20, 76), (38, 80), (50, 70), (46, 54), (30, 50), (16, 54)], fur)
@@ -763,14 +790,14 @@ def _squirrel(d: _Pen):
     # acorn held in the front paws
     d.ellipse(12, 28, 26, 44, TAN)
     d.ellipse(10, 40, 28, 48, BROWN)
-    d.ellipse(22, 36, 32, 44, fur, INK, .8)
+    d.ellipse(22, 36, 32, 44, fur, INK, 0.8)
 
 
 def _sun(d: _Pen):
     rays = _star_points(50, 50, 46, 30, 12, 90)
     d.poly(rays, ORANGE)
     d.circle(50, 50, 28, YELLOW)
-    d.circle(42, 58, 7, _mix(YELLOW, WHITE, .6), None)
+    d.circle(42, 58, 7, _mix(YELLOW, WHITE, 0.6), None)
 
 
 def _snowflake(d: _Pen):
@@ -779,13 +806,13 @@ def _snowflake(d: _Pen):
         a = math.radians(90 + 60 * k)
         ux, uy = math.cos(a), math.sin(a)
         segs.append([(50, 50), (50 + 40 * ux, 50 + 40 * uy)])
-        for t, ln in ((.5, 13), (.78, 9)):
+        for t, ln in ((0.5, 13), (0.78, 9)):
             px, py = 50 + 40 * t * ux, 50 + 40 * t * uy
             for s in (-1, 1):
                 b = a + s * math.radians(50)
                 segs.append([(px, py), (px + ln * math.cos(b), py + ln * math.sin(b))])
     d.tubes(segs, 5.5, "#9ed5f3")
-    d.circle(50, 50, 7, WHITE, INK, .8)
+    d.circle(50, 50, 7, WHITE, INK, 0.8)
 
 
 def _wind(d: _Pen):
@@ -797,9 +824,11 @@ def _wind(d: _Pen):
             p.lineTo(x1, y)
             # curl: half turn then inwards
             p.curveTo(x1 + r * 1.3, y, x1 + r * 1.3, y + s * 2 * r, x1, y + s * 2 * r)
-            p.curveTo(x1 - r * .7, y + s * 2 * r, x1 - r * .7, y + s * r, x1 - r * .1, y + s * r)
+            p.curveTo(x1 - r * 0.7, y + s * 2 * r, x1 - r * 0.7, y + s * r, x1 - r * 0.1, y + s * r)
             return p
+
         return build
+
     fill = "#d6ecf7"
     d.tube(gust(64, 12, 62, 11, True), 7, fill)
     d.tube(gust(44, 18, 74, 8, False), 7, fill)
@@ -815,8 +844,10 @@ def _cabbage(d: _Pen):
     head = "#cfe6b0"
     # two wrapping outer leaves
     for sx in (1, -1):
+
         def X(x, sx=sx):
             return 50 + sx * (x - 50)
+
         p = d.path()
         p.moveTo(X(50), 6)
         p.curveTo(X(20), 6, X(4), 30, X(8), 58)
@@ -829,12 +860,12 @@ def _cabbage(d: _Pen):
     for ex, ey in ((28, 74), (72, 74), (50, 84)):
         p = d.path()
         p.moveTo(50, 18)
-        p.curveTo(50 + (ex - 50) * .1, 40, ex, ey - 14, ex, ey)
-        d.draw(p, None, INK, .6)
+        p.curveTo(50 + (ex - 50) * 0.1, 40, ex, ey - 14, ex, ey)
+        d.draw(p, None, INK, 0.6)
     p = d.path()
     p.moveTo(20, 58)
     p.curveTo(34, 70, 66, 70, 80, 58)
-    d.draw(p, None, INK, .6)
+    d.draw(p, None, INK, 0.6)
     # front leaf wrapping the bottom
     p = d.path()
     p.moveTo(16, 30)
@@ -863,7 +894,7 @@ def _corn(d: _Pen):
         off = 3.5 if row % 2 else 0
         for col in range(-3, 3):
             x = col * 7 + off
-            d.rect(x - 2.8, y + .6, 5.6, 6.2, GOLD, _mix(GOLD_DARK, INK, .2), .5, r=2.4)
+            d.rect(x - 2.8, y + 0.6, 5.6, 6.2, GOLD, _mix(GOLD_DARK, INK, 0.2), 0.5, r=2.4)
     c.restoreState()
     d.draw(cob, None)
     # husk leaves
@@ -883,18 +914,17 @@ def _card(d: _Pen):
     c.saveState()
     c.translate(50, 50)
     c.rotate(12)
-    d.rect(-26, -38, 52, 76, _mix(PAPER, TAN, .45), r=6)
+    d.rect(-26, -38, 52, 76, _mix(PAPER, TAN, 0.45), r=6)
     c.restoreState()
     d.rect(20, 8, 52, 78, PAPER, r=6)
-    d.rect(25, 13, 42, 68, None, _mix(TAN, PAPER, .2), .9, r=3)
+    d.rect(25, 13, 42, 68, None, _mix(TAN, PAPER, 0.2), 0.9, r=3)
     # soil mound and sprout
     p = d.path()
     p.moveTo(28, 26)
     p.curveTo(34, 38, 58, 38, 64, 26)
     p.close()
     d.draw(p, BROWN)
-    d.tube(lambda p: (p.moveTo(46, 32), p.curveTo(46, 44, 47, 52, 46, 60), p)[-1],
-           3.5, GREEN_DARK)
+    d.tube(lambda p: (p.moveTo(46, 32), p.curveTo(46, 44, 47, 52, 46, 60), p)[-1], 3.5, GREEN_DARK)
     d.leaf((46, 54), (28, 66), 6, LEAF)
     d.leaf((46, 58), (64, 74), 6.5, GREEN)
 
@@ -904,7 +934,7 @@ def _wheelbarrow(d: _Pen):
     # handles and leg (behind the tray)
     d.tubes([[(36, 40), (90, 54)], [(64, 40), (70, 12)]], 4.5, BROWN)
     d.poly([(8, 66), (78, 66), (66, 36), (30, 36)], tray)
-    d.poly([(8, 66), (78, 66), (74, 58), (12, 58)], _mix(tray, WHITE, .3), INK, .8)
+    d.poly([(8, 66), (78, 66), (74, 58), (12, 58)], _mix(tray, WHITE, 0.3), INK, 0.8)
     d.tube(lambda p: (p.moveTo(28, 22), p.lineTo(40, 38), p)[-1], 4.5, BROWN)
     d.circle(26, 21, 15, GREY_DARK)
     d.circle(26, 21, 8.5, GREY_LIGHT)
@@ -913,8 +943,7 @@ def _wheelbarrow(d: _Pen):
 
 def _basket(d: _Pen):
     wicker = TAN
-    d.tube(lambda p: (p.moveTo(22, 60), p.curveTo(22, 100, 78, 100, 78, 60), p)[-1],
-           6.5, BROWN)
+    d.tube(lambda p: (p.moveTo(22, 60), p.curveTo(22, 100, 78, 100, 78, 60), p)[-1], 6.5, BROWN)
     p = d.path()
     p.moveTo(12, 60)
     p.lineTo(22, 14)
@@ -927,12 +956,12 @@ def _basket(d: _Pen):
     d.c.saveState()
     d.clip(p)
     for i, y in enumerate((16, 27, 38, 49)):
-        d.line([(4, y), (96, y)], .6)
+        d.line([(4, y), (96, y)], 0.6)
         off = 7 if i % 2 else 0
         for x in range(12 + off, 92, 14):
-            d.line([(x, y + 1.5), (x, y + 9.5)], .6)
+            d.line([(x, y + 1.5), (x, y + 9.5)], 0.6)
     d.c.restoreState()
-    d.rect(6, 56, 88, 11, _mix(wicker, BROWN, .55), r=5)
+    d.rect(6, 56, 88, 11, _mix(wicker, BROWN, 0.55), r=5)
 
 
 def _storm(d: _Pen):
@@ -953,10 +982,12 @@ def _storm(d: _Pen):
 def _trophy(d: _Pen):
     # handles
     for sx in (-1, 1):
+
         def build(p, sx=sx):
             p.moveTo(50 + sx * 22, 82)
             p.curveTo(50 + sx * 46, 84, 50 + sx * 44, 56, 50 + sx * 14, 52)
             return p
+
         d.tube(build, 5.5, GOLD)
     d.rect(24, 6, 52, 10, BROWN_DARK, r=2)
     d.poly([(32, 16), (68, 16), (60, 26), (40, 26)], GOLD_DARK)
@@ -968,7 +999,7 @@ def _trophy(d: _Pen):
     p.curveTo(34, 42, 22, 62, 22, 92)
     p.close()
     d.draw(p, GOLD)
-    d.star(50, 68, 12, 5, 5, 90, GOLD_LIGHT, INK, .7)
+    d.star(50, 68, 12, 5, 5, 90, GOLD_LIGHT, INK, 0.7)
     d.line([(30, 86), (32, 66)], 1.2, GOLD_LIGHT)
 
 
@@ -989,15 +1020,15 @@ def _pencil(d: _Pen):
     c.translate(12, 12)
     c.rotate(45)
     h = 10.5
-    d.rect(96, -h, 12, 2 * h, PINK, r=4)                 # eraser
-    d.rect(32, -h, 64, 2 * h, YELLOW)                    # painted body
-    d.rect(32, -h / 3, 64, 2 * h / 3, _mix(YELLOW, ORANGE, .35), None)
+    d.rect(96, -h, 12, 2 * h, PINK, r=4)  # eraser
+    d.rect(32, -h, 64, 2 * h, YELLOW)  # painted body
+    d.rect(32, -h / 3, 64, 2 * h / 3, _mix(YELLOW, ORANGE, 0.35), None)
     d.rect(32, -h, 64, 2 * h, None)
-    d.rect(84, -h - 1, 14, 2 * h + 2, GREY_LIGHT)        # ferrule
-    d.line([(89, -h - 1), (89, h + 1)], .7)
-    d.line([(93, -h - 1), (93, h + 1)], .7)
-    d.poly([(32, -h), (32, h), (2, 0)], TAN_LIGHT)       # sharpened wood
-    d.poly([(12, -h / 3), (12, h / 3), (2, 0)], INK)     # graphite
+    d.rect(84, -h - 1, 14, 2 * h + 2, GREY_LIGHT)  # ferrule
+    d.line([(89, -h - 1), (89, h + 1)], 0.7)
+    d.line([(93, -h - 1), (93, h + 1)], 0.7)
+    d.poly([(32, -h), (32, h), (2, 0)], TAN_LIGHT)  # sharpened wood
+    d.poly([(12, -h / 3), (12, h / 3), (2, 0)], INK)  # graphite
     c.restoreState()
 
 
@@ -1006,22 +1037,49 @@ def _pencil(d: _Pen):
 # --------------------------------------------------------------------------
 _ICONS: dict[str, Callable[[_Pen], None]] = {
     # Harvest Dice
-    "carrot": _carrot, "salad": _salad, "tomato": _tomato, "pig": _pig, "die": _die,
+    "carrot": _carrot,
+    "salad": _salad,
+    "tomato": _tomato,
+    "pig": _pig,
+    "die": _die,
     # Imperial Settlers
-    "stone": _stone, "wood": _wood, "food": _food, "gold": _gold, "worker": _worker,
-    "favor": _favor, "wall": _wall, "house": _house, "granary": _granary,
-    "bridge": _bridge, "field": _field, "points": _points, "architect": _architect,
-    "building": _building, "blueprint": _blueprint,
+    "stone": _stone,
+    "wood": _wood,
+    "food": _food,
+    "gold": _gold,
+    "worker": _worker,
+    "favor": _favor,
+    "wall": _wall,
+    "house": _house,
+    "granary": _granary,
+    "bridge": _bridge,
+    "field": _field,
+    "points": _points,
+    "architect": _architect,
+    "building": _building,
+    "blueprint": _blueprint,
     # River Valley Glassworks
-    "glass": _glass, "overflow": _overflow, "river": _river,
+    "glass": _glass,
+    "overflow": _overflow,
+    "river": _river,
     # Bosk
-    "tree": _tree, "leaf": _leaf, "squirrel": _squirrel, "sun": _sun,
-    "snowflake": _snowflake, "wind": _wind,
+    "tree": _tree,
+    "leaf": _leaf,
+    "squirrel": _squirrel,
+    "sun": _sun,
+    "snowflake": _snowflake,
+    "wind": _wind,
     # Plante Bataille
-    "cabbage": _cabbage, "corn": _corn, "card": _card, "wheelbarrow": _wheelbarrow,
-    "basket": _basket, "storm": _storm,
+    "cabbage": _cabbage,
+    "corn": _corn,
+    "card": _card,
+    "wheelbarrow": _wheelbarrow,
+    "basket": _basket,
+    "storm": _storm,
     # Generic
-    "trophy": _trophy, "crown": _crown, "pencil": _pencil,
+    "trophy": _trophy,
+    "crown": _crown,
+    "pencil": _pencil,
 }
 
 ICON_NAMES: tuple[str, ...] = tuple(sorted(_ICONS))
@@ -1035,8 +1093,7 @@ def icon_exists(name: str) -> bool:
     return name in _ICONS
 
 
-def draw_icon(canvas, name: str, x: float, y: float, size: float,
-              color: str | None = None) -> None:
+def draw_icon(canvas, name: str, x: float, y: float, size: float, color: str | None = None) -> None:
     """Draw icon `name` inside the square whose bottom-left corner is (x, y)
     in PDF points (reportlab's native coordinates, y up), side `size` points.
 
@@ -1052,7 +1109,7 @@ def draw_icon(canvas, name: str, x: float, y: float, size: float,
     if size <= 0:
         return
     if color is not None and name in COLORABLE:
-        color = HexColor(color)          # validate early; raises ValueError
+        color = HexColor(color)  # validate early; raises ValueError
     canvas.saveState()
     try:
         canvas.translate(x, y)

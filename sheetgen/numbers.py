@@ -10,7 +10,8 @@ import re
 
 MAX_DIGITS = 9  # a term longer than this is no score a sheet can hold
 # ASCII digits only: "١٢" or "１２" are not twelve
-_SUM = re.compile(r"\s*[+-]?\s*[0-9]{1,%d}(?:\s*[+-]\s*[0-9]{1,%d})*\s*" % (MAX_DIGITS, MAX_DIGITS), re.ASCII)
+_TERM_RE = rf"[0-9]{{1,{MAX_DIGITS}}}"
+_SUM = re.compile(rf"\s*[+-]?\s*{_TERM_RE}(?:\s*[+-]\s*{_TERM_RE})*\s*", re.ASCII)
 _TERM = re.compile(r"([+-]?)\s*([0-9]+)", re.ASCII)
 
 
@@ -19,9 +20,9 @@ def parse_number(value) -> int | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return value if abs(value) < 10 ** MAX_DIGITS else None
+        return value if abs(value) < 10**MAX_DIGITS else None
     if isinstance(value, float):
-        return int(value) if value.is_integer() and abs(value) < 10 ** MAX_DIGITS else None
+        return int(value) if value.is_integer() and abs(value) < 10**MAX_DIGITS else None
     if isinstance(value, str) and len(value) <= 200 and _SUM.fullmatch(value):
         total = 0
         for sign, digits in _TERM.findall(value.replace(" ", "")):

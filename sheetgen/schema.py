@@ -12,8 +12,9 @@ from __future__ import annotations
 import difflib
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from sheetgen.errors import Problem
 from sheetgen.numbers import parse_number
@@ -29,7 +30,7 @@ class Where:
     key: Any
     path: str
 
-    def child(self, node, key, name: str | None = None) -> "Where":
+    def child(self, node, key, name: str | None = None) -> Where:
         part = name if name is not None else (f"[{key}]" if isinstance(key, int) else str(key))
         if not self.path:
             path = part.lstrip(".")
@@ -51,7 +52,7 @@ class Where:
 class Ctx:
     errors: list[Problem] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    source: str = "<string>"   # the file name for values that do not carry one
+    source: str = "<string>"  # the file name for values that do not carry one
     constants: dict = field(default_factory=dict)  # a layout's whole-number constants, for specs that name one
 
     def error(self, at: Where, message: str) -> object:
@@ -113,8 +114,9 @@ class Int(Spec):
     - `holder`: what bounds it from above, with {n} for the bound ("the walls track has {n} boxes").
     """
 
-    def __init__(self, lo: int | None = None, hi: int | None = None, *, sums: bool = False,
-                 why_lo: str = "", holder: str = ""):
+    def __init__(
+        self, lo: int | None = None, hi: int | None = None, *, sums: bool = False, why_lo: str = "", holder: str = ""
+    ):
         self.lo, self.hi, self.sums, self.why_lo, self.holder = lo, hi, sums, why_lo, holder
 
     @property
@@ -210,8 +212,9 @@ class Field:
 class Map(Spec):
     """A mapping with known keys. Unknown keys are errors that list the accepted ones."""
 
-    def __init__(self, fields: dict[str, Field], what: str = "a mapping",
-                 post: Callable[[dict, Ctx, Where], Any] | None = None):
+    def __init__(
+        self, fields: dict[str, Field], what: str = "a mapping", post: Callable[[dict, Ctx, Where], Any] | None = None
+    ):
         self.fields, self.what, self.post = fields, what, post
 
     def check(self, value, ctx, at):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -31,7 +31,7 @@ def font_dir() -> Path:
         return Path(__file__).resolve().parents[1] / "fonts"
 
 
-@lru_cache(maxsize=None)
+@cache
 def font(name: str):
     """The registered reportlab TTFont for one of FONT_NAMES (registered once)."""
     from reportlab.pdfbase import pdfmetrics
@@ -64,7 +64,7 @@ def width(text: str, name: str, size: float) -> float:
 @dataclass(frozen=True)
 class Fitted:
     lines: tuple[str, ...]
-    size: float          # font size in pt
+    size: float  # font size in pt
     fits: bool
 
     @property
@@ -97,8 +97,15 @@ def wrap(text: str, name: str, size: float, max_width: float) -> list[str] | Non
 
 
 @lru_cache(maxsize=4096)
-def fit_text(text: str, name: str, size: float, max_width: float, max_height: float,
-             wrap_lines: bool = True, min_size: float = MIN_FONT_SIZE) -> Fitted:
+def fit_text(
+    text: str,
+    name: str,
+    size: float,
+    max_width: float,
+    max_height: float,
+    wrap_lines: bool = True,
+    min_size: float = MIN_FONT_SIZE,
+) -> Fitted:
     """Lines and size (the given size, shrunk in 0.25 pt steps down to `min_size`, at
     least MIN_FONT_SIZE) at which `text` fits in the box (points). `fits` is False if
     even the smallest size overflows; the renderer then still draws the smallest attempt."""

@@ -20,7 +20,7 @@ from sheetgen.errors import Problem, SheetgenError
 # values in one file, YAML aliases expanded (a "billion laughs" file is refused); a
 # built-in layout has fewer than 2,000
 MAX_NODES = 20_000
-MAX_DEPTH = 64        # nesting of mappings and lists
+MAX_DEPTH = 64  # nesting of mappings and lists
 
 
 class SrcDict(dict):
@@ -132,7 +132,7 @@ def construct_int(loader, node):
     """YAML 1.1 ints without its traps: `010` is ten (not octal eight) and `1:30` is
     text (not 90, base 60); only ASCII digits."""
     text = loader.construct_scalar(node)
-    if len(text) > 40:   # no count on a sheet; int() of thousands of digits is refused by Python
+    if len(text) > 40:  # no count on a sheet; int() of thousands of digits is refused by Python
         return text
     if _DECIMAL.fullmatch(text):
         return int(text.replace("_", ""), 10)
@@ -149,11 +149,9 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> SrcDict:
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
         if not isinstance(key, (str, int, float, bool)) and key is not None:
-            raise yaml.constructor.ConstructorError(
-                None, None, "a key must be a plain value", key_node.start_mark)
+            raise yaml.constructor.ConstructorError(None, None, "a key must be a plain value", key_node.start_mark)
         if key in result:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r}", key_node.start_mark)
+            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
         result[key] = loader.construct_object(value_node, deep=True)
         result.lines[key] = key_node.start_mark.line + 1
     return result
@@ -190,6 +188,7 @@ for _tag, _make in CONSTRUCTORS.items():
 
 
 if getattr(yaml, "__with_libyaml__", False):
+
     class _FastLoader(_Counting, yaml.CSafeLoader):
         """libyaml's C parser (its events) under the counting composer, with the same
         constructors: the same SrcDict/SrcList trees and lines."""
@@ -235,7 +234,7 @@ def loads(text: str, name: str = "<string>"):
             except (yaml.YAMLError, RecursionError):
                 if len(text) > SLOW_PATH_MAX:
                     raise
-        loader = _Loader(text)   # the reader already rejects control characters
+        loader = _Loader(text)  # the reader already rejects control characters
         loader.source_name = name
         return loader.get_single_data()
     except yaml.MarkedYAMLError as exc:

@@ -35,8 +35,12 @@ MAX_DIFF_LINES = 24  # per differing part
 
 
 def pytest_addoption(parser):
-    parser.addoption("--regenerate", action="store_true", default=False,
-                     help="rewrite the golden files (tests/golden/) instead of comparing with them")
+    parser.addoption(
+        "--regenerate",
+        action="store_true",
+        default=False,
+        help="rewrite the golden files (tests/golden/) instead of comparing with them",
+    )
 
 
 def pytest_configure(config):
@@ -84,8 +88,10 @@ def pdf_digest(data: bytes) -> dict:
     pages = reader.pages
     digest = {
         "pages": [f"{len(pages)} pages"],
-        "page sizes": [f"page {n + 1}: {float(p.mediabox.width):.2f} x {float(p.mediabox.height):.2f} pt"
-                       for n, p in enumerate(pages[:20])],
+        "page sizes": [
+            f"page {n + 1}: {float(p.mediabox.width):.2f} x {float(p.mediabox.height):.2f} pt"
+            for n, p in enumerate(pages[:20])
+        ],
         "metadata": [f"{k} = {meta[k]}" for k in sorted(meta)],
         "text": [],
         "content streams": [],
@@ -113,10 +119,12 @@ def describe_pdf_difference(actual: bytes, expected: bytes) -> str:
             lines.append(f"  ... {len(diff) - MAX_DIFF_LINES} more diff lines")
     if not differ:
         at = next((i for i, (x, y) in enumerate(zip(actual, expected)) if x != y), min(len(actual), len(expected)))
-        lines.append("page count, sizes, metadata, text and content streams are equal; "
-                     f"the bytes first differ at offset {at} (fonts, object order or the PDF trailer):")
-        lines.append(f"  golden: {expected[max(0, at - 40):at + 40]!r}")
-        lines.append(f"  actual: {actual[max(0, at - 40):at + 40]!r}")
+        lines.append(
+            "page count, sizes, metadata, text and content streams are equal; "
+            f"the bytes first differ at offset {at} (fonts, object order or the PDF trailer):"
+        )
+        lines.append(f"  golden: {expected[max(0, at - 40) : at + 40]!r}")
+        lines.append(f"  actual: {actual[max(0, at - 40) : at + 40]!r}")
     return "\n".join(lines)
 
 
@@ -149,8 +157,11 @@ def assert_pdf_equal(actual: bytes, golden: str | os.PathLike) -> None:
             (GOLDEN / "reportlab-version.txt").write_text(reportlab_version() + "\n")
         return
     if not path.exists():
-        pytest.fail(f"no golden file {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}; "
-                    f"create it with: python -m pytest --regenerate", pytrace=False)
+        pytest.fail(
+            f"no golden file {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}; "
+            f"create it with: python -m pytest --regenerate",
+            pytrace=False,
+        )
     expected = path.read_bytes()
     if actual == expected:
         return
@@ -167,11 +178,17 @@ def assert_pdf_equal(actual: bytes, golden: str | os.PathLike) -> None:
     keep.parent.mkdir(parents=True, exist_ok=True)
     keep.write_bytes(actual)
     shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
-    versions = (f"\nthe goldens were made with reportlab {made_with}; this is reportlab {installed}"
-                if made_with and made_with != installed else "")
-    pytest.fail(f"PDF differs from the golden file {shown}\n{describe_pdf_difference(actual, expected)}\n"
-                f"actual PDF saved as {keep}; if the change is intended, run: python -m pytest --regenerate"
-                f"{versions}", pytrace=False)
+    versions = (
+        f"\nthe goldens were made with reportlab {made_with}; this is reportlab {installed}"
+        if made_with and made_with != installed
+        else ""
+    )
+    pytest.fail(
+        f"PDF differs from the golden file {shown}\n{describe_pdf_difference(actual, expected)}\n"
+        f"actual PDF saved as {keep}; if the change is intended, run: python -m pytest --regenerate"
+        f"{versions}",
+        pytrace=False,
+    )
 
 
 @pytest.fixture(name="assert_pdf_equal")
@@ -181,6 +198,7 @@ def _assert_pdf_equal_fixture():
 
 
 # ----------------------------------------------------------------------------- game records
+
 
 def record_text(layout: str, players: dict) -> str:
     """A record's YAML text: `players` maps each name to its fields (values in JSON flow style)."""

@@ -13,8 +13,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_bench_quick_writes_json(tmp_path):
     out = tmp_path / "bench.json"
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--json", str(out)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--json", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Targets" in done.stdout
     data = json.loads(out.read_text(encoding="utf-8"))
@@ -24,8 +29,16 @@ def test_bench_quick_writes_json(tmp_path):
     render = data["render"]
     assert {r["layout"] for r in render} >= {"harvest-dice-normal"}
     for r in render:
-        assert {"layout", "copies", "time_s", "size_bytes", "baseline_time_s", "baseline_size_bytes",
-                "time_ratio", "size_ratio"} <= set(r)
+        assert {
+            "layout",
+            "copies",
+            "time_s",
+            "size_bytes",
+            "baseline_time_s",
+            "baseline_size_bytes",
+            "time_ratio",
+            "size_ratio",
+        } <= set(r)
         assert r["size_bytes"] > 0 and r["baseline_size_bytes"] > 0
     assert {r["copies"] for r in render} >= {1}
 

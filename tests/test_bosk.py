@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from click.testing import CliRunner
 
 from sheetgen.cli import cli
 from sheetgen.errors import RecordError
@@ -68,15 +68,18 @@ BOB_TREES = [[1, 2, 2], [2, 4, 4], [3, 3, 3], [4, 1, 1], [4, 6, 2], [5, 5, 4], [
 # ----------------------------------------------------------------------------- the points tables
 
 
-@pytest.mark.parametrize("values, summer, winter", [
-    ([4, 3, 1], [2, 1, 0], [5, 3, 0]),        # clear 1st, clear 2nd (the 3rd scores nothing)
-    ([3, 2, 2], [2, 0, 0], [5, 1, 1]),        # clear 1st, tied 2nds
-    ([0, 7, 0], [0, 3, 0], [0, 8, 0]),        # alone
-    ([3, 3, 1], [1, 1, 0], [4, 4, 0]),        # tied 1sts: nobody else scores
-    ([2, 2, 2], [1, 1, 1], [4, 4, 4]),        # everyone tied
-    ([0, 0, 0], [0, 0, 0], [0, 0, 0]),        # nobody in the line: no place
-    ([5, 0, 1, 1], [2, 0, 0, 0], [5, 0, 1, 1]),  # a 0 never places, even as a tied 2nd
-])
+@pytest.mark.parametrize(
+    "values, summer, winter",
+    [
+        ([4, 3, 1], [2, 1, 0], [5, 3, 0]),  # clear 1st, clear 2nd (the 3rd scores nothing)
+        ([3, 2, 2], [2, 0, 0], [5, 1, 1]),  # clear 1st, tied 2nds
+        ([0, 7, 0], [0, 3, 0], [0, 8, 0]),  # alone
+        ([3, 3, 1], [1, 1, 0], [4, 4, 0]),  # tied 1sts: nobody else scores
+        ([2, 2, 2], [1, 1, 1], [4, 4, 4]),  # everyone tied
+        ([0, 0, 0], [0, 0, 0], [0, 0, 0]),  # nobody in the line: no place
+        ([5, 0, 1, 1], [2, 0, 0, 0], [5, 0, 1, 1]),  # a 0 never places, even as a tied 2nd
+    ],
+)
 def test_place_points_tables(values, summer, winter):
     layout = load_layout("bosk")
     assert bosk.place_points(values, bosk.table(layout, "summer")) == summer
@@ -108,10 +111,13 @@ def test_summer_every_case_three_players():
     #   col 4 Alice alone: 3; col 5 Carol alone: 3; col 6 Alice alone: 3; col 7 Alice alone: 3;
     #   col 8 Bob 2+2=4 alone: 3; col 9 Bob alone: 3
     #   columns: Alice 3+3+3+3 = 12, Bob 1+3+3 = 7, Carol 1+3+3 = 7
-    r = result(record(
-        Alice=([[1, 1, 4], [4, 4, 1], [4, 6, 1], [9, 7, 3]], NO_LEAVES),
-        Bob=([[1, 2, 3], [4, 8, 2], [9, 8, 2], [9, 9, 1]], NO_LEAVES),
-        Carol=([[1, 3, 1], [4, 2, 3], [9, 5, 2]], NO_LEAVES)))
+    r = result(
+        record(
+            Alice=([[1, 1, 4], [4, 4, 1], [4, 6, 1], [9, 7, 3]], NO_LEAVES),
+            Bob=([[1, 2, 3], [4, 8, 2], [9, 8, 2], [9, 9, 1]], NO_LEAVES),
+            Carol=([[1, 3, 1], [4, 2, 3], [9, 5, 2]], NO_LEAVES),
+        )
+    )
     assert summer_of(r) == {"Alice": (3, 12), "Bob": (2, 7), "Carol": (2, 7)}
     assert [p["total"] for p in r["players"]] == [15, 9, 9]
     assert [p["rank"] for p in r["players"]] == [1, 2, 2]
@@ -136,8 +142,14 @@ def test_board_corners_score_with_four_players():
     # 4 players: rows and columns 1-11. Alice (11,11)=4, Bob (1,11)=2, Carol (11,1)=1, Dan none.
     # Row 11: Alice 4, Carol 1 -> 2/1; row 1: Bob alone 3.
     # Column 11: Alice 4, Bob 2 -> 2/1; column 1: Carol alone 3.
-    r = result(record(Alice=([[11, 11, 4]], NO_LEAVES), Bob=([[1, 11, 2]], NO_LEAVES),
-                      Carol=([[11, 1, 1]], NO_LEAVES), Dan=([], NO_LEAVES)))
+    r = result(
+        record(
+            Alice=([[11, 11, 4]], NO_LEAVES),
+            Bob=([[1, 11, 2]], NO_LEAVES),
+            Carol=([[11, 1, 1]], NO_LEAVES),
+            Dan=([], NO_LEAVES),
+        )
+    )
     assert summer_of(r) == {"Alice": (2, 2), "Bob": (3, 1), "Carol": (1, 3), "Dan": (0, 0)}
 
 
@@ -156,10 +168,20 @@ def test_winter_every_case_four_players():
     #   t8: 5, 0, 5, 5 -> three tied 1sts: 4, 0, 4, 4
     # Totals: Alice 5+5+0+4+0+4+4+4 = 26; Bob 3+1+0+4+0+4+0+0 = 12;
     #         Carol 0+1+8+0+0+4+0+4 = 17; Dan 0+0+0+0+0+4+4+4 = 12.
-    r = result(record(Alice=([], [6, 6, 0, 3, 0, 2, 1, 5]), Bob=([], [4, 4, 0, 3, 0, 2, 0, 0]),
-                      Carol=([], [2, 4, 7, 1, 0, 2, 0, 5]), Dan=([], [0, 0, 0, 0, 0, 2, 1, 5])))
-    assert winter_of(r) == {"Alice": [5, 5, 0, 4, 0, 4, 4, 4], "Bob": [3, 1, 0, 4, 0, 4, 0, 0],
-                            "Carol": [0, 1, 8, 0, 0, 4, 0, 4], "Dan": [0, 0, 0, 0, 0, 4, 4, 4]}
+    r = result(
+        record(
+            Alice=([], [6, 6, 0, 3, 0, 2, 1, 5]),
+            Bob=([], [4, 4, 0, 3, 0, 2, 0, 0]),
+            Carol=([], [2, 4, 7, 1, 0, 2, 0, 5]),
+            Dan=([], [0, 0, 0, 0, 0, 2, 1, 5]),
+        )
+    )
+    assert winter_of(r) == {
+        "Alice": [5, 5, 0, 4, 0, 4, 4, 4],
+        "Bob": [3, 1, 0, 4, 0, 4, 0, 0],
+        "Carol": [0, 1, 8, 0, 0, 4, 0, 4],
+        "Dan": [0, 0, 0, 0, 0, 4, 4, 4],
+    }
     assert [p["total"] for p in r["players"]] == [26, 12, 17, 12]
     # Bob and Dan tie on 12 and nobody gave round 8's order: they share 3rd place.
     assert [p["rank"] for p in r["players"]] == [1, 3, 2, 3]
@@ -193,10 +215,30 @@ def test_full_two_player_game_worked_by_hand():
     # Totals: Alice 10+9+34 = 53, Bob 10+12+30 = 52: Alice wins.
     r = score_data(loads((FIXTURES / "bosk-game.yaml").read_text(), "bosk-game.yaml")).contract()
     assert breakdowns(r) == {
-        "Alice": {"summer_rows": 10, "summer_columns": 9, "terrain_1": 5, "terrain_2": 4, "terrain_3": 0,
-                  "terrain_4": 8, "terrain_5": 4, "terrain_6": 3, "terrain_7": 5, "terrain_8": 5},
-        "Bob": {"summer_rows": 10, "summer_columns": 12, "terrain_1": 3, "terrain_2": 4, "terrain_3": 8,
-                "terrain_4": 0, "terrain_5": 4, "terrain_6": 5, "terrain_7": 3, "terrain_8": 3},
+        "Alice": {
+            "summer_rows": 10,
+            "summer_columns": 9,
+            "terrain_1": 5,
+            "terrain_2": 4,
+            "terrain_3": 0,
+            "terrain_4": 8,
+            "terrain_5": 4,
+            "terrain_6": 3,
+            "terrain_7": 5,
+            "terrain_8": 5,
+        },
+        "Bob": {
+            "summer_rows": 10,
+            "summer_columns": 12,
+            "terrain_1": 3,
+            "terrain_2": 4,
+            "terrain_3": 8,
+            "terrain_4": 0,
+            "terrain_5": 4,
+            "terrain_6": 5,
+            "terrain_7": 3,
+            "terrain_8": 3,
+        },
     }
     assert [(p["name"], p["total"], p["rank"]) for p in r["players"]] == [("Alice", 53, 1), ("Bob", 52, 2)]
     assert r["winners"] == ["Alice"]
@@ -241,13 +283,18 @@ def test_tie_without_round_8_order_is_a_shared_victory():
         assert r["winners"] == ["Alice", "Bob"]
         assert r["warnings"] == [
             "Alice and Bob tie for the win on 53 points; no round8_order is given, so the victory is shared "
-            "(the player earlier in round 8's play order would win)"]
+            "(the player earlier in round 8's play order would win)"
+        ]
 
 
 def test_round_8_order_breaks_ties_for_lower_places_too():
     # The four-player winter game: Bob and Dan tie on 12 for 3rd; Dan played before Bob in round 8.
-    leaves = {"Alice": [6, 6, 0, 3, 0, 2, 1, 5], "Bob": [4, 4, 0, 3, 0, 2, 0, 0],
-              "Carol": [2, 4, 7, 1, 0, 2, 0, 5], "Dan": [0, 0, 0, 0, 0, 2, 1, 5]}
+    leaves = {
+        "Alice": [6, 6, 0, 3, 0, 2, 1, 5],
+        "Bob": [4, 4, 0, 3, 0, 2, 0, 0],
+        "Carol": [2, 4, 7, 1, 0, 2, 0, 5],
+        "Dan": [0, 0, 0, 0, 0, 2, 1, 5],
+    }
     r = result(record(["Carol", "Dan", "Alice", "Bob"], **{n: ([], v) for n, v in leaves.items()}))
     assert [p["rank"] for p in r["players"]] == [1, 4, 2, 3]
 
@@ -263,7 +310,8 @@ def test_a_tie_with_a_player_missing_from_the_order_stays_shared():
     assert r["warnings"][-2:] == [
         "round8_order: Bob missing; a tie on the total involving this player stays shared",
         "Alice and Bob tie for the win on 8 points; round8_order does not name them all, so the victory "
-        "is shared (the player earlier in round 8's play order would win)"]
+        "is shared (the player earlier in round 8's play order would win)",
+    ]
     # Carol is missing, but the tied players are both named: the order decides.
     r = result(record(["Bob", "Alice"], Alice=([], one(0)), Bob=([], one(1)), Carol=([], NO_LEAVES)))
     assert r["winners"] == ["Bob"]
@@ -294,11 +342,13 @@ def test_board_size_follows_the_player_count():
         "game.yaml:4: players[0] 'A': trees[1]: row 11 is outside the 3-player board; "
         "trees stand on rows and columns 1-9 (10x10 squares)",
     ]
-    four = record(A=([[10, 5, 1], [11, 5, 2], [5, 12, 3]], NO_LEAVES), B=([], NO_LEAVES), C=([], NO_LEAVES),
-                  D=([], NO_LEAVES))
+    four = record(
+        A=([[10, 5, 1], [11, 5, 2], [5, 12, 3]], NO_LEAVES), B=([], NO_LEAVES), C=([], NO_LEAVES), D=([], NO_LEAVES)
+    )
     assert errors(four) == [
         "game.yaml:4: players[0] 'A': trees[2]: column 12 is on the edge of the 4-player board; "
-        "trees stand on rows and columns 1-11 (12x12 squares)"]
+        "trees stand on rows and columns 1-11 (12x12 squares)"
+    ]
 
 
 def test_error_two_trees_on_one_intersection():
@@ -317,32 +367,33 @@ def test_error_tree_values_and_counts():
         "game.yaml:4: players[0] 'Alice': trees[2]: expected [row, column, value], three whole numbers, "
         "got a list of 2",
         "game.yaml:4: players[0] 'Alice': trees[3]: expected [row, column, value], three whole numbers, got 'x'",
-        "game.yaml:4: players[0] 'Alice': trees[4]: expected [row, column, value], three whole numbers, "
-        "got a list",
+        "game.yaml:4: players[0] 'Alice': trees[4]: expected [row, column, value], three whole numbers, got a list",
     ]
 
 
 def test_error_a_third_tree_of_a_value_and_more_than_eight_trees():
     third = record(Alice=([[1, 1, 2], [1, 2, 2], [1, 3, 2]], NO_LEAVES), Bob=([], NO_LEAVES))
     assert errors(third) == [
-        "game.yaml:4: players[0] 'Alice': trees[2]: a 3rd tree of value 2; each player has 2 trees of each "
-        "value 1-4"]
+        "game.yaml:4: players[0] 'Alice': trees[2]: a 3rd tree of value 2; each player has 2 trees of each value 1-4"
+    ]
     nine = record(Alice=(ALICE_TREES + [[7, 7, 1]], NO_LEAVES), Bob=(BOB_TREES[:-1], NO_LEAVES))
     assert errors(nine) == [
         "game.yaml:4: players[0] 'Alice': trees: 9 trees; each player has 8 (2 of each value 1-4)",
-        "game.yaml:4: players[0] 'Alice': trees[8]: a 3rd tree of value 1; each player has 2 trees of each "
-        "value 1-4",
+        "game.yaml:4: players[0] 'Alice': trees[8]: a 3rd tree of value 1; each player has 2 trees of each value 1-4",
     ]
 
 
-@pytest.mark.parametrize("leaves, message", [
-    ([1] * 7, "leaves: expected 8 numbers, one per terrain, got 7"),
-    ([1] * 9, "leaves: expected 8 numbers, one per terrain, got 9"),
-    ([1, 2, 3, -1, 0, 0, 0, 0], "leaves[3]: expected 0 or more, got a negative count -1"),
-    ([1, 2, 3, "2-3", 0, 0, 0, 0], "leaves[3]: expected 0 or more, got a negative count -1"),
-    ([1, 2, 3, "many", 0, 0, 0, 0], "leaves[3]: expected a whole number or a sum like 10+20-5, got 'many'"),
-    (5, "leaves: expected a list, got 5"),
-])
+@pytest.mark.parametrize(
+    "leaves, message",
+    [
+        ([1] * 7, "leaves: expected 8 numbers, one per terrain, got 7"),
+        ([1] * 9, "leaves: expected 8 numbers, one per terrain, got 9"),
+        ([1, 2, 3, -1, 0, 0, 0, 0], "leaves[3]: expected 0 or more, got a negative count -1"),
+        ([1, 2, 3, "2-3", 0, 0, 0, 0], "leaves[3]: expected 0 or more, got a negative count -1"),
+        ([1, 2, 3, "many", 0, 0, 0, 0], "leaves[3]: expected a whole number or a sum like 10+20-5, got 'many'"),
+        (5, "leaves: expected a list, got 5"),
+    ],
+)
 def test_error_leaves(leaves, message):
     text = record(Alice=([], leaves), Bob=([], NO_LEAVES))
     assert errors(text) == [f"game.yaml:5: players[0] 'Alice': {message}"]
@@ -355,21 +406,26 @@ def test_error_round_8_order_unknown_or_repeated_names():
         "game.yaml:2: round8_order[2]: 'Bob' is named twice",
     ]
     assert errors(record("Bob", Alice=([], NO_LEAVES), Bob=([], NO_LEAVES))) == [
-        "game.yaml:2: round8_order: expected a list, got 'Bob'"]
+        "game.yaml:2: round8_order: expected a list, got 'Bob'"
+    ]
 
 
 def test_error_player_count_and_missing_fields():
     assert errors(record(Alice=([], NO_LEAVES))) == ["game.yaml:2: players: bosk is played by 2-4 players, got 1"]
-    text = "layout: bosk\nplayers:\n  - name: A\n    trees: []\n  - name: B\n    leaves: [0,0,0,0,0,0,0,0]\n" \
-           "    squirrel: 1\n"
+    text = (
+        "layout: bosk\nplayers:\n  - name: A\n    trees: []\n  - name: B\n    leaves: [0,0,0,0,0,0,0,0]\n"
+        "    squirrel: 1\n"
+    )
     assert errors(text) == [
         "game.yaml:3: players[0] 'A': missing key 'leaves'",
         "game.yaml:7: players[1] 'B': squirrel: unknown key; accepted keys: leaves, name, summer_lines, trees",
     ]
     # trees or summer_lines: which one is missing is known once the keys are right
-    assert errors(text.replace("    squirrel: 1\n", "").replace("trees: []\n", "trees: []\n    leaves: []\n")
-                  .replace("leaves: []", "leaves: [0,0,0,0,0,0,0,0]")) == [
-        "game.yaml:6: players[1] 'B': missing key 'trees' (or 'summer_lines', the sums of the summer worksheet)"]
+    assert errors(
+        text.replace("    squirrel: 1\n", "")
+        .replace("trees: []\n", "trees: []\n    leaves: []\n")
+        .replace("leaves: []", "leaves: [0,0,0,0,0,0,0,0]")
+    ) == ["game.yaml:6: players[1] 'B': missing key 'trees' (or 'summer_lines', the sums of the summer worksheet)"]
 
 
 # ----------------------------------------------------------------------------- warnings
@@ -395,9 +451,11 @@ def test_warnings_fewer_trees_and_too_many_leaves():
 def test_a_variant_layout_changes_the_points(tmp_path):
     # A house variant: alone in a terrain is worth 10, a clear 1st in a line 3.
     (tmp_path / "variant.yaml").write_text(
-        "id: bosk-variant\nextends: bosk\nconstants:\n  winter_alone: 10\n  summer_first: 3\n")
-    text = record(Alice=([[1, 1, 4], [1, 2, 1]], [9, 0, 0, 0, 0, 0, 0, 0]),
-                  Bob=([[1, 5, 2]], [0, 0, 0, 0, 0, 0, 0, 0])).replace("layout: bosk", "layout: variant.yaml")
+        "id: bosk-variant\nextends: bosk\nconstants:\n  winter_alone: 10\n  summer_first: 3\n"
+    )
+    text = record(
+        Alice=([[1, 1, 4], [1, 2, 1]], [9, 0, 0, 0, 0, 0, 0, 0]), Bob=([[1, 5, 2]], [0, 0, 0, 0, 0, 0, 0, 0])
+    ).replace("layout: bosk", "layout: variant.yaml")
     r = score_data(loads(text, str(tmp_path / "game.yaml")), str(tmp_path / "game.yaml")).contract()
     # Row 1: Alice 4+1=5, Bob 2 -> 3/1. Columns 1, 2 (Alice) and 5 (Bob) alone: 3 each. Terrain 1: 10.
     assert summer_of(r) == {"Alice": (3, 6), "Bob": (1, 3)}
@@ -452,17 +510,22 @@ def test_cli_score_errors_exit_1_without_traceback():
     bad = str(FIXTURES / "bosk-bad.yaml")
     out = run("score", bad)
     assert out.exit_code == 1
-    assert out.output == "".join(f"Error: {line}\n" if n == 0 else f"{line}\n" for n, line in enumerate([
-        f"{bad}:5: players[0] 'Alice': trees: 9 trees; each player has 8 (2 of each value 1-4)",
-        f"{bad}:6: players[0] 'Alice': trees[0]: row 0 is on the edge of the 2-player board; trees stand on "
-        "rows and columns 1-7 (8x8 squares)",
-        f"{bad}:14: players[0] 'Alice': trees[8]: a 3rd tree of value 1; each player has 2 trees of each "
-        "value 1-4",
-        f"{bad}:14: players[0] 'Alice': trees[8]: row 3, column 3 already holds a tree: trees[3]",
-        f"{bad}:25: players[1] 'Bob': trees[7]: row 1, column 2 already holds a tree: Alice's trees[1]",
-        f"{bad}:2: round8_order[1]: 'Zoe' is no player of this record; players: Alice, Bob",
-        f"{bad}:2: round8_order[2]: 'Bob' is named twice",
-    ]))
+    assert out.output == "".join(
+        f"Error: {line}\n" if n == 0 else f"{line}\n"
+        for n, line in enumerate(
+            [
+                f"{bad}:5: players[0] 'Alice': trees: 9 trees; each player has 8 (2 of each value 1-4)",
+                f"{bad}:6: players[0] 'Alice': trees[0]: row 0 is on the edge of the 2-player board; trees stand on "
+                "rows and columns 1-7 (8x8 squares)",
+                f"{bad}:14: players[0] 'Alice': trees[8]: a 3rd tree of value 1; each player has 2 trees of each "
+                "value 1-4",
+                f"{bad}:14: players[0] 'Alice': trees[8]: row 3, column 3 already holds a tree: trees[3]",
+                f"{bad}:25: players[1] 'Bob': trees[7]: row 1, column 2 already holds a tree: Alice's trees[1]",
+                f"{bad}:2: round8_order[1]: 'Zoe' is no player of this record; players: Alice, Bob",
+                f"{bad}:2: round8_order[2]: 'Bob' is named twice",
+            ]
+        )
+    )
 
 
 def test_cli_template_for_three_players_scores(tmp_path):
@@ -495,7 +558,7 @@ def test_cli_render_a_pad_of_25(tmp_path):
     path = tmp_path / "pad.pdf"
     out = run("render", "bosk", "--players", "3", "--copies", "25", "-o", str(path))
     assert out.exit_code == 0, out.output
-    assert out.output.startswith(f"wrote {path} (50 pages, ")   # each sheet: the pad, then its summer worksheet
+    assert out.output.startswith(f"wrote {path} (50 pages, ")  # each sheet: the pad, then its summer worksheet
     assert len(PdfReader(str(path)).pages) == 50
     out = run("render", "bosk", "--page", "pad", "--copies", "25", "-o", str(path))
     assert out.exit_code == 0 and out.output.startswith(f"wrote {path} (25 pages, ")
@@ -515,7 +578,11 @@ def lines_record(players: dict, order=None) -> str:
     for name, marks in players.items():
         out.append(f"  - name: {name}")
         if isinstance(marks, tuple):
-            out += ["    summer_lines:", f"      rows: {json.dumps(marks[0])}", f"      columns: {json.dumps(marks[1])}"]
+            out += [
+                "    summer_lines:",
+                f"      rows: {json.dumps(marks[0])}",
+                f"      columns: {json.dumps(marks[1])}",
+            ]
         else:
             out.append(f"    trees: {json.dumps(marks)}")
         out.append(f"    leaves: {json.dumps(NO_LEAVES)}")
@@ -540,22 +607,28 @@ def test_summer_lines_score_like_the_trees_two_players():
 
 def test_summer_lines_score_like_the_trees_three_players():
     # The trees of test_summer_every_case_three_players, summed per line (rows, then columns 1-9).
-    text = lines_record({
-        "Alice": ([4, 0, 0, 2, 0, 0, 0, 0, 3], [4, 0, 0, 1, 0, 1, 3, 0, 0]),
-        "Bob": ([3, 0, 0, 2, 0, 0, 0, 0, 3], [0, 3, 0, 0, 0, 0, 0, 4, 1]),
-        "Carol": ([1, 0, 0, 3, 0, 0, 0, 0, 2], [0, 3, 1, 0, 2, 0, 0, 0, 0])})
+    text = lines_record(
+        {
+            "Alice": ([4, 0, 0, 2, 0, 0, 0, 0, 3], [4, 0, 0, 1, 0, 1, 3, 0, 0]),
+            "Bob": ([3, 0, 0, 2, 0, 0, 0, 0, 3], [0, 3, 0, 0, 0, 0, 0, 4, 1]),
+            "Carol": ([1, 0, 0, 3, 0, 0, 0, 0, 2], [0, 3, 1, 0, 2, 0, 0, 0, 0]),
+        }
+    )
     r = result(text)
     assert summer_of(r) == {"Alice": (3, 12), "Bob": (2, 7), "Carol": (2, 7)}
     assert [p["total"] for p in r["players"]] == [15, 9, 9]
     assert r["warnings"] == [
         f"players[{i}] '{name}': summer_lines: the rows and the columns add up to {n}, but a player's 8 trees are "
         "worth 20 in all and every player plants them all in spring"
-        for i, (name, n) in enumerate([("Alice", 9), ("Bob", 8), ("Carol", 6)])]
+        for i, (name, n) in enumerate([("Alice", 9), ("Bob", 8), ("Carol", 6)])
+    ]
 
 
 def test_tree_line_sums():
     assert bosk.tree_line_sums([[1, 1, 4], [1, 4, 1], [7, 3, 2]], 7) == {
-        "rows": [5, 0, 0, 0, 0, 0, 2], "columns": [4, 0, 2, 1, 0, 0, 0]}
+        "rows": [5, 0, 0, 0, 0, 0, 2],
+        "columns": [4, 0, 2, 1, 0, 0, 0],
+    }
 
 
 def test_line_bound_comes_from_the_trees():
@@ -564,28 +637,66 @@ def test_line_bound_comes_from_the_trees():
     assert [bosk.line_bound(layout, n) for n in (7, 9, 11)] == [19, 20, 20]
 
 
-FULL = [5, 3, 2, 4, 1, 3, 2]   # 20: all of a player's trees
+FULL = [5, 3, 2, 4, 1, 3, 2]  # 20: all of a player's trees
 
 
-@pytest.mark.parametrize("rows, columns, messages", [
-    (FULL[:6], FULL, ["game.yaml:5: players[0] 'A': summer_lines.rows: expected 7 sums, one per row 1-7 of the "
-                      "2-player board, got 6"]),
-    (FULL, FULL + [0, 0], ["game.yaml:6: players[0] 'A': summer_lines.columns: expected 7 sums, one per column 1-7 "
-                           "of the 2-player board, got 9"]),
-    ([0, 0, 20, 0, 0, 0, 0], FULL, [
-        "game.yaml:5: players[0] 'A': summer_lines.rows[2]: 20 on row 3: one player's trees make at most 19 on a "
-        "row (its 7 intersections hold their 7 highest trees)"]),
-    ([1, 0, 0, 0, 0, 0, 0], [0, 2, 0, 0, 0, 0, 0], [
-        "game.yaml:4: players[0] 'A': summer_lines: the rows add up to 1 but the columns to 2; each tree counts "
-        "once in its row and once in its column, so both totals are the player's tree values"]),
-    ([19, 19, 0, 0, 0, 0, 0], [19, 19, 0, 0, 0, 0, 0], [
-        "game.yaml:4: players[0] 'A': summer_lines: the rows and the columns add up to 38; a player's 8 trees are "
-        "worth 20 in all"]),
-    ([1, -1, 0, 0, 0, 0, 0], FULL, [
-        "game.yaml:5: players[0] 'A': summer_lines.rows[1]: expected 0 or more, got a negative count -1"]),
-    ([1, "x", 0, 0, 0, 0, 0], FULL, [
-        "game.yaml:5: players[0] 'A': summer_lines.rows[1]: expected a whole number or a sum like 10+20-5, got 'x'"]),
-])
+@pytest.mark.parametrize(
+    "rows, columns, messages",
+    [
+        (
+            FULL[:6],
+            FULL,
+            [
+                "game.yaml:5: players[0] 'A': summer_lines.rows: expected 7 sums, one per row 1-7 of the "
+                "2-player board, got 6"
+            ],
+        ),
+        (
+            FULL,
+            FULL + [0, 0],
+            [
+                "game.yaml:6: players[0] 'A': summer_lines.columns: expected 7 sums, one per column 1-7 "
+                "of the 2-player board, got 9"
+            ],
+        ),
+        (
+            [0, 0, 20, 0, 0, 0, 0],
+            FULL,
+            [
+                "game.yaml:5: players[0] 'A': summer_lines.rows[2]: 20 on row 3: one player's trees make at most 19 on a "
+                "row (its 7 intersections hold their 7 highest trees)"
+            ],
+        ),
+        (
+            [1, 0, 0, 0, 0, 0, 0],
+            [0, 2, 0, 0, 0, 0, 0],
+            [
+                "game.yaml:4: players[0] 'A': summer_lines: the rows add up to 1 but the columns to 2; each tree counts "
+                "once in its row and once in its column, so both totals are the player's tree values"
+            ],
+        ),
+        (
+            [19, 19, 0, 0, 0, 0, 0],
+            [19, 19, 0, 0, 0, 0, 0],
+            [
+                "game.yaml:4: players[0] 'A': summer_lines: the rows and the columns add up to 38; a player's 8 trees are "
+                "worth 20 in all"
+            ],
+        ),
+        (
+            [1, -1, 0, 0, 0, 0, 0],
+            FULL,
+            ["game.yaml:5: players[0] 'A': summer_lines.rows[1]: expected 0 or more, got a negative count -1"],
+        ),
+        (
+            [1, "x", 0, 0, 0, 0, 0],
+            FULL,
+            [
+                "game.yaml:5: players[0] 'A': summer_lines.rows[1]: expected a whole number or a sum like 10+20-5, got 'x'"
+            ],
+        ),
+    ],
+)
 def test_error_summer_lines(rows, columns, messages):
     assert errors(lines_record({"A": (rows, columns), "B": BOB_TREES})) == messages
 
@@ -597,19 +708,26 @@ def test_error_summer_lines_bound_with_more_lines_than_trees():
         "game.yaml:5: players[0] 'A': summer_lines.rows[0]: 21 on row 1: one player's trees make at most 20 on a "
         "row (all their trees: 2 of each value 1-4)",
         "game.yaml:6: players[0] 'A': summer_lines.columns[0]: 21 on column 1: one player's trees make at most 20 "
-        "on a column (all their trees: 2 of each value 1-4)"]
+        "on a column (all their trees: 2 of each value 1-4)",
+    ]
 
 
 def test_error_trees_and_summer_lines_both_or_keys():
-    both = lines_record({"A": (FULL, FULL), "B": BOB_TREES}).replace("    summer_lines:\n", "    trees: []\n"
-                                                                      "    summer_lines:\n", 1)
-    assert errors(both) == ["game.yaml:5: players[0] 'A': summer_lines: give trees or summer_lines, not both "
-                            "(summer_lines are the sums of the trees)"]
-    odd = "layout: bosk\nplayers:\n  - name: A\n    summer_lines: {rows: [], lanes: []}\n" \
-          "    leaves: [0,0,0,0,0,0,0,0]\n  - name: B\n    trees: []\n    leaves: [0,0,0,0,0,0,0,0]\n"
+    both = lines_record({"A": (FULL, FULL), "B": BOB_TREES}).replace(
+        "    summer_lines:\n", "    trees: []\n    summer_lines:\n", 1
+    )
+    assert errors(both) == [
+        "game.yaml:5: players[0] 'A': summer_lines: give trees or summer_lines, not both "
+        "(summer_lines are the sums of the trees)"
+    ]
+    odd = (
+        "layout: bosk\nplayers:\n  - name: A\n    summer_lines: {rows: [], lanes: []}\n"
+        "    leaves: [0,0,0,0,0,0,0,0]\n  - name: B\n    trees: []\n    leaves: [0,0,0,0,0,0,0,0]\n"
+    )
     assert errors(odd) == [
         "game.yaml:4: players[0] 'A': summer_lines.lanes: unknown key; accepted keys: columns, rows",
-        "game.yaml:4: players[0] 'A': summer_lines: missing key 'columns'"]
+        "game.yaml:4: players[0] 'A': summer_lines: missing key 'columns'",
+    ]
 
 
 def test_cli_template_shows_both_forms_and_scores(tmp_path):
@@ -617,8 +735,10 @@ def test_cli_template_shows_both_forms_and_scores(tmp_path):
     assert out.exit_code == 0, out.output
     zeros = json.dumps([0] * 11)
     assert out.output.count(f'    # summer_lines: {{"rows": {zeros}, "columns": {zeros}}}') == 4
-    assert ("    # or, instead of trees, the pad's summer worksheet: the player's sum of tree values on each row "
-            "(top to bottom) and on each column (left to right), 7 with 2, 9 with 3, 11 with 4 players") in out.output
+    assert (
+        "    # or, instead of trees, the pad's summer worksheet: the player's sum of tree values on each row "
+        "(top to bottom) and on each column (left to right), 7 with 2, 9 with 3, 11 with 4 players"
+    ) in out.output
     # uncommenting the sums (and dropping the trees) gives a record that scores
     text = out.output.replace("    trees: []\n", "").replace("    # summer_lines:", "    summer_lines:")
     path = tmp_path / "lines.yaml"
@@ -636,8 +756,9 @@ def planted_games(draw):
     spots = draw(st.permutations([(r, c) for r in range(1, lines + 1) for c in range(1, lines + 1)]))
     out, used = [], 0
     for _ in range(players):
-        values = draw(st.lists(st.sampled_from([1, 2, 3, 4]), max_size=8).filter(
-            lambda vs: all(vs.count(v) <= 2 for v in vs)))
+        values = draw(
+            st.lists(st.sampled_from([1, 2, 3, 4]), max_size=8).filter(lambda vs: all(vs.count(v) <= 2 for v in vs))
+        )
         out.append([[*spots[used + k], v] for k, v in enumerate(values)])
         used += len(values)
     return lines, out
@@ -649,6 +770,8 @@ def test_summer_lines_always_score_like_their_trees(game):
     lines, planted = game
     names = [f"P{i}" for i in range(len(planted))]
     as_trees = lines_record(dict(zip(names, planted)))
-    sums = {name: tuple(bosk.tree_line_sums(trees, lines)[axis] for axis in ("rows", "columns"))
-            for name, trees in zip(names, planted)}
+    sums = {
+        name: tuple(bosk.tree_line_sums(trees, lines)[axis] for axis in ("rows", "columns"))
+        for name, trees in zip(names, planted)
+    }
     assert result(lines_record(sums))["players"] == result(as_trees)["players"]

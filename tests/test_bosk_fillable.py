@@ -25,7 +25,7 @@ def pad_values(players: list[tuple[str, dict, str]]) -> tuple[dict, dict]:
         pad[f"name_p{i}"] = name
         pad[f"round8_p{i}"] = place
         for t, n in enumerate(marks["leaves"], 1):
-            pad[f"terrain_{t}_p{i}_count"] = "" if n == 0 else str(n)   # a blank box is 0
+            pad[f"terrain_{t}_p{i}_count"] = "" if n == 0 else str(n)  # a blank box is 0
         for axis in ("rows", "columns"):
             for k, n in enumerate(marks[axis], 1):
                 sheet[f"summer_tally_{axis}_p{i}_{k}"] = "" if n == 0 else str(n)
@@ -35,9 +35,13 @@ def pad_values(players: list[tuple[str, dict, str]]) -> tuple[dict, dict]:
 def test_the_worksheet_fields_are_named_from_the_element_ids():
     fields = PdfReader(io.BytesIO(render_pdf(load_layout("bosk"), players=3, fillable=True))).get_fields()
     rows = sorted(n for n in fields if n.startswith("summer_tally_rows_p"))
-    assert len(rows) == 3 * 9 + 3   # 9 rows a player (3 players) and a name box each
-    assert {"summer_tally_rows_p1_1", "summer_tally_rows_p3_9", "summer_tally_rows_p2_name",
-            "summer_tally_columns_p3_9"} <= set(fields)
+    assert len(rows) == 3 * 9 + 3  # 9 rows a player (3 players) and a name box each
+    assert {
+        "summer_tally_rows_p1_1",
+        "summer_tally_rows_p3_9",
+        "summer_tally_rows_p2_name",
+        "summer_tally_columns_p3_9",
+    } <= set(fields)
     assert "summer_tally_columns_p1_name" not in fields and "summer_tally_rows_p1_10" not in fields
 
 
@@ -49,10 +53,18 @@ def test_a_filled_pad_reads_back_and_scores_like_the_trees(tmp_path):
     path = fill(src, tmp_path / "bosk.pdf", {0: pad, 1: sheet})
     out = run("read", path)
     assert out.exit_code == 0, out.output
-    assert yaml.safe_load(out.output) == {"layout": "bosk", "round8_order": ["Bob", "Alice"], "players": [
-        {"name": "Alice", "summer_lines": {"rows": ALICE["rows"], "columns": ALICE["columns"]},
-         "leaves": ALICE["leaves"]},   # 7+1 written, 8 read
-        {"name": "Bob", "summer_lines": {"rows": BOB["rows"], "columns": BOB["columns"]}, "leaves": BOB["leaves"]}]}
+    assert yaml.safe_load(out.output) == {
+        "layout": "bosk",
+        "round8_order": ["Bob", "Alice"],
+        "players": [
+            {
+                "name": "Alice",
+                "summer_lines": {"rows": ALICE["rows"], "columns": ALICE["columns"]},
+                "leaves": ALICE["leaves"],
+            },  # 7+1 written, 8 read
+            {"name": "Bob", "summer_lines": {"rows": BOB["rows"], "columns": BOB["columns"]}, "leaves": BOB["leaves"]},
+        ],
+    }
     scored = run("score", path, "--format", "json")
     assert scored.exit_code == 0, scored.output
     data = json.loads(scored.output)
@@ -65,8 +77,12 @@ def test_names_from_the_worksheet_and_a_number_past_the_board(tmp_path):
     # 3 players on a 4-player pad: no names on the pad, the worksheet's names are used;
     # a sum on row 10 (the 3-player board's edge) is kept, and the record check refuses it.
     src = render_pdf(load_layout("bosk"), players=4, fillable=True)
-    sheet = {"summer_tally_rows_p1_name": "Ann", "summer_tally_rows_p2_name": "Ben",
-             "summer_tally_rows_p3_name": "Cy", "summer_tally_rows_p1_10": "4"}
+    sheet = {
+        "summer_tally_rows_p1_name": "Ann",
+        "summer_tally_rows_p2_name": "Ben",
+        "summer_tally_rows_p3_name": "Cy",
+        "summer_tally_rows_p1_10": "4",
+    }
     path = fill(src, tmp_path / "bosk.pdf", {1: sheet})
     record = yaml.safe_load(run("read", path).output)
     assert [p["name"] for p in record["players"]] == ["Ann", "Ben", "Cy"]
@@ -74,8 +90,10 @@ def test_names_from_the_worksheet_and_a_number_past_the_board(tmp_path):
     assert record["players"][1]["summer_lines"]["rows"] == [0] * 9 and "round8_order" not in record
     out = run("score", path)
     assert out.exit_code == 1
-    assert out.output == (f"Error: {path}: players[0] 'Ann': summer_lines.rows: expected 9 sums, one per row 1-9 "
-                          "of the 3-player board, got 11\n")
+    assert out.output == (
+        f"Error: {path}: players[0] 'Ann': summer_lines.rows: expected 9 sums, one per row 1-9 "
+        "of the 3-player board, got 11\n"
+    )
 
 
 def test_a_round_8_place_that_is_no_number_and_the_pad_alone(tmp_path):
@@ -88,5 +106,6 @@ def test_a_round_8_place_that_is_no_number_and_the_pad_alone(tmp_path):
     path = fill(pad, tmp_path / "pad.pdf", {0: {"name_p1": "Ann"}})
     out = run("read", path)
     assert out.exit_code == 1
-    assert out.output == (f"Error: {path}: the PDF lacks the page summer of 'bosk'; render every page "
-                          "with --fillable\n")
+    assert out.output == (
+        f"Error: {path}: the PDF lacks the page summer of 'bosk'; render every page with --fillable\n"
+    )

@@ -82,8 +82,9 @@ def test_sections_follow_the_rules_order():
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_letter_and_a4_render(paper):
-    from pypdf import PdfReader
     import io
+
+    from pypdf import PdfReader
 
     data = render_pdf(load_layout("bosk"), lang="fr", paper=paper, players=3)
     page = PdfReader(io.BytesIO(data)).pages[0]
@@ -97,7 +98,8 @@ def test_count_goes_on_write_rows_only(tmp_path):
         "id: bad\ngame: bosk\ntitle: {fr: x, en: x}\nplayers: {min: 2, max: 4, default: 2}\npages:\n"
         "  - id: p\n    title: {fr: x, en: x}\n    elements:\n"
         "      - id: t\n        type: score_table\n        at: [0, 0]\n        width: 120\n        rows:\n"
-        "          - {id: total, kind: total, label: {fr: T, en: T}, count: {fr: f, en: l}}\n")
+        "          - {id: total, kind: total, label: {fr: T, en: T}, count: {fr: f, en: l}}\n"
+    )
     with pytest.raises(LayoutError) as exc:
         load_layout(str(path))
     assert exc.value.lines == [f"{path}:9: t: rows[0]: 'count' goes on write rows only"]
@@ -116,8 +118,9 @@ def test_the_worksheet_has_a_box_per_line_and_player(players, lines):
     assert layout.constants[f"board_lines_{players}p"] == lines
     got = sheet_boxes(layout, players)
     for axis in ("rows", "columns"):
-        fields = [b.field for b in got if b.field.startswith(f"summer_tally_{axis}_p") and
-                  not b.field.endswith("_name")]
+        fields = [
+            b.field for b in got if b.field.startswith(f"summer_tally_{axis}_p") and not b.field.endswith("_name")
+        ]
         assert fields == [f"summer_tally_{axis}_p{i}_{k}" for i in range(1, players + 1) for k in range(1, lines + 1)]
     assert all(min(b.w, b.h) >= 7 for b in got)
     names = [b.field for b in got if b.field.endswith("_name")]
@@ -140,8 +143,12 @@ def test_a_variant_with_a_bigger_board_gets_more_boxes(tmp_path):
     path = tmp_path / "variant.yaml"
     path.write_text("id: bosk-big\nextends: bosk\nconstants:\n  board_lines_2p: 9\n")
     layout = load_layout(str(path))
-    assert sum(b.field.startswith("summer_tally_rows_p1_") and not b.field.endswith("name")
-               for b in sheet_boxes(layout, 2)) == 9
+    assert (
+        sum(
+            b.field.startswith("summer_tally_rows_p1_") and not b.field.endswith("name") for b in sheet_boxes(layout, 2)
+        )
+        == 9
+    )
 
 
 def test_a_tally_needs_its_constant(tmp_path):
@@ -150,16 +157,22 @@ def test_a_tally_needs_its_constant(tmp_path):
         "id: bad\ngame: bosk\ntitle: {fr: x, en: x}\nplayers: {min: 2, max: 4, default: 2}\npages:\n"
         "  - id: p\n    title: {fr: x, en: x}\n    elements:\n"
         "      - id: t\n        type: line_tally\n        at: [0, 0]\n        size: [190, 60]\n"
-        "        lines: 'lines_{players}p'\n        line_label: {fr: Ligne, en: Row}\n")
+        "        lines: 'lines_{players}p'\n        line_label: {fr: Ligne, en: Row}\n"
+    )
     with pytest.raises(LayoutError) as exc:
         load_layout(str(path))
     assert exc.value.lines == [
         f"{path}:13: t.lines: no whole-number constant 'lines_2p' (1-30) for 2 players",
-        f"{path}:13: t.lines: no whole-number constant 'lines_4p' (1-30) for 4 players"]
+        f"{path}:13: t.lines: no whole-number constant 'lines_4p' (1-30) for 4 players",
+    ]
 
 
 def test_the_autumn_order_rule_is_on_the_pad():
     layout = load_layout("bosk")
-    assert ("Next round's order: the lowest tile played goes first; on equal tiles, it is whichever of the tied "
-            "players comes first going clockwise from the current first player.") in texts(layout, "en")
-    assert any(t.startswith("Ordre du tour suivant\u00a0: la plus petite tuile jouée commence") for t in texts(layout, "fr"))
+    assert (
+        "Next round's order: the lowest tile played goes first; on equal tiles, it is whichever of the tied "
+        "players comes first going clockwise from the current first player."
+    ) in texts(layout, "en")
+    assert any(
+        t.startswith("Ordre du tour suivant\u00a0: la plus petite tuile jouée commence") for t in texts(layout, "fr")
+    )

@@ -15,13 +15,12 @@ import sys
 import click
 import pytest
 from click.testing import CliRunner
+from conftest import FIXTURES, ROOT
 from pypdf import PdfReader
 
 from sheetgen import __version__
 from sheetgen.cli import cli
 from sheetgen.layout.resolve import builtin_ids
-
-from conftest import FIXTURES, ROOT
 
 NORMAL_EN = "Harvest Dice — player sheet"
 NORMAL_FR = "Harvest Dice — feuille de joueur"
@@ -85,7 +84,7 @@ def test_render_writes_into_output_by_default(run, in_tmp):
     assert wrote("output/harvest-dice-normal.pdf", 1).fullmatch(result.output)
     reader = pdf(in_tmp / "output" / "harvest-dice-normal.pdf")
     assert len(reader.pages) == 1
-    assert reader.metadata.title == NORMAL_EN            # no locale: English
+    assert reader.metadata.title == NORMAL_EN  # no locale: English
     assert reader.metadata.subject == "harvest-dice-normal"
     assert reader.metadata.creator == f"sheetgen {__version__}"
     assert sorted(os.listdir(in_tmp / "output")) == ["harvest-dice-normal.pdf"]
@@ -133,8 +132,9 @@ def test_render_copies(run, in_tmp):
 
 
 def test_render_issue_example(run, in_tmp):
-    result = run("render", "harvest-dice-advanced", "--lang", "fr", "--paper", "letter", "--copies", "50",
-                 "-o", "pad.pdf")
+    result = run(
+        "render", "harvest-dice-advanced", "--lang", "fr", "--paper", "letter", "--copies", "50", "-o", "pad.pdf"
+    )
     assert result.exit_code == 0
     reader = pdf(in_tmp / "pad.pdf")
     assert len(reader.pages) == 50
@@ -153,8 +153,9 @@ def test_render_bad_copies_is_a_usage_error(run, in_tmp, copies):
 def test_render_unknown_layout(run, in_tmp):
     result = run("render", "harvest-dice-huge")
     assert result.exit_code == 1
-    assert result.output == (f"Error: no built-in layout 'harvest-dice-huge'; built-in layouts: "
-                             f"{', '.join(builtin_ids())}\n")
+    assert result.output == (
+        f"Error: no built-in layout 'harvest-dice-huge'; built-in layouts: {', '.join(builtin_ids())}\n"
+    )
     assert not (in_tmp / "output").exists()
 
 
@@ -194,17 +195,20 @@ def test_render_a_broken_layout(run, in_tmp):
 # --------------------------------------------------------------------------- default language
 
 
-@pytest.mark.parametrize("env, title", [
-    ({"LANG": "fr_FR.UTF-8"}, NORMAL_FR),
-    ({"LANG": "fr_CA"}, NORMAL_FR),
-    ({"LANG": "en_US.UTF-8"}, NORMAL_EN),
-    ({"LANG": "de_DE.UTF-8"}, NORMAL_EN),
-    ({"LANG": "C"}, NORMAL_EN),
-    ({}, NORMAL_EN),
-    ({"LC_ALL": "fr_FR.UTF-8", "LANG": "en_US.UTF-8"}, NORMAL_FR),   # LC_ALL wins over LANG
-    ({"LC_ALL": "en_GB.UTF-8", "LANG": "fr_FR.UTF-8"}, NORMAL_EN),
-    ({"LC_ALL": "", "LANG": "fr_FR.UTF-8"}, NORMAL_FR),              # an empty variable is unset
-])
+@pytest.mark.parametrize(
+    "env, title",
+    [
+        ({"LANG": "fr_FR.UTF-8"}, NORMAL_FR),
+        ({"LANG": "fr_CA"}, NORMAL_FR),
+        ({"LANG": "en_US.UTF-8"}, NORMAL_EN),
+        ({"LANG": "de_DE.UTF-8"}, NORMAL_EN),
+        ({"LANG": "C"}, NORMAL_EN),
+        ({}, NORMAL_EN),
+        ({"LC_ALL": "fr_FR.UTF-8", "LANG": "en_US.UTF-8"}, NORMAL_FR),  # LC_ALL wins over LANG
+        ({"LC_ALL": "en_GB.UTF-8", "LANG": "fr_FR.UTF-8"}, NORMAL_EN),
+        ({"LC_ALL": "", "LANG": "fr_FR.UTF-8"}, NORMAL_FR),  # an empty variable is unset
+    ],
+)
 def test_default_language_from_the_locale(run, in_tmp, env, title):
     result = run("render", "harvest-dice-normal", "-o", "s.pdf", env=env)
     assert result.exit_code == 0
@@ -296,10 +300,14 @@ def test_validate_builtin(run, layout_id):
     assert result.exit_code == 0
     first, note, *house = result.output.splitlines()
     assert first == f"ok: {layout_id}: layout '{layout_id}' (harvest-dice), pages: sheet"
-    assert house == ([] if layout_id == "harvest-dice-normal" else [
-        "note: 1 texts are house rules the published rules leave open (house: true): rules_majority.text"])
-    assert note.startswith("note: 6 values are house defaults not checked against a published sheet "
-                           "(verified: false): ")
+    assert house == (
+        []
+        if layout_id == "harvest-dice-normal"
+        else ["note: 1 texts are house rules the published rules leave open (house: true): rules_majority.text"]
+    )
+    assert note.startswith(
+        "note: 6 values are house defaults not checked against a published sheet (verified: false): "
+    )
     assert "pig" in note and "market_carrot" in note
 
 
@@ -307,24 +315,33 @@ def test_validate_a_file(run):
     path = FIXTURES / "base.yaml"
     result = run("validate", str(path))
     assert result.exit_code == 0
-    assert result.output == (f"ok: {path}: layout 'base' (harvest-dice), pages: sheet\n"
-                             "note: it prints, but `sheetgen score` cannot use it: layout 'base' has no "
-                             "element 'garden' (grid), which the harvest-dice scorer reads\n"
-                             + "".join(f"  and: layout 'base' has no element '{e}' (track), which the harvest-dice "
-                                       "scorer reads\n" for e in ("pig", "market_carrot", "market_salad",
-                                                                   "market_tomato")))
+    assert result.output == (
+        f"ok: {path}: layout 'base' (harvest-dice), pages: sheet\n"
+        "note: it prints, but `sheetgen score` cannot use it: layout 'base' has no "
+        "element 'garden' (grid), which the harvest-dice scorer reads\n"
+        + "".join(
+            f"  and: layout 'base' has no element '{e}' (track), which the harvest-dice scorer reads\n"
+            for e in ("pig", "market_carrot", "market_salad", "market_tomato")
+        )
+    )
 
 
-@pytest.mark.parametrize("name, message", [
-    ("overlap.yaml", "{path}:7: boxes: overlaps 'note'"),
-    ("cycle_a.yaml", "{dir}/cycle_b.yaml:3: extends: cycle: cycle_a.yaml -> cycle_b.yaml -> cycle_a.yaml"),
-    ("yaml_syntax.yaml", "{path}:4: expected ',' or '}}', but got '<scalar>'"),
-    ("glyph.yaml", "{path}:7: note.text: the font has no glyph for '🥕' (fr)\n"
-                   "{path}:7: note.text: the font has no glyph for '胡萝卜' (en)"),
-])
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("overlap.yaml", "{path}:7: boxes: overlaps 'note'"),
+        ("cycle_a.yaml", "{dir}/cycle_b.yaml:3: extends: cycle: cycle_a.yaml -> cycle_b.yaml -> cycle_a.yaml"),
+        ("yaml_syntax.yaml", "{path}:4: expected ',' or '}}', but got '<scalar>'"),
+        (
+            "glyph.yaml",
+            "{path}:7: note.text: the font has no glyph for '🥕' (fr)\n"
+            "{path}:7: note.text: the font has no glyph for '胡萝卜' (en)",
+        ),
+    ],
+)
 def test_validate_a_broken_layout(name, message):
     path = FIXTURES / name
-    result = CliRunner().invoke(cli, ["validate", str(path)])   # exceptions caught: none may escape
+    result = CliRunner().invoke(cli, ["validate", str(path)])  # exceptions caught: none may escape
     assert result.exit_code == 1
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert result.stdout == ""
@@ -377,8 +394,9 @@ def test_every_command_has_help(path, command):
     assert command.get_short_help_str().strip()
     for param in command.params:
         if isinstance(param, click.Option) and not param.hidden:
-            assert (param.help or "").strip() or param.name in ("help", "version"), \
+            assert (param.help or "").strip() or param.name in ("help", "version"), (
                 f"'sheetgen {' '.join(path)}' option {param.opts[0]} has no help"
+            )
     result = CliRunner().invoke(cli, [*path, "--help"])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("Usage: ")
@@ -400,8 +418,9 @@ def test_version():
 
 
 def test_python_dash_m_sheetgen():
-    result = subprocess.run([sys.executable, "-m", "sheetgen", "--help"], capture_output=True, text=True,
-                            cwd=ROOT, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "sheetgen", "--help"], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Usage: ")
 
@@ -420,5 +439,6 @@ def test_scoring_with_a_layout_the_scorer_cannot_read(run, tmp_path):
     record.write_text(f"layout: {FIXTURES / 'base.yaml'}\nplayers: []\n", encoding="utf-8")
     result = run("score", str(record))
     assert result.exit_code == 1
-    assert result.output == (f"Error: {FIXTURES / 'base.yaml'}: layout 'base' has no element 'garden', "
-                             "which the harvest-dice scorer reads\n")
+    assert result.output == (
+        f"Error: {FIXTURES / 'base.yaml'}: layout 'base' has no element 'garden', which the harvest-dice scorer reads\n"
+    )

@@ -26,8 +26,10 @@ def test_a_bug_is_one_error_line(monkeypatch, capsys):
     monkeypatch.delenv("SHEETGEN_DEBUG", raising=False)
     code, out, err = run_main(monkeypatch, capsys, "list")
     assert code == 1
-    assert err == ("Error: internal error (RuntimeError: kaput); run again with SHEETGEN_DEBUG=1 for the "
-                   "details, and please report it\n")
+    assert err == (
+        "Error: internal error (RuntimeError: kaput); run again with SHEETGEN_DEBUG=1 for the "
+        "details, and please report it\n"
+    )
     monkeypatch.setenv("SHEETGEN_DEBUG", "1")
     monkeypatch.setattr("sys.argv", ["sheetgen", "list"])
     with pytest.raises(RuntimeError):

@@ -74,7 +74,7 @@ def test_an_output_to_a_fifo_is_written_straight(tmp_path):
     try:
         import time
 
-        while not got and reader.is_alive():   # let the reader open the FIFO first
+        while not got and reader.is_alive():  # let the reader open the FIFO first
             out = run("render", "bosk", "-o", str(fifo))
             if out.exit_code == 0:
                 break
@@ -103,7 +103,7 @@ def test_dash_writes_the_pdf_to_standard_output(tmp_path):
 def test_sigterm_during_a_write_leaves_no_temporary_file(tmp_path):
     script = f"""
 import os, signal, sys
-sys.argv = ["sheetgen", "render", "bosk", "-o", {str(tmp_path / 'out.pdf')!r}]
+sys.argv = ["sheetgen", "render", "bosk", "-o", {str(tmp_path / "out.pdf")!r}]
 import sheetgen.fileio as f
 real = os.replace
 def replace(src, dst):
@@ -113,8 +113,13 @@ f.os.replace = replace
 from sheetgen.cli import main
 main()
 """
-    proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, timeout=300,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert proc.returncode == 128 + 15, proc.stderr
     assert list(tmp_path.iterdir()) == []
 
@@ -147,11 +152,13 @@ def test_dash_reads_standard_input(tmp_path):
 
 
 def test_leading_zeros_are_decimal_not_octal(tmp_path):
-    record = ("layout: river-valley-glassworks\nplayers:\n  - {name: Ann, columns: [1], overflow: 010}\n"
-              "  - {name: Ben, columns: [1], overflow: 0}\n")
+    record = (
+        "layout: river-valley-glassworks\nplayers:\n  - {name: Ann, columns: [1], overflow: 010}\n"
+        "  - {name: Ben, columns: [1], overflow: 0}\n"
+    )
     out = run("score", "-", "--format", "json", input=record)
     assert out.exit_code == 0, out.output
-    assert json.loads(out.stdout)["players"][0]["breakdown"]["overflow"] == -30   # 10 pieces, not 8
+    assert json.loads(out.stdout)["players"][0]["breakdown"]["overflow"] == -30  # 10 pieces, not 8
 
 
 def test_csv_quotes_every_cell_that_needs_it_and_defuses_formulas():
@@ -159,7 +166,7 @@ def test_csv_quotes_every_cell_that_needs_it_and_defuses_formulas():
     out = run("score", "-", "--format", "csv", input=record)
     assert out.exit_code == 0, out.output
     rows = list(csv.reader(io.StringIO(out.stdout, newline="")))
-    assert rows[1][2] == "'=HYPERLINK(\"x\")\rline" and rows[2][2] == "Bob"
+    assert rows[1][2] == '\'=HYPERLINK("x")\rline' and rows[2][2] == "Bob"
     assert len(rows) == 3
 
 
@@ -167,8 +174,10 @@ def test_csv_has_one_header_per_game_and_warnings_go_to_stderr(tmp_path):
     hd = tmp_path / "hd.yaml"
     hd.write_text(RECORD.replace("NAME", "Ann"), encoding="utf-8")
     glass = tmp_path / "glass.yaml"
-    glass.write_text("layout: river-valley-glassworks\nplayers:\n  - {name: Ann, columns: [1]}\n"
-                     "  - {name: Ben, columns: [2]}\n", encoding="utf-8")
+    glass.write_text(
+        "layout: river-valley-glassworks\nplayers:\n  - {name: Ann, columns: [1]}\n  - {name: Ben, columns: [2]}\n",
+        encoding="utf-8",
+    )
     out = run("score", str(hd), str(glass), "--format", "csv")
     assert out.exit_code == 0, out.output
     blocks = out.stdout.replace("\r\n", "\n").split("\n\n")
@@ -188,8 +197,12 @@ def test_jsonl_is_one_object_a_line(tmp_path):
 
 
 def test_interactive_prompts_go_to_stderr_so_json_stays_valid():
-    answers = "\n".join(["2", "Ann", "CC....,......,......", "3", "2", "1", "1",
-                         "Bob", "......,......,......", "0", "1", "1", "1"]) + "\n"
+    answers = (
+        "\n".join(
+            ["2", "Ann", "CC....,......,......", "3", "2", "1", "1", "Bob", "......,......,......", "0", "1", "1", "1"]
+        )
+        + "\n"
+    )
     out = run("score", "harvest-dice-normal", "-i", "--format", "json", input=answers)
     assert out.exit_code == 0, out.output
     assert [p["name"] for p in json.loads(out.stdout)["players"]] == ["Ann", "Bob"]
@@ -214,7 +227,9 @@ def test_close_matches_are_suggested():
     assert out.stderr == "Error: no built-in layout 'harvest-dice-normall'; did you mean 'harvest-dice-normal'?\n"
     ctx = Ctx()
     Map({"color": Field(Str()), "size": Field(Str())}).check({"colour": "x"}, ctx, Where(None, None, ""))
-    assert [str(p) for p in ctx.errors] == ["<string>: colour: unknown key; did you mean 'color'?; accepted keys: color, size"]
+    assert [str(p) for p in ctx.errors] == [
+        "<string>: colour: unknown key; did you mean 'color'?; accepted keys: color, size"
+    ]
     ext = run("validate", "-", input="extends: harvest-dice-advanced2\n")
     assert "extends: no built-in layout 'harvest-dice-advanced2'; did you mean 'harvest-dice-advanced'?" in ext.stderr
     page = run("render", "imperial-settlers", "--page", "vilage")
@@ -233,8 +248,10 @@ def test_shell_completion_offers_layout_ids_pages_and_files():
     from click.shell_completion import ShellComplete
 
     complete = ShellComplete(cli, {}, "sheetgen", "_SHEETGEN_COMPLETE")
-    assert [i.value for i in complete.get_completions(["render", "imperial-settlers", "--page"], "")] == \
-        ["empire", "village"]
+    assert [i.value for i in complete.get_completions(["render", "imperial-settlers", "--page"], "")] == [
+        "empire",
+        "village",
+    ]
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "_SHEETGEN_COMPLETE=bash_source" in readme
 
@@ -244,8 +261,11 @@ def test_shell_completion_offers_layout_ids_pages_and_files():
 
 def test_several_filled_pdfs_score_as_one_game(tmp_path):
     ann = fill("harvest-dice-normal", {"player_name_box": "Ann", "pig_1": "/Yes"}, tmp_path / "ann.pdf")
-    bob = fill("harvest-dice-normal", {"player_name_box": "Bob"} | {f"pig_{n}": "/Yes" for n in range(1, 8)},
-               tmp_path / "bob.pdf")
+    bob = fill(
+        "harvest-dice-normal",
+        {"player_name_box": "Bob"} | {f"pig_{n}": "/Yes" for n in range(1, 8)},
+        tmp_path / "bob.pdf",
+    )
     out = run("score", ann, bob, "--format", "json")
     assert out.exit_code == 0, out.output
     data = json.loads(out.stdout)
@@ -256,8 +276,11 @@ def test_a_variant_pdf_needs_and_takes_layout(tmp_path):
     (tmp_path / "layouts").mkdir()
     variant = tmp_path / "layouts" / "hd-big.yaml"
     variant.write_text("extends: harvest-dice-normal\nid: hd-big\n", encoding="utf-8")
-    pdf = fill(load_layout(str(variant)), {"player_name_box": "Ann", "pig_1": "/Yes", "pig_2": "/Yes",
-                                           "pig_3": "/Yes", "pig_6": "/Yes"}, tmp_path / "filled.pdf")
+    pdf = fill(
+        load_layout(str(variant)),
+        {"player_name_box": "Ann", "pig_1": "/Yes", "pig_2": "/Yes", "pig_3": "/Yes", "pig_6": "/Yes"},
+        tmp_path / "filled.pdf",
+    )
     assert "give --layout" in run("score", pdf).stderr
     scored = run("score", pdf, "--layout", str(variant), "--format", "json")
     assert scored.exit_code == 0, scored.output
@@ -268,7 +291,7 @@ def test_a_variant_pdf_needs_and_takes_layout(tmp_path):
     assert read.exit_code == 0, read.output
     assert "pig: boxes 1-3 and 6 are checked, with a gap; read as the first 4 boxes" in read.stderr
     data = yaml.safe_load(record.read_text(encoding="utf-8"))
-    assert data["layout"] == os.path.join("..", "layouts", "hd-big.yaml")   # relative to the record
+    assert data["layout"] == os.path.join("..", "layouts", "hd-big.yaml")  # relative to the record
     assert data["players"][0]["pig"] == 4
     assert run("score", str(record)).exit_code == 0
 

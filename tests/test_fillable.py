@@ -38,8 +38,15 @@ def test_fields_are_named_from_the_layout_ids_and_pre_printed_boxes_are_no_field
     # 6 score boxes, the player's name
     assert len(first) == 18 + 42 + 7 + 15 + 6 + 1
     assert len(fields) == 2 * len(first)
-    assert {"garden_r3_c6", "pig_42", "pig_bonus7", "market_salad_6", "score_total", "player_name_box",
-            "garden_r1_c1__2"} <= set(fields)
+    assert {
+        "garden_r3_c6",
+        "pig_42",
+        "pig_bonus7",
+        "market_salad_6",
+        "score_total",
+        "player_name_box",
+        "garden_r1_c1__2",
+    } <= set(fields)
     assert "market_carrot_1" not in fields and "." not in "".join(fields)
     assert fields["pig_1"]["/FT"] == "/Btn" and fields["garden_r1_c1"]["/FT"] == "/Tx"
 
@@ -51,18 +58,42 @@ def test_plain_render_has_no_fields():
 
 def test_a_filled_harvest_dice_pad_reads_back_and_scores(tmp_path):
     src = render_pdf(load_layout("harvest-dice-normal"), copies=3, fillable=True)
-    alice = {"player_name_box": "Alice", "garden_r1_c1": "c", "garden_r1_c2": "C", "garden_r2_c1": "S",
-             **{f"pig_{n}": "/Yes" for n in range(1, 8)}, "market_carrot_2": "/Yes", "market_carrot_3": "/Yes"}
-    bob = {"player_name_box__2": "Bob", "garden_r1_c1__2": "T", "pig_1__2": "/Yes",
-           "market_carrot_2__2": "/Yes", "market_carrot_3__2": "/Yes"}
-    path = fill(src, tmp_path / "game.pdf", {0: alice, 1: bob})   # the 3rd sheet stays blank
+    alice = {
+        "player_name_box": "Alice",
+        "garden_r1_c1": "c",
+        "garden_r1_c2": "C",
+        "garden_r2_c1": "S",
+        **{f"pig_{n}": "/Yes" for n in range(1, 8)},
+        "market_carrot_2": "/Yes",
+        "market_carrot_3": "/Yes",
+    }
+    bob = {
+        "player_name_box__2": "Bob",
+        "garden_r1_c1__2": "T",
+        "pig_1__2": "/Yes",
+        "market_carrot_2__2": "/Yes",
+        "market_carrot_3__2": "/Yes",
+    }
+    path = fill(src, tmp_path / "game.pdf", {0: alice, 1: bob})  # the 3rd sheet stays blank
     out = run("read", path)
     assert out.exit_code == 0, out.output
-    assert yaml.safe_load(out.stdout) == {"layout": "harvest-dice-normal", "players": [
-        {"name": "Alice", "garden": ["CC....", "S.....", "......"], "pig": 7,
-         "market": {"carrot": 3, "salad": 1, "tomato": 1}},
-        {"name": "Bob", "garden": ["T.....", "......", "......"], "pig": 1,
-         "market": {"carrot": 3, "salad": 1, "tomato": 1}}]}
+    assert yaml.safe_load(out.stdout) == {
+        "layout": "harvest-dice-normal",
+        "players": [
+            {
+                "name": "Alice",
+                "garden": ["CC....", "S.....", "......"],
+                "pig": 7,
+                "market": {"carrot": 3, "salad": 1, "tomato": 1},
+            },
+            {
+                "name": "Bob",
+                "garden": ["T.....", "......", "......"],
+                "pig": 1,
+                "market": {"carrot": 3, "salad": 1, "tomato": 1},
+            },
+        ],
+    }
     scored = run("score", path, "--format", "json")
     assert scored.exit_code == 0, scored.output
     data = json.loads(scored.stdout)
@@ -73,29 +104,36 @@ def test_a_filled_harvest_dice_pad_reads_back_and_scores(tmp_path):
     assert json.loads(run("score", str(saved), "--format", "json").stdout)["players"] == data["players"]
 
 
-@pytest.mark.parametrize("players", [3, 5])   # copies in the player columns; spread over the table
+@pytest.mark.parametrize("players", [3, 5])  # copies in the player columns; spread over the table
 def test_a_filled_glassworks_pad_reads_the_board_copies(tmp_path, players):
     src = render_pdf(load_layout("river-valley-glassworks"), players=players, fillable=True)
     values = {"names_p1": "Ann", "names_p2": "Ben", "overflow_p2_count": "2"}
-    values.update({f"board_p1_r{r}_c1": "/Yes" for r in range(1, 6)})      # column 1: 5 pieces
-    values.update({f"board_p1_r{r}_c3": "/Yes" for r in range(1, 3)})      # column 3: 2 pieces (r1 the bottom)
+    values.update({f"board_p1_r{r}_c1": "/Yes" for r in range(1, 6)})  # column 1: 5 pieces
+    values.update({f"board_p1_r{r}_c3": "/Yes" for r in range(1, 3)})  # column 3: 2 pieces (r1 the bottom)
     values.update({"board_p2_r5_c7": "/Yes"})
     path = fill(src, tmp_path / "glass.pdf", {0: values})
     record = yaml.safe_load(run("read", path).stdout)
-    assert record["players"] == [{"name": "Ann", "columns": [5, 0, 2, 0, 0, 0, 0], "overflow": 0},
-                                 {"name": "Ben", "columns": [0, 0, 0, 0, 0, 0, 1], "overflow": 2}]  # a number, not text
+    assert record["players"] == [
+        {"name": "Ann", "columns": [5, 0, 2, 0, 0, 0, 0], "overflow": 0},
+        {"name": "Ben", "columns": [0, 0, 0, 0, 0, 0, 1], "overflow": 2},
+    ]  # a number, not text
 
 
 def test_a_filled_plante_bataille_pad(tmp_path):
     src = render_pdf(load_layout("plante-bataille"), players=3, fillable=True)
-    values = {"name_p1": "Ann", "harvest_values_p1": "4, -2, 3+5", "tokens_veg1_p1": "2",
-              "name_p2": "Ben", "harvested_p2": "7", "name_p3": "Cy"}
+    values = {
+        "name_p1": "Ann",
+        "harvest_values_p1": "4, -2, 3+5",
+        "tokens_veg1_p1": "2",
+        "name_p2": "Ben",
+        "harvested_p2": "7",
+        "name_p3": "Cy",
+    }
     path = fill(src, tmp_path / "pb.pdf", {0: values})
     out = run("score", path, "--format", "json")
     assert out.exit_code == 0, out.output
     # Ann: 4 - 2 + 8 = 10, sole vegetable 1 leader +3 = 13; Ben 7; Cy 0
-    assert [(p["name"], p["total"]) for p in json.loads(out.stdout)["players"]] == [
-        ("Ann", 13), ("Ben", 7), ("Cy", 0)]
+    assert [(p["name"], p["total"]) for p in json.loads(out.stdout)["players"]] == [("Ann", 13), ("Ben", 7), ("Cy", 0)]
 
 
 def test_read_errors(tmp_path):
@@ -103,8 +141,7 @@ def test_read_errors(tmp_path):
     plain.write_bytes(render_pdf(load_layout("harvest-dice-normal")))
     out = run("read", str(plain))
     assert out.exit_code == 1
-    assert out.output == (f"Error: {plain}: the PDF has no form fields; render it with "
-                          "`sheetgen render --fillable`\n")
+    assert out.output == (f"Error: {plain}: the PDF has no form fields; render it with `sheetgen render --fillable`\n")
     blank = tmp_path / "blank.pdf"
     blank.write_bytes(render_pdf(load_layout("harvest-dice-normal"), fillable=True))
     assert run("read", str(blank)).output == f"Error: {blank}: every sheet is blank\n"
@@ -126,18 +163,32 @@ def test_render_fillable_from_the_cli(tmp_path):
 
 def test_filled_imperial_settlers_sheets(tmp_path):
     src = render_pdf(load_layout("imperial-settlers"), copies=2, fillable=True)
-    ann = {"empire_player": "Ann", "walls_1": "/Yes", "walls_2": "/Yes", "walls_3": "/Yes",
-           "bridges_1": "/Yes", "fields_1": "/Yes", "score_favors": "3+2", "score_development": "4"}
+    ann = {
+        "empire_player": "Ann",
+        "walls_1": "/Yes",
+        "walls_2": "/Yes",
+        "walls_3": "/Yes",
+        "bridges_1": "/Yes",
+        "fields_1": "/Yes",
+        "score_favors": "3+2",
+        "score_development": "4",
+    }
     ben = {"village_player__2": "Ben", "walls_1__2": "/Yes"}
     # every building is built by checking its boxes (none printed checked): Ann's Sawmill 1 of 2,
     # her Architects 4 of 4 (left out of a basic game: 0 and a warning)
     village = {"sawmill_2": "/Yes", **{f"architects_{n}": "/Yes" for n in range(1, 5)}}
-    path = fill(src, tmp_path / "is.pdf", {0: ann, 1: village, 3: ben})   # pages: Ann's empire, village; Ben's
+    path = fill(src, tmp_path / "is.pdf", {0: ann, 1: village, 3: ben})  # pages: Ann's empire, village; Ben's
     record = yaml.safe_load(run("read", path).stdout)
     assert [p["name"] for p in record["players"]] == ["Ann", "Ben"]
     assert record["players"][0]["empire"] == {"walls": 3, "houses": 0, "granaries": 0, "bridges": 1, "fields": 1}
-    assert record["players"][0]["village"] == {"sawmill": 1, "tavern": 0, "workshop": 0, "mill": 0, "forum": 0,
-                                               "architects": 4}
+    assert record["players"][0]["village"] == {
+        "sawmill": 1,
+        "tavern": 0,
+        "workshop": 0,
+        "mill": 0,
+        "forum": 0,
+        "architects": 4,
+    }
     assert record["players"][1]["village"]["sawmill"] == 0
     assert record["players"][0]["favors"] == "3+2"
     scored = run("score", path, "--format", "json")
@@ -145,9 +196,10 @@ def test_filled_imperial_settlers_sheets(tmp_path):
     data = json.loads(scored.stdout)
     assert data["players"][0]["breakdown"]["buildings"] == 0
     assert data["warnings"] == [
-        f"{path}: sheet 1: sawmill: boxes 2 are checked, with a gap; read as the first 1 boxes",   # box 2 alone
+        f"{path}: sheet 1: sawmill: boxes 2 are checked, with a gap; read as the first 1 boxes",  # box 2 alone
         "players[0] 'Ann': village.architects: 4 boxes checked on the Architects, a building "
-        "of the advanced rules that a basic game (imperial-settlers) leaves out: it scores 0"]
+        "of the advanced rules that a basic game (imperial-settlers) leaves out: it scores 0",
+    ]
     adv = tmp_path / "adv.pdf"
     fill(render_pdf(load_layout("imperial-settlers-advanced"), fillable=True), adv, {0: {"walls_1": "/Yes"}})
     out = run("read", str(adv))
@@ -160,5 +212,6 @@ def test_a_pdf_with_some_pages_only_is_refused(tmp_path):
     path = fill(src, tmp_path / "village.pdf", {0: {"village_player": "Ann"}})
     out = run("read", path)
     assert out.exit_code == 1
-    assert out.output == (f"Error: {path}: the PDF lacks the page empire of 'imperial-settlers'; "
-                          "render every page with --fillable\n")
+    assert out.output == (
+        f"Error: {path}: the PDF lacks the page empire of 'imperial-settlers'; render every page with --fillable\n"
+    )

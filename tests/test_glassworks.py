@@ -48,6 +48,7 @@ def run(*args):
 
 # ----------------------------------------------------------------------------- worked examples
 
+
 def test_a_full_count_by_hand():
     # Alice: heights 5 4 3 3 2 0 1, 2 pieces in the overflow.
     #   row 1 (bottom): columns 1-5 hold a piece, column 6 is empty -> run 5 -> 15
@@ -62,11 +63,27 @@ def test_a_full_count_by_hand():
     #   Total 63 + 9 - 6 = 66 (18 pieces)
     r = result(record(("Alice", [5, 4, 3, 3, 2, 0, 1], 2), ("Bob", [3, 3, 3, 3, 3, 3], "1+1")))
     alice, bob = r["players"]
-    assert alice["breakdown"] == {"row_1": 15, "row_2": 15, "row_3": 10, "row_4": 3, "row_5": 1,
-                                  "counted_column_1": 5, "counted_column_2": 8, "overflow": -6}
+    assert alice["breakdown"] == {
+        "row_1": 15,
+        "row_2": 15,
+        "row_3": 10,
+        "row_4": 3,
+        "row_5": 1,
+        "counted_column_1": 5,
+        "counted_column_2": 8,
+        "overflow": -6,
+    }
     assert alice["total"] == 51
-    assert bob["breakdown"] == {"row_1": 21, "row_2": 21, "row_3": 21, "row_4": 0, "row_5": 0,
-                                "counted_column_1": 3, "counted_column_2": 6, "overflow": -6}
+    assert bob["breakdown"] == {
+        "row_1": 21,
+        "row_2": 21,
+        "row_3": 21,
+        "row_4": 0,
+        "row_5": 0,
+        "counted_column_1": 3,
+        "counted_column_2": 6,
+        "overflow": -6,
+    }
     assert bob["total"] == 66
     assert [p["rank"] for p in r["players"]] == [2, 1]
     assert r["winners"] == ["Bob"]
@@ -81,8 +98,16 @@ def test_equal_heights_count_the_leftmost_columns():
     # column 1 has 2 -> 0.  Total 15 + 3 + 10 + 20 = 48.
     r = result(record(("Ann", [2, 5, 1, 5, 5]), ("Ben", [5, 5, 5, 2])))
     ann = r["players"][0]
-    assert ann["breakdown"] == {"row_1": 15, "row_2": 3, "row_3": 0, "row_4": 0, "row_5": 0,
-                                "counted_column_1": 10, "counted_column_2": 20, "overflow": 0}
+    assert ann["breakdown"] == {
+        "row_1": 15,
+        "row_2": 3,
+        "row_3": 0,
+        "row_4": 0,
+        "row_5": 0,
+        "counted_column_1": 10,
+        "counted_column_2": 20,
+        "overflow": 0,
+    }
     assert ann["total"] == 48
 
 
@@ -91,8 +116,16 @@ def test_a_taller_column_on_the_right_counts_before_a_shorter_one_on_the_left():
     # leftmost of the columns of 1: column 1, 1x1 = 1.  Row 1 run 7 -> 28; row 2:
     # column 1 is empty there -> 0.  Total 28 + 14 + 1 = 43.
     r = result(record(("Ann", [1, 1, 1, 1, 1, 1, 2]), ("Ben", [5, 5, 5, 2])))
-    assert r["players"][0]["breakdown"] == {"row_1": 28, "row_2": 0, "row_3": 0, "row_4": 0, "row_5": 0,
-                                            "counted_column_1": 14, "counted_column_2": 1, "overflow": 0}
+    assert r["players"][0]["breakdown"] == {
+        "row_1": 28,
+        "row_2": 0,
+        "row_3": 0,
+        "row_4": 0,
+        "row_5": 0,
+        "counted_column_1": 14,
+        "counted_column_2": 1,
+        "overflow": 0,
+    }
     assert r["players"][0]["total"] == 43
 
 
@@ -135,8 +168,10 @@ def test_a_tie_below_the_winner_shares_second_place():
     assert r["warnings"] == []
 
 
-@pytest.mark.parametrize("heights, row, run", [
-    ([0, 5, 5], 1, 0), ([1, 0, 5], 1, 1), ([5, 4, 3, 2, 1, 0, 0], 3, 3), ([5] * 7, 5, 7), ([2, 2], 3, 0)])
+@pytest.mark.parametrize(
+    "heights, row, run",
+    [([0, 5, 5], 1, 0), ([1, 0, 5], 1, 1), ([5, 4, 3, 2, 1, 0, 0], 3, 3), ([5] * 7, 5, 7), ([2, 2], 3, 0)],
+)
 def test_run_length_reads_the_row_from_the_left_edge(heights, row, run):
     assert glassworks.run_length(heights, row) == run
 
@@ -148,9 +183,17 @@ def test_the_scorer_reads_the_values_from_the_layout():
     variant = FIXTURES / "variant.yaml"
     r = result(record(("Ann", [3, 3, 1], 1), ("Ben", [], 0), layout=str(variant)), str(FIXTURES / "game.yaml"))
     assert r["layout"] == "glassworks-variant"
-    assert r["players"][0]["breakdown"] == {"row_1": 6, "row_2": 4, "row_3": 4, "row_4": 0, "row_5": 0,
-                                            "counted_column_1": 3, "counted_column_2": 6,
-                                            "counted_column_3": 3, "overflow": -1}
+    assert r["players"][0]["breakdown"] == {
+        "row_1": 6,
+        "row_2": 4,
+        "row_3": 4,
+        "row_4": 0,
+        "row_5": 0,
+        "counted_column_1": 3,
+        "counted_column_2": 6,
+        "counted_column_3": 3,
+        "overflow": -1,
+    }
     assert r["players"][0]["total"] == 25
 
 
@@ -170,16 +213,27 @@ def test_a_variant_with_columns_of_six_scores_the_sixth_row():
     # columns 1x6 + 2x4 = 14. Total 28. On the built-in pad a 6 is refused.
     variant = str(FIXTURES / "tall-columns.yaml")
     r = result(record(("Ann", [6, 4]), ("Ben", [5, 5, 5, 2]), layout=variant), str(FIXTURES / "game.yaml"))
-    assert r["players"][0]["breakdown"] == {"row_1": 3, "row_2": 3, "row_3": 3, "row_4": 3, "row_5": 1, "row_6": 1,
-                                            "counted_column_1": 6, "counted_column_2": 8, "overflow": 0}
+    assert r["players"][0]["breakdown"] == {
+        "row_1": 3,
+        "row_2": 3,
+        "row_3": 3,
+        "row_4": 3,
+        "row_5": 1,
+        "row_6": 1,
+        "counted_column_1": 6,
+        "counted_column_2": 8,
+        "overflow": 0,
+    }
     assert r["players"][0]["total"] == 28
     assert glassworks.board_size(load_layout(variant)) == (7, 6)
     assert errors(record(("Ann", [6, 4]), ("Ben", [5, 5, 5, 2]))) == [
-        "game.yaml:4: players[0] 'Ann': columns[0]: a column holds at most 5 pieces, got 6"]
+        "game.yaml:4: players[0] 'Ann': columns[0]: a column holds at most 5 pieces, got 6"
+    ]
     # the player range too: 5 players are too many for this variant
     five = [(n, [1]) for n in "ABCDE"]
     assert errors(record(*five, layout=variant), str(FIXTURES / "game.yaml")) == [
-        f"{FIXTURES / 'game.yaml'}:2: players: river-valley-glassworks is played by 2-4 players, got 5"]
+        f"{FIXTURES / 'game.yaml'}:2: players: river-valley-glassworks is played by 2-4 players, got 5"
+    ]
 
 
 def test_a_variant_whose_row_values_do_not_match_the_board_is_refused():
@@ -187,8 +241,10 @@ def test_a_variant_whose_row_values_do_not_match_the_board_is_refused():
     path = FIXTURES / "eight-row-values.yaml"
     with pytest.raises(LayoutError) as exc:
         glassworks.player_fields(load_layout(str(path)))
-    assert exc.value.lines == [f"{path}: constants.row_values: expected 7 whole numbers (points for runs "
-                                  f"of 1-7 cells), got [1, 3, 6, 10, 15, 21, 28, 36]"]
+    assert exc.value.lines == [
+        f"{path}: constants.row_values: expected 7 whole numbers (points for runs "
+        f"of 1-7 cells), got [1, 3, 6, 10, 15, 21, 28, 36]"
+    ]
     # 6 values: the pad itself cannot print the 7th
     with pytest.raises(LayoutError) as exc:
         load_layout(str(FIXTURES / "six-row-values.yaml"))
@@ -197,13 +253,22 @@ def test_a_variant_whose_row_values_do_not_match_the_board_is_refused():
 
 def test_categories_are_the_pads_rows_in_both_languages():
     cats = glassworks.categories(load_layout(LAYOUT))
-    assert [k for k, _ in cats] == ["row_1", "row_2", "row_3", "row_4", "row_5",
-                                    "counted_column_1", "counted_column_2", "overflow"]
+    assert [k for k, _ in cats] == [
+        "row_1",
+        "row_2",
+        "row_3",
+        "row_4",
+        "row_5",
+        "counted_column_1",
+        "counted_column_2",
+        "overflow",
+    ]
     assert cats[0][1] == {"fr": "Ligne 1 (en bas)", "en": "Row 1 (bottom)"}
     assert cats[-1][1] == {"fr": "Rebut", "en": "Overflow"}
 
 
 # ----------------------------------------------------------------------------- the bag
+
 
 def test_colours_fit_one_colour_per_column():
     # Two boards of 7 full columns: each board skips one colour, e.g. Ann skips yellow,
@@ -212,8 +277,8 @@ def test_colours_fit_one_colour_per_column():
     # Three such boards: each skips one colour, but yellow and orange (9) can fill only
     # one column of 5 each, so at least 2 boards must skip each of them: 4 skips > 3.
     assert glassworks.colours_fit([[5] * 7] * 3, CAPS_4) is False
-    assert glassworks.colours_fit([[5, 4], [3]], [9]) is False      # one colour, 2 boards: 12 > 9
-    assert glassworks.colours_fit([[5, 4]], [9]) is False           # two columns, one colour
+    assert glassworks.colours_fit([[5, 4], [3]], [9]) is False  # one colour, 2 boards: 12 > 9
+    assert glassworks.colours_fit([[5, 4]], [9]) is False  # two columns, one colour
     # Five boards of 5 5 5 5 5 with a ninth colour of 12 (a variant's bag): 25 columns of 5,
     # but the colours can fill at most 4+4+3+3+2+2+2+1+1 = 22 columns of 5 pieces.
     assert glassworks.colours_fit([[5] * 5] * 5, CAPS_4 + [12]) is False
@@ -228,22 +293,25 @@ def test_more_pieces_of_a_colour_than_the_bag_holds_is_an_error():
     assert errors(text) == [
         "game.yaml:2: players: more pieces of some colour than the bag holds: each column holds one colour "
         "and a board's columns have different colours, but no choice of colours fits the counts "
-        f"({BAG_4})"]
+        f"({BAG_4})"
+    ]
 
 
 def test_more_pieces_than_the_bag_holds_is_an_error():
     # 4 players: 4 x 30 + 1 = 121 pieces > 120
     full = [5, 5, 5, 5, 5, 5]
     text = record(("A", full), ("B", full), ("C", full), ("D", full, 1))
-    assert errors(text) == [f"game.yaml:2: players: the boards and overflows hold 121 glass pieces, but the bag "
-                            f"holds 120 ({BAG_4})"]
+    assert errors(text) == [
+        f"game.yaml:2: players: the boards and overflows hold 121 glass pieces, but the bag holds 120 ({BAG_4})"
+    ]
 
 
 def test_eight_colours_whatever_the_number_of_players():
     # « Il existe 8 couleurs, et vous n'avez que 7 colonnes »: no ninth colour at 5 players
     layout = load_layout(LAYOUT)
-    assert glassworks.supply(layout) == dict(zip(
-        ["white", "purple", "light_blue", "dark_blue", "light_green", "dark_green", "yellow", "orange"], CAPS_4))
+    assert glassworks.supply(layout) == dict(
+        zip(["white", "purple", "light_blue", "dark_blue", "light_green", "dark_green", "yellow", "orange"], CAPS_4)
+    )
     assert not [k for k in layout.constants if "black" in k]
     # 5 players: boards of four columns of 5 (100 pieces) and 20 in the overflows: 120,
     # exactly the bag; one more piece is too many.
@@ -251,7 +319,8 @@ def test_eight_colours_whatever_the_number_of_players():
     assert len(result(record(*five))["players"]) == 5
     over = [("A", [5] * 4, 21)] + [(n, [5] * 4) for n in "BCDE"]
     assert errors(record(*over)) == [
-        f"game.yaml:2: players: the boards and overflows hold 121 glass pieces, but the bag holds 120 ({BAG_4})"]
+        f"game.yaml:2: players: the boards and overflows hold 121 glass pieces, but the bag holds 120 ({BAG_4})"
+    ]
 
 
 def test_the_pad_shows_the_eight_colours():
@@ -265,17 +334,28 @@ def test_the_pad_shows_the_eight_colours():
 
 # ----------------------------------------------------------------------------- errors
 
-@pytest.mark.parametrize("columns, overflow, message", [
-    ([5, 6], 0, "game.yaml:4: players[0] 'Ann': columns[1]: a column holds at most 5 pieces, got 6"),
-    ([1, 1, 1, 1, 1, 1, 1, 1], 0,
-     "game.yaml:4: players[0] 'Ann': columns: expected at most 7 columns (the board has 7), got 8"),
-    ([-1, 2], 0, "game.yaml:4: players[0] 'Ann': columns[0]: expected 0-5 pieces, got a negative count -1"),
-    (["2+5"], 0, "game.yaml:4: players[0] 'Ann': columns[0]: a column holds at most 5 pieces, got 7"),
-    ([1, "x"], 0, "game.yaml:4: players[0] 'Ann': columns[1]: expected a number of pieces (0-5), got 'x'"),
-    ("5 5 5", 0, "game.yaml:4: players[0] 'Ann': columns: expected a list of up to 7 column heights "
-                 "(0-5 pieces each), got '5 5 5'"),
-    ([5], -2, "game.yaml:5: players[0] 'Ann': overflow: expected 0 or more, got a negative count -2"),
-])
+
+@pytest.mark.parametrize(
+    "columns, overflow, message",
+    [
+        ([5, 6], 0, "game.yaml:4: players[0] 'Ann': columns[1]: a column holds at most 5 pieces, got 6"),
+        (
+            [1, 1, 1, 1, 1, 1, 1, 1],
+            0,
+            "game.yaml:4: players[0] 'Ann': columns: expected at most 7 columns (the board has 7), got 8",
+        ),
+        ([-1, 2], 0, "game.yaml:4: players[0] 'Ann': columns[0]: expected 0-5 pieces, got a negative count -1"),
+        (["2+5"], 0, "game.yaml:4: players[0] 'Ann': columns[0]: a column holds at most 5 pieces, got 7"),
+        ([1, "x"], 0, "game.yaml:4: players[0] 'Ann': columns[1]: expected a number of pieces (0-5), got 'x'"),
+        (
+            "5 5 5",
+            0,
+            "game.yaml:4: players[0] 'Ann': columns: expected a list of up to 7 column heights "
+            "(0-5 pieces each), got '5 5 5'",
+        ),
+        ([5], -2, "game.yaml:5: players[0] 'Ann': overflow: expected 0 or more, got a negative count -2"),
+    ],
+)
 def test_what_the_board_cannot_hold_is_an_error(columns, overflow, message):
     text = record(("Ann", columns, overflow), ("Ben", [5, 5, 5, 2]))
     assert errors(text) == [message]
@@ -298,8 +378,10 @@ def test_the_pad_holds_two_to_five_players(n):
 
 
 def test_unknown_and_missing_fields():
-    text = "layout: river-valley-glassworks\nplayers:\n  - name: Ann\n    colour: blue\n  - name: Ben\n" \
-           "    columns: [5, 5, 5, 2]\n"
+    text = (
+        "layout: river-valley-glassworks\nplayers:\n  - name: Ann\n    colour: blue\n  - name: Ben\n"
+        "    columns: [5, 5, 5, 2]\n"
+    )
     assert errors(text) == [
         "game.yaml:4: players[0] 'Ann': colour: unknown key; accepted keys: columns, name, overflow",
         "game.yaml:3: players[0] 'Ann': missing key 'columns'",
@@ -333,8 +415,10 @@ def test_cli_score_table_and_json(tmp_path):
     assert [(p["name"], p["total"], p["rank"]) for p in data["players"]] == [("Alice", 51, 2), ("Bob", 66, 1)]
     assert data["winners"] == ["Bob"]
     out = run("score", str(path), "--format", "csv")
-    assert out.output.splitlines()[0] == ("record,layout,player,row_1,row_2,row_3,row_4,row_5,counted_column_1,"
-                                          "counted_column_2,overflow,total,rank,winner")
+    assert out.output.splitlines()[0] == (
+        "record,layout,player,row_1,row_2,row_3,row_4,row_5,counted_column_1,"
+        "counted_column_2,overflow,total,rank,winner"
+    )
 
 
 def test_cli_score_error_exits_1_without_traceback(tmp_path):
@@ -385,19 +469,22 @@ def test_cli_interactive_takes_heights_typed_with_commas():
     out = CliRunner().invoke(cli, ["score", LAYOUT, "-i", "--format", "json"], input=answers)
     assert out.exit_code == 0, out.output
     assert "[1]: a column holds at most 5 pieces, got 6" in out.output
-    data = json.loads(out.output[out.output.index("{"):])
+    data = json.loads(out.output[out.output.index("{") :])
     assert [(p["name"], p["total"]) for p in data["players"]] == [("Ann", 51), ("Ben", 0)]
 
 
 def test_a_board_height_naming_an_unknown_constant_is_an_error(tmp_path):
     path = tmp_path / "bad.yaml"
-    path.write_text("id: bad\nextends: river-valley-glassworks\npages:\n  - id: pad\n    elements:\n"
-                    "      - id: score\n        rows:\n          - {id: board, grid: [7, \"{colum_height}\"]}\n",
-                    encoding="utf-8")
+    path.write_text(
+        "id: bad\nextends: river-valley-glassworks\npages:\n  - id: pad\n    elements:\n"
+        '      - id: score\n        rows:\n          - {id: board, grid: [7, "{colum_height}"]}\n',
+        encoding="utf-8",
+    )
     with pytest.raises(LayoutError) as exc:
         load_layout(str(path))
     assert exc.value.lines == [
         f"{path}:8: score.rows[1].grid[1]: unknown constant '{{colum_height}}'; whole-number constants: "
         "column_height, counted_columns, end_trigger, glass_dark_blue, glass_dark_green, glass_light_blue, "
         "glass_light_green, glass_orange, glass_purple, glass_white, glass_yellow, hand_limit, overflow_penalty, "
-        "players_max, players_min"]
+        "players_max, players_min"
+    ]

@@ -20,15 +20,33 @@ def text(**kw) -> str:
 
 def test_the_pad_prints_the_layouts_numbers():
     en = text(lang="en", paper="letter", players=5)
-    for word in ("Glass rarity", "Row points", "Final board", "Row 1 (bottom)", "Row 5 (top)",
-                 "Tallest", "Second tallest", "Overflow", "−3 per piece", "Total", "Winner"):
+    for word in (
+        "Glass rarity",
+        "Row points",
+        "Final board",
+        "Row 1 (bottom)",
+        "Row 5 (top)",
+        "Tallest",
+        "Second tallest",
+        "Overflow",
+        "−3 per piece",
+        "Total",
+        "Winner",
+    ):
         assert word in en
     # the run table 1..7 and the bag's counts come from the layout's constants
-    assert "1† 3† 6† 10† 15† 21† 28†" in " ".join(en.split())   # house values: marked
+    assert "1† 3† 6† 10† 15† 21† 28†" in " ".join(en.split())  # house values: marked
     assert "17 pieces or more" in en
     fr = text(lang="fr", players=3)
-    for word in ("Rareté du verre", "Points des lignes", "Plateau final", "Ligne 1 (en bas)", "Rebut",
-                 "−3 par pièce", "Victoire"):
+    for word in (
+        "Rareté du verre",
+        "Points des lignes",
+        "Plateau final",
+        "Ligne 1 (en bas)",
+        "Rebut",
+        "−3 par pièce",
+        "Victoire",
+    ):
         assert word in fr
 
 
@@ -53,8 +71,10 @@ def test_board_copies_keep_cells_of_5mm_with_row_1_lowest_and_the_multipliers_un
         assert at[f"board_p{i}_r1_c1"].y > at[f"board_p{i}_r5_c1"].y
         assert at[f"board_p{i}_r1_c7"].x > at[f"board_p{i}_r1_c1"].x
     # the copies do not overlap
-    spans = sorted((at[f"board_p{i}_r1_c1"].x, at[f"board_p{i}_r1_c7"].x + at[f"board_p{i}_r1_c7"].w)
-                   for i in range(1, players + 1))
+    spans = sorted(
+        (at[f"board_p{i}_r1_c1"].x, at[f"board_p{i}_r1_c7"].x + at[f"board_p{i}_r1_c7"].w)
+        for i in range(1, players + 1)
+    )
     assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
     # x1 .. x7 under each copy's columns, at 7 pt or more
     labels = [p for p in prims if isinstance(p, Text) and p.text.startswith("×")]
@@ -70,7 +90,11 @@ def test_the_rows_table_lists_the_rows_as_the_board_shows_them():
 
 
 def test_the_lake_sends_extra_pieces_to_the_overflow():
-    assert "Lake: your hand holds at most 5 pieces; taking from the lake, any extra piece goes to the overflow " \
-           "(−3 each)." in " ".join(text(lang="en", players=4).split())
-    assert "Lac : votre main est limitée à 5 pièces ; en vous servant au lac, tout morceau en trop va au rebut " \
-           "(−3 chacun)." in " ".join(text(lang="fr", players=4).split())
+    assert (
+        "Lake: your hand holds at most 5 pieces; taking from the lake, any extra piece goes to the overflow "
+        "(−3 each)." in " ".join(text(lang="en", players=4).split())
+    )
+    assert (
+        "Lac : votre main est limitée à 5 pièces ; en vous servant au lac, tout morceau en trop va au rebut "
+        "(−3 chacun)." in " ".join(text(lang="fr", players=4).split())
+    )

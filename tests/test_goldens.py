@@ -26,9 +26,9 @@ def golden_name(layout_id: str, players: int | None, lang: str) -> str:
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
-@pytest.mark.parametrize("layout_id, players",
-                         [(lid, n) for lid, counts in CASES for n in counts],
-                         ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    "layout_id, players", [(lid, n) for lid, counts in CASES for n in counts], ids=lambda v: str(v)
+)
 def test_golden_a4(layout_id, players, lang, assert_pdf_equal):
     data = render_pdf(load_layout(layout_id), lang=lang, paper="a4", players=players)
     assert_pdf_equal(data, golden_name(layout_id, players, lang))

@@ -7,8 +7,8 @@ import textwrap
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import record_text, score_text
+
 from sheetgen.cli import cli
 from sheetgen.errors import RecordError
 
@@ -20,8 +20,7 @@ def record(layout="harvest-dice-normal", **players) -> str:
 
 
 def player(garden=("......", "......", "......"), pig=0, market=(1, 1, 1)):
-    return {"garden": list(garden), "pig": pig,
-            "market": dict(zip(("carrot", "salad", "tomato"), market))}
+    return {"garden": list(garden), "pig": pig, "market": dict(zip(("carrot", "salad", "tomato"), market))}
 
 
 def score(text: str, name="game.yaml"):
@@ -34,11 +33,13 @@ def result(text: str) -> dict:
 
 # ----------------------------------------------------------------------------- worked examples
 
+
 def test_seed_example_six_carrots_times_three_market_boxes_is_18():
     # The seed: "6 carottes x 3 cases Marché orange = 18 points". One full row of carrots
     # is also a complete row: 5 points.
-    r = result(record(Alice=player(garden=["CCCCCC", "......", "......"], market=(3, 1, 1)),
-                      Bob=player(market=(3, 1, 1))))
+    r = result(
+        record(Alice=player(garden=["CCCCCC", "......", "......"], market=(3, 1, 1)), Bob=player(market=(3, 1, 1)))
+    )
     alice = r["players"][0]
     assert alice["breakdown"] == {"carrot": 18, "salad": 0, "tomato": 0, "rows": 5, "pig": 0}
     assert alice["total"] == 23
@@ -60,8 +61,9 @@ def test_full_example_normal_mode():
     assert r["layout"] == "harvest-dice-normal" and r["game"] == "harvest-dice"
 
 
-@pytest.mark.parametrize("boxes, points", [(0, 0), (1, 1), (6, 1), (7, 3), (12, 3), (13, 6),
-                                           (36, 21), (37, 28), (42, 28)])
+@pytest.mark.parametrize(
+    "boxes, points", [(0, 0), (1, 1), (6, 1), (7, 3), (12, 3), (13, 6), (36, 21), (37, 28), (42, 28)]
+)
 def test_pig_points_are_the_last_row_holding_a_box(boxes, points):
     r = result(record(A=player(pig=boxes, market=(6, 1, 1)), B=player(market=(6, 1, 1))))
     assert r["players"][0]["breakdown"]["pig"] == points
@@ -70,11 +72,13 @@ def test_pig_points_are_the_last_row_holding_a_box(boxes, points):
 def test_numbers_may_be_typed_as_sums():
     r = result(record(A=player(pig="10+4", market=("1+2", 1, "3-1")), B=player(market=(3, 1, 2))))
     assert r["players"][0]["breakdown"]["pig"] == 6
-    assert r["warnings"] == ["no end condition was met: no full garden (3 x 6), no full pig (42 boxes), "
-                             "no complete market"]
+    assert r["warnings"] == [
+        "no end condition was met: no full garden (3 x 6), no full pig (42 boxes), no complete market"
+    ]
 
 
 # ----------------------------------------------------------------------------- advanced majorities
+
 
 def test_advanced_majorities_clear_leaders():
     # Garden counts: A carrots 6, salads 2, tomatoes 0; B carrots 2, salads 2, tomatoes 6.
@@ -111,7 +115,7 @@ def test_advanced_market_starts_empty():
 
 
 def test_ranks_skip_after_shared_places():
-    full = player(garden=FULL_GARDEN, market=(1, 1, 1))   # 6+6+6+15 = 33
+    full = player(garden=FULL_GARDEN, market=(1, 1, 1))  # 6+6+6+15 = 33
     low = player(market=(1, 1, 1))
     r = result(record(A=full, B=low, C=full, D=low))
     assert [p["rank"] for p in r["players"]] == [1, 3, 1, 3]
@@ -120,8 +124,10 @@ def test_ranks_skip_after_shared_places():
 
 # ----------------------------------------------------------------------------- variant layouts
 
+
 def test_a_variant_layout_scores_with_its_own_pig_values(tmp_path):
-    (tmp_path / "big-pig.yaml").write_text(textwrap.dedent("""\
+    (tmp_path / "big-pig.yaml").write_text(
+        textwrap.dedent("""\
         extends: harvest-dice-normal
         title: {fr: "Gros cochon", en: "Big pig"}
         pages:
@@ -136,7 +142,9 @@ def test_a_variant_layout_scores_with_its_own_pig_values(tmp_path):
                   - {boxes: 6, value: 20, bonus: true}
                   - {boxes: 6, value: 27, bonus: true}
                   - {boxes: 6, value: 35, bonus: true}
-        """), encoding="utf-8")
+        """),
+        encoding="utf-8",
+    )
     game = tmp_path / "game.yaml"
     game.write_text(record("big-pig.yaml", A=player(pig=13), B=player(pig=42)), encoding="utf-8")
     runner = CliRunner()
@@ -196,31 +204,47 @@ def test_cli_prints_errors_exit_1_no_traceback(tmp_path):
     assert len(out.output.strip().splitlines()) == 11
 
 
-@pytest.mark.parametrize("text, message", [
-    ("layout: harvest-dice-normal\n", "game.yaml:1: missing key 'players'"),
-    ("players: []\n", "game.yaml:1: missing key 'layout' (a built-in layout id or a path to a layout file)"),
-    ("layout: nope\nplayers: []\n",
-     "game.yaml:1: layout: no built-in layout 'nope'; built-in layouts: "),
-    ("layout: ./missing.yaml\nplayers: []\n", "game.yaml:1: layout: ./missing.yaml: no such file"),
-    ("layout: harvest-dice-normal\nplayers: 3\n", "game.yaml:2: players: expected a list of players, got 3"),
-    ("- 1\n", "game.yaml:1: expected a game record mapping with 'layout' and 'players', got a list"),
-    ("layout: harvest-dice-normal\nwho: me\nplayers: []\n",
-     "game.yaml:2: who: unknown key; accepted keys: date, layout, notes, players"),
-    ("layout: harvest-dice-normal\nplayers:\n  - {name: A, garden: [CCCCCC, SSSSSS, TTTTTT], pig: 0,"
-     " market: {carrot: 1, salad: 1, tomato: 1}}\n  - {name: A, garden: [CCCCCC, SSSSSS, TTTTTT], pig: 0,"
-     " market: {carrot: 1, salad: 1, tomato: 1}}\n",
-     "game.yaml:4: players[1] 'A': name: two players are named 'A'"),
-    ("layout: harvest-dice-normal\nplayers:\n  - {garden: [CCCCCC, SSSSSS, TTTTTT], pig: 0,"
-     " market: {carrot: 1, salad: 1, tomato: 1}}\n", "game.yaml:3: players[0]: missing key 'name'"),
-    ("layout: harvest-dice-normal\nplayers:\n  - {name: A, garden: CCCCCC, pig: 0,"
-     " market: {carrot: 1, salad: 1, tomato: 1}}\n", "game.yaml:3: players[0] 'A': garden: expected a list, got 'CCCCCC'"),
-    ("layout: harvest-dice-normal\nplayers:\n  - {name: A, garden: [CCCCCC, SSSSSS, TTTTTT], pig: 1e9,"
-     " market: {carrot: 1, salad: 1, tomato: 1}}\n",
-     "game.yaml:3: players[0] 'A': pig: expected a whole number or a sum like 10+20-5, got '1e9'"),
-    ("layout: harvest-dice-normal\nplayers:\n  - {name: A, garden: [CCCCCC, SSSSSS, TTTTTT], pig: '9**99',"
-     " market: {carrot: 1, salad: 1, tomato: 1}}\n",
-     "game.yaml:3: players[0] 'A': pig: expected a whole number or a sum like 10+20-5, got '9**99'"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("layout: harvest-dice-normal\n", "game.yaml:1: missing key 'players'"),
+        ("players: []\n", "game.yaml:1: missing key 'layout' (a built-in layout id or a path to a layout file)"),
+        ("layout: nope\nplayers: []\n", "game.yaml:1: layout: no built-in layout 'nope'; built-in layouts: "),
+        ("layout: ./missing.yaml\nplayers: []\n", "game.yaml:1: layout: ./missing.yaml: no such file"),
+        ("layout: harvest-dice-normal\nplayers: 3\n", "game.yaml:2: players: expected a list of players, got 3"),
+        ("- 1\n", "game.yaml:1: expected a game record mapping with 'layout' and 'players', got a list"),
+        (
+            "layout: harvest-dice-normal\nwho: me\nplayers: []\n",
+            "game.yaml:2: who: unknown key; accepted keys: date, layout, notes, players",
+        ),
+        (
+            "layout: harvest-dice-normal\nplayers:\n  - {name: A, garden: [CCCCCC, SSSSSS, TTTTTT], pig: 0,"
+            " market: {carrot: 1, salad: 1, tomato: 1}}\n  - {name: A, garden: [CCCCCC, SSSSSS, TTTTTT], pig: 0,"
+            " market: {carrot: 1, salad: 1, tomato: 1}}\n",
+            "game.yaml:4: players[1] 'A': name: two players are named 'A'",
+        ),
+        (
+            "layout: harvest-dice-normal\nplayers:\n  - {garden: [CCCCCC, SSSSSS, TTTTTT], pig: 0,"
+            " market: {carrot: 1, salad: 1, tomato: 1}}\n",
+            "game.yaml:3: players[0]: missing key 'name'",
+        ),
+        (
+            "layout: harvest-dice-normal\nplayers:\n  - {name: A, garden: CCCCCC, pig: 0,"
+            " market: {carrot: 1, salad: 1, tomato: 1}}\n",
+            "game.yaml:3: players[0] 'A': garden: expected a list, got 'CCCCCC'",
+        ),
+        (
+            "layout: harvest-dice-normal\nplayers:\n  - {name: A, garden: [CCCCCC, SSSSSS, TTTTTT], pig: 1e9,"
+            " market: {carrot: 1, salad: 1, tomato: 1}}\n",
+            "game.yaml:3: players[0] 'A': pig: expected a whole number or a sum like 10+20-5, got '1e9'",
+        ),
+        (
+            "layout: harvest-dice-normal\nplayers:\n  - {name: A, garden: [CCCCCC, SSSSSS, TTTTTT], pig: '9**99',"
+            " market: {carrot: 1, salad: 1, tomato: 1}}\n",
+            "game.yaml:3: players[0] 'A': pig: expected a whole number or a sum like 10+20-5, got '9**99'",
+        ),
+    ],
+)
 def test_record_errors(text, message):
     with pytest.raises(RecordError) as exc:
         score(text)
@@ -229,12 +253,15 @@ def test_record_errors(text, message):
 
 # ----------------------------------------------------------------------------- warnings: against the rules
 
+
 def test_vegetable_apart_from_its_kind_scores_with_a_warning():
     a = player(garden=["C....C", "......", "......"], market=(6, 1, 1))
     r = result(record(A=a, B=player(market=(6, 1, 1))))
     assert r["players"][0]["breakdown"]["carrot"] == 12
-    assert r["warnings"] == ["players[0] 'A': garden: the carrot at row 1, column 6 is not orthogonally adjacent "
-                             "to the other carrots (each new vegetable must touch one of its kind)"]
+    assert r["warnings"] == [
+        "players[0] 'A': garden: the carrot at row 1, column 6 is not orthogonally adjacent "
+        "to the other carrots (each new vegetable must touch one of its kind)"
+    ]
 
 
 def test_diagonal_is_not_adjacent():
@@ -245,8 +272,10 @@ def test_diagonal_is_not_adjacent():
 
 def test_markets_that_differ_are_warned():
     r = result(record(A=player(market=(6, 1, 1)), B=player(market=(6, 2, 1))))
-    assert r["warnings"] == ["market: the markets differ although the market die is shared "
-                             "(A carrot 6, salad 1, tomato 1; B carrot 6, salad 2, tomato 1)"]
+    assert r["warnings"] == [
+        "market: the markets differ although the market die is shared "
+        "(A carrot 6, salad 1, tomato 1; B carrot 6, salad 2, tomato 1)"
+    ]
 
 
 def test_no_end_condition_and_player_count_warnings():

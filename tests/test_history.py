@@ -92,23 +92,33 @@ def rows(db, sql, *args):
 
 # --- saving ----------------------------------------------------------------------------------
 
+
 def test_a_saved_game_keeps_everything(tmp_path, db):
     record = write(tmp_path, "g1.yaml", SEASON["g1.yaml"])
     out = run("score", record, "--save", "--format", "json")
     assert out.exit_code == 0, out.output
-    assert json.loads(out.stdout)["winners"] == ["Alice"]      # scored as without --save
+    assert json.loads(out.stdout)["winners"] == ["Alice"]  # scored as without --save
     assert out.stderr == f"kept as game 1 in {db}\n"
     [game] = rows(db, "SELECT played_at, layout, layout_hash, game, warnings, record_text, source FROM games")
     from sheetgen.layout.model import load_layout
 
-    assert game == ("2026-01-10", "plante-bataille", load_layout("plante-bataille").digest, "plante-bataille",
-                    "[]", SEASON["g1.yaml"], str(record.resolve()))
+    assert game == (
+        "2026-01-10",
+        "plante-bataille",
+        load_layout("plante-bataille").digest,
+        "plante-bataille",
+        "[]",
+        SEASON["g1.yaml"],
+        str(record.resolve()),
+    )
     players = rows(db, "SELECT seat, name, name_key, total, rank, winner, breakdown, marks FROM players")
-    assert [p[:6] for p in players] == [(0, "Alice", "alice", 8, 1, 1), (1, "Bob", "bob", 4, 2, 0),
-                                        (2, "Carol", "carol", 4, 2, 0)]
+    assert [p[:6] for p in players] == [
+        (0, "Alice", "alice", 8, 1, 1),
+        (1, "Bob", "bob", 4, 2, 0),
+        (2, "Carol", "carol", 4, 2, 0),
+    ]
     assert json.loads(players[0][7]) == {"harvested": [5, 3]}
-    assert json.loads(players[0][6]) == {"harvested": 8, "majority_veg1": 0, "majority_veg2": 0,
-                                         "majority_veg3": 0}
+    assert json.loads(players[0][6]) == {"harvested": 8, "majority_veg1": 0, "majority_veg2": 0, "majority_veg3": 0}
     assert rows(db, "PRAGMA journal_mode") == [("wal",)]
     assert rows(db, "PRAGMA user_version") == [(store.SCHEMA_VERSION,)]
 
@@ -122,8 +132,9 @@ def test_the_date_defaults_to_now_and_is_checked(tmp_path, db):
     bad = write(tmp_path, "bad.yaml", SEASON["g1.yaml"].replace("2026-01-10", "2026-13-10"))
     out = run("score", bad, "--save")
     assert out.exit_code == 1
-    assert out.output == (f"Error: {bad}:1: date: expected an ISO date like 2026-11-30 or 2026-11-30T20:15, "
-                          "got '2026-13-10'\n")
+    assert out.output == (
+        f"Error: {bad}:1: date: expected an ISO date like 2026-11-30 or 2026-11-30T20:15, got '2026-13-10'\n"
+    )
     assert rows(db, "SELECT count(*) FROM games") == [(1,)]
 
 
@@ -131,13 +142,21 @@ def test_the_same_record_twice_is_refused_unless_again(tmp_path, db):
     record = write(tmp_path, "g1.yaml", SEASON["g1.yaml"])
     assert run("score", record, "--save").exit_code == 0
     # the same data, written differently (comments, flow style), is the same game
-    other = write(tmp_path, "copy.yaml", "# typed again\n" + SEASON["g1.yaml"].replace("[5, 3]", "[5,   3]")
-                  .replace("  - {name: Alice, harvested: [5,   3]}", "  - harvested: [5, 3]\n    name: Alice"))
+    other = write(
+        tmp_path,
+        "copy.yaml",
+        "# typed again\n"
+        + SEASON["g1.yaml"]
+        .replace("[5, 3]", "[5,   3]")
+        .replace("  - {name: Alice, harvested: [5,   3]}", "  - harvested: [5, 3]\n    name: Alice"),
+    )
     out = run("score", other, "--save")
     assert out.exit_code == 1
-    assert out.stderr == (f"Error: {other.resolve()}: this game is already kept (game 1, played 2026-01-10); "
-                          "nothing was saved; use --again to keep it twice\n")
-    assert "Alice" in out.stdout                    # still scored
+    assert out.stderr == (
+        f"Error: {other.resolve()}: this game is already kept (game 1, played 2026-01-10); "
+        "nothing was saved; use --again to keep it twice\n"
+    )
+    assert "Alice" in out.stdout  # still scored
     assert rows(db, "SELECT count(*) FROM games") == [(1,)]
     # one command is all or nothing: a new game beside a duplicate is not kept either
     new = write(tmp_path, "g3.yaml", SEASON["g3.yaml"])
@@ -145,23 +164,26 @@ def test_the_same_record_twice_is_refused_unless_again(tmp_path, db):
     assert rows(db, "SELECT count(*) FROM games") == [(1,)]
     out = run("score", record, "--save", "--again")
     assert out.exit_code == 0 and out.stderr == f"kept as game 2 in {db}\n"
-    assert run("score", record, "--again").exit_code == 2          # --again goes with --save
+    assert run("score", record, "--again").exit_code == 2  # --again goes with --save
 
 
 def test_the_same_record_twice_in_one_command(tmp_path, db):
     record = write(tmp_path, "g1.yaml", SEASON["g1.yaml"])
     out = run("score", record, record, "--save")
     assert out.exit_code == 1
-    assert out.stderr.endswith(f"Error: {record.resolve()}: the same game as {record.resolve()}; nothing was saved; "
-                               "use --again to keep it twice\n")
+    assert out.stderr.endswith(
+        f"Error: {record.resolve()}: the same game as {record.resolve()}; nothing was saved; "
+        "use --again to keep it twice\n"
+    )
     assert not rows(db, "SELECT count(*) FROM games")[0][0]
 
 
 def test_interactive_record_option_writes_the_record_and_save_keeps_it(tmp_path, db):
     answers = "\n".join(["Ann", "4, 5", "0", "0", "0", "Ben", "3", "0", "0", "0", "Cy", "1", "0", "0", "0", "1"]) + "\n"
     typed = tmp_path / "typed.yaml"
-    out = CliRunner().invoke(cli, ["score", "plante-bataille", "-i", "--players", "3", "--record", str(typed),
-                                   "--save"], input=answers)
+    out = CliRunner().invoke(
+        cli, ["score", "plante-bataille", "-i", "--players", "3", "--record", str(typed), "--save"], input=answers
+    )
     assert out.exit_code == 0, out.output
     assert rows(db, "SELECT record_text FROM games") == [(typed.read_text(encoding="utf-8"),)]
     assert rows(db, "SELECT name, total FROM players") == [("Ann", 9), ("Ben", 3), ("Cy", 1)]
@@ -175,10 +197,12 @@ def test_a_filled_pdf_is_kept_with_its_record_as_yaml(tmp_path, db):
     from sheetgen.layout.model import load_layout
     from sheetgen.render import render_pdf
 
-    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(render_pdf(load_layout("harvest-dice-normal"), copies=2,
-                                                                  fillable=True))))
-    writer.update_page_form_field_values(writer.pages[0], {"player_name_box": "Alice", "pig_1": "/Yes"},
-                                         auto_regenerate=False)
+    writer = PdfWriter(
+        clone_from=PdfReader(io.BytesIO(render_pdf(load_layout("harvest-dice-normal"), copies=2, fillable=True)))
+    )
+    writer.update_page_form_field_values(
+        writer.pages[0], {"player_name_box": "Alice", "pig_1": "/Yes"}, auto_regenerate=False
+    )
     writer.update_page_form_field_values(writer.pages[1], {"player_name_box__2": "Bob"}, auto_regenerate=False)
     path = tmp_path / "game.pdf"
     writer.write(str(path))
@@ -186,9 +210,9 @@ def test_a_filled_pdf_is_kept_with_its_record_as_yaml(tmp_path, db):
     assert out.exit_code == 0, out.output
     [(text,)] = rows(db, "SELECT record_text FROM games")
     assert text.startswith("layout: harvest-dice-normal\nplayers:\n- name: Alice\n")
-    assert rows(db, "SELECT name, total FROM players") == [("Alice", 1), ("Bob", 0)]   # pig row 1: 1 point
+    assert rows(db, "SELECT name, total FROM players") == [("Alice", 1), ("Bob", 0)]  # pig row 1: 1 point
     assert run("history", "--rescore").stdout.endswith(": unchanged\n")
-    assert run("score", path, "--save").exit_code == 1      # the same sheets again
+    assert run("score", path, "--save").exit_code == 1  # the same sheets again
 
 
 def test_db_option_wins_over_the_environment(tmp_path, db):
@@ -209,10 +233,13 @@ def test_default_file_is_in_the_user_data_folder(monkeypatch):
 
 # --- history and filters ------------------------------------------------------------------
 
+
 def test_history_table_newest_first(season):
     out = run("history", "--lang", "en")
     assert out.exit_code == 0, out.output
-    assert out.stdout == """\
+    assert (
+        out.stdout
+        == """\
 #  Date              Game             Players               Winners       Scores
 --------------------------------------------------------------------------------
 5  2026-04-02        bosk             Alice, Bob            Alice         53, 52
@@ -220,7 +247,8 @@ def test_history_table_newest_first(season):
 3  2026-03-01        plante-bataille  Alice, Carol, Robert  Robert        3, 2, 10
 2  2026-02-14 20:30  plante-bataille  Alice, Bob, Carol     Bob           1, 7, 3
 1  2026-01-10        plante-bataille  Alice, Bob, Carol     Alice         8, 4, 4
-"""   # 'alice' and 'BOB ' of game 2 shown as most often written
+"""
+    )  # 'alice' and 'BOB ' of game 2 shown as most often written
 
 
 def test_history_filters(season):
@@ -253,7 +281,9 @@ def test_history_in_french(season):
 def test_history_csv_and_json_one_row_per_player_per_game(season):
     out = run("history", "--format", "csv", "--until", "2026-02-28", "--alias", "bob=Bobby")
     assert out.exit_code == 0, out.output
-    assert out.stdout == """\
+    assert (
+        out.stdout
+        == """\
 id,date,game,layout,player,total,rank,winner
 2,2026-02-14T20:30:00,plante-bataille,plante-bataille,Alice,1,3,
 2,2026-02-14T20:30:00,plante-bataille,plante-bataille,Bobby,7,1,yes
@@ -262,11 +292,32 @@ id,date,game,layout,player,total,rank,winner
 1,2026-01-10,plante-bataille,plante-bataille,Bobby,4,2,
 1,2026-01-10,plante-bataille,plante-bataille,Carol,4,2,
 """
+    )
     data = json.loads(run("history", "--format", "json", "--game", "bosk").stdout)
-    assert data == [{"id": 5, "date": "2026-04-02", "game": "bosk", "layout": "bosk", "player": "Alice",
-                     "total": 53, "rank": 1, "winner": True, "breakdown": data[0]["breakdown"]},
-                    {"id": 5, "date": "2026-04-02", "game": "bosk", "layout": "bosk", "player": "Bob",
-                     "total": 52, "rank": 2, "winner": False, "breakdown": data[1]["breakdown"]}]
+    assert data == [
+        {
+            "id": 5,
+            "date": "2026-04-02",
+            "game": "bosk",
+            "layout": "bosk",
+            "player": "Alice",
+            "total": 53,
+            "rank": 1,
+            "winner": True,
+            "breakdown": data[0]["breakdown"],
+        },
+        {
+            "id": 5,
+            "date": "2026-04-02",
+            "game": "bosk",
+            "layout": "bosk",
+            "player": "Bob",
+            "total": 52,
+            "rank": 2,
+            "winner": False,
+            "breakdown": data[1]["breakdown"],
+        },
+    ]
     assert sum(data[0]["breakdown"].values()) == 53
 
 
@@ -274,7 +325,7 @@ def test_remove(season, db):
     out = run("history", "--remove", 3)
     assert out.exit_code == 0
     assert out.stdout == "removed game 3 (2026-03-01, plante-bataille: Alice, Carol, Robert)\n"
-    assert rows(db, "SELECT count(*) FROM players WHERE game_id = 3") == [(0,)]   # cascaded
+    assert rows(db, "SELECT count(*) FROM players WHERE game_id = 3") == [(0,)]  # cascaded
     again = run("history", "--remove", 3)
     assert again.exit_code == 1
     assert again.output == f"Error: {db}: no game 3 in the history\n"
@@ -293,10 +344,13 @@ def test_no_games_yet_creates_nothing(db):
 # 15/4 = 3.75, best 6. Robert 10 (won g3): 1 play, 1 win. Dave 1: 1 play, no win.
 # With Bob=Robert: 3 plays (4, 7, 10), 2 wins, 21/3 = 7.0, best 10.
 
+
 def test_stats_by_hand(season):
     out = run("stats", "--lang", "en")
     assert out.exit_code == 0, out.output
-    assert out.stdout == """\
+    assert (
+        out.stdout
+        == """\
 Game             Player  Plays  Wins  Win rate  Average  Best
 -------------------------------------------------------------
 bosk             Alice       1     1      100%     53.0    53
@@ -307,11 +361,14 @@ plante-bataille  Bob         2     1       50%      5.5     7
 plante-bataille  Carol       4     1       25%      3.8     6
 plante-bataille  Dave        1     0        0%      1.0     1
 """
+    )
 
 
 def test_stats_with_an_alias_in_french_and_as_csv(season):
     out = run("stats", "--alias", "Bob=Robert", "--game", "plante-bataille", "--lang", "fr")
-    assert out.stdout == """\
+    assert (
+        out.stdout
+        == """\
 Jeu              Joueur  Parties  Victoires  Victoires (%)  Moyenne  Meilleur
 -----------------------------------------------------------------------------
 plante-bataille  Robert        3          2           67 %      7,0        10
@@ -319,15 +376,28 @@ plante-bataille  Alice         4          2           50 %      4,5         8
 plante-bataille  Carol         4          1           25 %      3,8         6
 plante-bataille  Dave          1          0            0 %      1,0         1
 """
+    )
     out = run("stats", "--alias", "Bob=Robert", "--format", "csv", "--player", "robert")
-    assert out.stdout == """\
+    assert (
+        out.stdout
+        == """\
 game,player,plays,wins,win_rate,average,best
 bosk,Robert,1,0,0.0,52.0,52
 plante-bataille,Robert,3,2,0.6667,7.0,10
 """
+    )
     data = json.loads(run("stats", "--format", "json", "--since", "2026-03-01", "--player", "carol").stdout)
-    assert data == [{"game": "plante-bataille", "player": "Carol", "plays": 2, "wins": 1, "win_rate": 0.5,
-                     "average": 4.0, "best": 6}]
+    assert data == [
+        {
+            "game": "plante-bataille",
+            "player": "Carol",
+            "plays": 2,
+            "wins": 1,
+            "win_rate": 0.5,
+            "average": 4.0,
+            "best": 6,
+        }
+    ]
     bad = run("stats", "--alias", "Bob")
     assert bad.exit_code == 1 and bad.output == "Error: --alias 'Bob': expected OLD=NEW, e.g. \"Bob=Robert\"\n"
 
@@ -354,52 +424,71 @@ def test_rescore_reports_a_changed_constant_and_changes_nothing_unless_applied(t
     record = write(tmp_path, "game.yaml", VARIANT_GAME)
     plain = write(tmp_path, "g1.yaml", SEASON["g1.yaml"])
     assert run("score", plain, record, "--save").exit_code == 0
-    assert run("history", "--rescore").stdout == ("game 1 (2026-01-10, plante-bataille): unchanged\n"
-                                                  "game 2 (2026-05-01, pb-house): unchanged\n")
+    assert run("history", "--rescore").stdout == (
+        "game 1 (2026-01-10, plante-bataille): unchanged\ngame 2 (2026-05-01, pb-house): unchanged\n"
+    )
     layout.write_text(VARIANT.replace("BONUS", "1"), encoding="utf-8")
     before = rows(db, "SELECT * FROM players")
     out = run("history", "--rescore", "--id", 2)
     assert out.exit_code == 0, out.output
-    assert out.stdout == """\
+    assert (
+        out.stdout
+        == """\
 game 2 (2026-05-01, pb-house):
   the layout changed since the game was kept
   Alice: total 9 -> 5, rank 1 -> 2 (majority_veg1 5 -> 1)
   Bob: total 6 -> 6, rank 2 -> 1
   winners: Alice -> Bob
 """
+    )
     assert rows(db, "SELECT * FROM players") == before
     assert run("history", "--rescore", "--id", 2, "--lang", "fr").stdout.splitlines()[:2] == [
-        "partie 2 (2026-05-01, pb-house) :", "  la feuille a changé depuis que la partie a été gardée"]
+        "partie 2 (2026-05-01, pb-house) :",
+        "  la feuille a changé depuis que la partie a été gardée",
+    ]
     out = run("history", "--rescore", "--apply")
     assert out.exit_code == 0 and out.stderr == "updated 1 game\n"
     assert rows(db, "SELECT name, total, rank, winner FROM players WHERE game_id = 2") == [
-        ("Alice", 5, 2, 0), ("Bob", 6, 1, 1), ("Carol", 1, 3, 0)]
+        ("Alice", 5, 2, 0),
+        ("Bob", 6, 1, 1),
+        ("Carol", 1, 3, 0),
+    ]
     assert "game 2 (2026-05-01, pb-house): unchanged" in run("history", "--rescore").stdout
     layout.unlink()
     out = run("history", "--rescore")
     assert out.exit_code == 1
-    assert out.stdout.splitlines()[1] == f"game 2 (2026-05-01, pb-house): cannot be re-scored: {record.resolve()}:2: layout: house.yaml: no such file"
+    assert (
+        out.stdout.splitlines()[1]
+        == f"game 2 (2026-05-01, pb-house): cannot be re-scored: {record.resolve()}:2: layout: house.yaml: no such file"
+    )
     assert run("history", "--id", 2).exit_code == 2
 
 
 # --- the database's versions and safety -------------------------------------------------------
+
 
 def test_migration_from_a_version_1_file(tmp_path, db):
     """A file as the first release wrote it (schema 1: no name_key) opens, migrates to
     the current version and keeps its games; the new name keys fold non-ASCII case."""
     with sqlite3.connect(db) as conn:
         store.MIGRATIONS[0](conn)
-        conn.execute("INSERT INTO games VALUES (7, '2025-12-24', '2025-12-25T10:00:00', 'plante-bataille', 'x', "
-                     "'plante-bataille', '[]', 'h', 'layout: plante-bataille', '<old>')")
-        conn.executemany("INSERT INTO players VALUES (7, ?, ?, ?, ?, ?, '{}', '{}')",
-                         [(0, " ÉLODIE ", 12, 1, 1), (1, "Bob", 3, 2, 0)])
+        conn.execute(
+            "INSERT INTO games VALUES (7, '2025-12-24', '2025-12-25T10:00:00', 'plante-bataille', 'x', "
+            "'plante-bataille', '[]', 'h', 'layout: plante-bataille', '<old>')"
+        )
+        conn.executemany(
+            "INSERT INTO players VALUES (7, ?, ?, ?, ?, ?, '{}', '{}')",
+            [(0, " ÉLODIE ", 12, 1, 1), (1, "Bob", 3, 2, 0)],
+        )
         conn.execute("PRAGMA user_version = 1")
     conn.close()
     out = run("history", "--player", "élodie", "--format", "csv")
     assert out.exit_code == 0, out.output
-    assert out.stdout == ("id,date,game,layout,player,total,rank,winner\n"
-                          "7,2025-12-24,plante-bataille,plante-bataille,ÉLODIE,12,1,yes\n"
-                          "7,2025-12-24,plante-bataille,plante-bataille,Bob,3,2,\n")
+    assert out.stdout == (
+        "id,date,game,layout,player,total,rank,winner\n"
+        "7,2025-12-24,plante-bataille,plante-bataille,ÉLODIE,12,1,yes\n"
+        "7,2025-12-24,plante-bataille,plante-bataille,Bob,3,2,\n"
+    )
     assert rows(db, "PRAGMA user_version") == [(2,)]
     assert rows(db, "SELECT name_key FROM players ORDER BY seat") == [("élodie",), ("bob",)]
     assert rows(db, "PRAGMA integrity_check") == [("ok",)]
@@ -417,9 +506,11 @@ def test_a_newer_file_is_refused_and_left_as_it_is(tmp_path, db):
     for args in (["history"], ["stats"], ["score", record, "--save", "--again"], ["history", "--remove", "1"]):
         out = run(*args)
         assert out.exit_code == 1
-        assert out.stderr == (f"Error: {db}: this history was written by a newer sheetgen (schema version 9; "
-                              f"this one knows versions up to {store.SCHEMA_VERSION}); upgrade sheetgen to use it. "
-                              "The file was left as it is\n")
+        assert out.stderr == (
+            f"Error: {db}: this history was written by a newer sheetgen (schema version 9; "
+            f"this one knows versions up to {store.SCHEMA_VERSION}); upgrade sheetgen to use it. "
+            "The file was left as it is\n"
+        )
     assert db.read_bytes() == before
 
 
@@ -439,8 +530,10 @@ def test_an_sqlite_file_of_something_else_is_refused(db):
     conn.close()
     out = run("history")
     assert out.exit_code == 1
-    assert out.output == (f"Error: {db}: an SQLite file that is not a sheetgen history (it has tables of its own); "
-                          "the file was left as it is\n")
+    assert out.output == (
+        f"Error: {db}: an SQLite file that is not a sheetgen history (it has tables of its own); "
+        "the file was left as it is\n"
+    )
 
 
 def test_the_history_module_never_imports_click():
@@ -462,13 +555,23 @@ def consistent(db) -> int:
 
 
 def python(code: str, env=None) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env={**os.environ, **(env or {})},
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def sheetgen(*args, env=None) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "sheetgen", *map(str, args)], cwd=ROOT,
-                            env={**os.environ, **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-m", "sheetgen", *map(str, args)],
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def test_killed_inside_the_save_transaction_keeps_nothing(tmp_path, db):
@@ -482,11 +585,11 @@ def test_killed_inside_the_save_transaction_keeps_nothing(tmp_path, db):
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline
         time.sleep(0.05)
-    proc.send_signal(signal.SIGKILL)       # its game row is written, its players are not
+    proc.send_signal(signal.SIGKILL)  # its game row is written, its players are not
     proc.communicate()
     assert proc.returncode == -signal.SIGKILL
     assert consistent(db) == 1
-    out = run("score", record, "--save")   # not half there: saving it again is no duplicate
+    out = run("score", record, "--save")  # not half there: saving it again is no duplicate
     assert out.exit_code == 0 and out.stderr == f"kept as game 2 in {db}\n"
     assert consistent(db) == 2
 
@@ -508,8 +611,13 @@ print("done")
 
 def save_loop(record, db, n):
     """A process saving the game `n` times (--again), saying "first" after its first save."""
-    return subprocess.Popen([sys.executable, "-c", SAVE_LOOP, str(record), str(db), str(n)], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", SAVE_LOOP, str(record), str(db), str(n)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_sigkill_at_random_points_of_a_loop_of_saves(tmp_path, db):
@@ -538,7 +646,9 @@ def test_concurrent_saves_from_two_processes_all_land(tmp_path, db):
         assert out == "first\ndone\n"
     assert consistent(db) == 50
     assert rows(db, "SELECT layout, count(*) FROM games GROUP BY record_hash ORDER BY 2") == [
-        ("plante-bataille", 25), ("plante-bataille", 25)]
+        ("plante-bataille", 25),
+        ("plante-bataille", 25),
+    ]
     # and two CLI saves of different games at once
     c = write(tmp_path, "g4.yaml", SEASON["g4.yaml"])
     d = write(tmp_path, "g5.yaml", SEASON["g5.yaml"])

@@ -25,9 +25,9 @@ from sheetgen.layout.model import load_layout
 from sheetgen.render import render_pdf
 
 ROOT = Path(__file__).resolve().parents[1]
-MEMORY = 1024 * 1024 * 1024   # bytes of address space for the child
-CPU_SECONDS = 30              # CPU time for the child (imports included); far above what each case needs
-HANG_GUARD = 300              # seconds; see the module doc
+MEMORY = 1024 * 1024 * 1024  # bytes of address space for the child
+CPU_SECONDS = 30  # CPU time for the child (imports included); far above what each case needs
+HANG_GUARD = 300  # seconds; see the module doc
 SECRET = "TOPSECRET-do-not-print"
 
 
@@ -39,8 +39,15 @@ def _limits():
 def sheetgen(args, cwd, stdin: bytes = b""):
     env = {k: v for k, v in os.environ.items() if k != "SHEETGEN_DEBUG"}
     env.update(PYTHONPATH=str(ROOT), LANG="C.UTF-8", LC_ALL="C.UTF-8")
-    return subprocess.run([sys.executable, "-m", "sheetgen", *args], cwd=cwd, input=stdin,
-                          capture_output=True, preexec_fn=_limits, timeout=HANG_GUARD, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "sheetgen", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        preexec_fn=_limits,
+        timeout=HANG_GUARD,
+        env=env,
+    )
 
 
 def snapshot(folder: Path) -> dict:
@@ -63,8 +70,9 @@ def snapshot(folder: Path) -> dict:
 def filled_normal_pdf(layout: str = "harvest-dice-normal", subject: str | None = None) -> bytes:
     src = render_pdf(load_layout(layout), fillable=True)
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(src)))
-    writer.update_page_form_field_values(writer.pages[0], {"player_name_box": "Ann", "pig_1": "/Yes"},
-                                         auto_regenerate=False)
+    writer.update_page_form_field_values(
+        writer.pages[0], {"player_name_box": "Ann", "pig_1": "/Yes"}, auto_regenerate=False
+    )
     if subject is not None:
         writer.add_metadata({"/Subject": subject})
     buf = io.BytesIO()
@@ -94,8 +102,13 @@ def bomb_pdf(megabytes: int = 400) -> bytes:
     chunk = b"\0" * (1024 * 1024)
     body = b"".join(comp.compress(chunk) for _ in range(megabytes)) + comp.flush()
     head = b"%PDF-1.7\n"
-    obj = (b"1 0 obj\n<< /Type /XRef /Size 2 /W [1 4 2] /Root 1 0 R /Filter /FlateDecode /Length "
-           + str(len(body)).encode() + b" >>\nstream\n" + body + b"\nendstream\nendobj\n")
+    obj = (
+        b"1 0 obj\n<< /Type /XRef /Size 2 /W [1 4 2] /Root 1 0 R /Filter /FlateDecode /Length "
+        + str(len(body)).encode()
+        + b" >>\nstream\n"
+        + body
+        + b"\nendstream\nendobj\n"
+    )
     return head + obj + b"startxref\n" + str(len(head)).encode() + b"\n%%EOF\n"
 
 
@@ -118,6 +131,7 @@ def pdfs(tmp_path_factory):
 
 
 # --------------------------------------------------------------------------- the cases
+
 
 def _w(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
@@ -161,15 +175,22 @@ def setup_bomb(d: Path) -> None:
 
 
 def setup_elements(d: Path, n: int) -> None:
-    els = "".join(f"      - {{id: e{i}, type: text, at: [10, 10], size: [20, 8], text: '{i % 10}'}}\n"
-                  for i in range(n))
-    _w(d / "many.yaml", "id: many\ngame: harvest-dice\ntitle: {fr: Test, en: Test}\npages:\n"
-                        "  - id: p\n    title: {fr: Page, en: Page}\n    elements:\n" + els)
+    els = "".join(
+        f"      - {{id: e{i}, type: text, at: [10, 10], size: [20, 8], text: '{i % 10}'}}\n" for i in range(n)
+    )
+    _w(
+        d / "many.yaml",
+        "id: many\ngame: harvest-dice\ntitle: {fr: Test, en: Test}\npages:\n"
+        "  - id: p\n    title: {fr: Page, en: Page}\n    elements:\n" + els,
+    )
 
 
 def setup_players(d: Path, n: int) -> None:
-    _w(d / "game.yaml", "layout: river-valley-glassworks\nplayers:\n"
-                        + "".join(f"  - {{name: p{i}, columns: [0], overflow: 0}}\n" for i in range(n)))
+    _w(
+        d / "game.yaml",
+        "layout: river-valley-glassworks\nplayers:\n"
+        + "".join(f"  - {{name: p{i}, columns: [0], overflow: 0}}\n" for i in range(n)),
+    )
 
 
 def setup_fifo(d: Path, name: str) -> None:
@@ -179,22 +200,30 @@ def setup_fifo(d: Path, name: str) -> None:
 CASES = {
     # losing a user's data
     "render a layout onto itself": (
-        lambda d: _w(d / "my.yaml", _layout_with("")), ["render", "my.yaml", "-o", "my.yaml"]),
+        lambda d: _w(d / "my.yaml", _layout_with("")),
+        ["render", "my.yaml", "-o", "my.yaml"],
+    ),
     "render onto its input through a link": (
         lambda d: (_w(d / "my.yaml", _layout_with("")), os.symlink("my.yaml", d / "out.pdf")),
-        ["render", "my.yaml", "-o", "out.pdf"]),
+        ["render", "my.yaml", "-o", "out.pdf"],
+    ),
     "template over a filled record": (
         lambda d: _w(d / "game.yaml", RECORD.replace("PIG", "3")),
-        ["template", "harvest-dice-normal", "-o", "game.yaml"]),
+        ["template", "harvest-dice-normal", "-o", "game.yaml"],
+    ),
     "template over a record through a link": (
         lambda d: (_w(d / "game.yaml", RECORD.replace("PIG", "3")), os.symlink("game.yaml", d / "ln.yaml")),
-        ["template", "bosk", "-o", "ln.yaml"]),
+        ["template", "bosk", "-o", "ln.yaml"],
+    ),
     "read over a filled record": (
-        lambda d: _w(d / "game.yaml", RECORD.replace("PIG", "3")), ["read", "normal.pdf", "-o", "game.yaml"]),
+        lambda d: _w(d / "game.yaml", RECORD.replace("PIG", "3")),
+        ["read", "normal.pdf", "-o", "game.yaml"],
+    ),
     "read onto its input": (None, ["read", "normal.pdf", "-o", "normal.pdf"]),
     "interactive save over a record": (
         lambda d: _w(d / "game.yaml", RECORD.replace("PIG", "3")),
-        ["score", "harvest-dice-normal", "-i", "--save", "game.yaml"]),
+        ["score", "harvest-dice-normal", "-i", "--save", "game.yaml"],
+    ),
     "render over a JSON file": (lambda d: _w(d / "data.json", "{}"), ["render", "bosk", "-o", "data.json"]),
     "render -o ''": (None, ["render", "bosk", "-o", ""]),
     "render -o a folder": (lambda d: (d / "sub").mkdir(), ["render", "bosk", "-o", "sub"]),
@@ -208,44 +237,71 @@ CASES = {
     "--layout is not the PDF's layout (score)": (None, ["score", "--layout", "harvest-dice-advanced", "normal.pdf"]),
     "extends a foreign file": (lambda d: _w(d / "my.yaml", "extends: secret.yaml\n"), ["validate", "my.yaml"]),
     "extends a foreign mapping that has an id": (
-        lambda d: (_w(d / "other.json", f'{{"id": "{SECRET}", "pages": "{SECRET}"}}'),
-                   _w(d / "my.yaml", "extends: other.json\n")), ["validate", "my.yaml"]),
+        lambda d: (
+            _w(d / "other.json", f'{{"id": "{SECRET}", "pages": "{SECRET}"}}'),
+            _w(d / "my.yaml", "extends: other.json\n"),
+        ),
+        ["validate", "my.yaml"],
+    ),
     "record names a foreign file as layout": (
-        lambda d: _w(d / "game.yaml", "layout: secret.yaml\nplayers: []\n"), ["score", "game.yaml"]),
+        lambda d: _w(d / "game.yaml", "layout: secret.yaml\nplayers: []\n"),
+        ["score", "game.yaml"],
+    ),
     "record names a foreign text file as layout": (
-        lambda d: _w(d / "game.yaml", "layout: notes.json\nplayers: []\n"), ["score", "game.yaml"]),
+        lambda d: _w(d / "game.yaml", "layout: notes.json\nplayers: []\n"),
+        ["score", "game.yaml"],
+    ),
     # wrong results
     "Arabic-Indic digits": (lambda d: _w(d / "game.yaml", RECORD.replace("PIG", '"١٢"')), ["score", "game.yaml"]),
     "full-width digits": (lambda d: _w(d / "game.yaml", RECORD.replace("PIG", '"１２"')), ["score", "game.yaml"]),
-    "Hebrew label": (lambda d: _w(d / "my.yaml", _layout_with("title: {fr: שלום, en: Hello}\n")),
-                     ["validate", "my.yaml"]),
-    "Arabic label": (lambda d: _w(d / "my.yaml", _layout_with("title: {fr: مرحبا, en: Hello}\n")),
-                     ["render", "my.yaml", "-o", "x.pdf"]),
+    "Hebrew label": (
+        lambda d: _w(d / "my.yaml", _layout_with("title: {fr: שלום, en: Hello}\n")),
+        ["validate", "my.yaml"],
+    ),
+    "Arabic label": (
+        lambda d: _w(d / "my.yaml", _layout_with("title: {fr: مرحبا, en: Hello}\n")),
+        ["render", "my.yaml", "-o", "x.pdf"],
+    ),
     # hanging or eating memory
     "extends chain of 1,000 files": (setup_chain, ["validate", "c0.yaml"]),
     "alias bomb through extends": (setup_bomb, ["validate", "child.yaml"]),
     "3-million item flow list": (
-        lambda d: _w(d / "big.yaml", "layout: bosk\nplayers: [" + "1," * 3_000_000 + "1]\n"), ["score", "big.yaml"]),
+        lambda d: _w(d / "big.yaml", "layout: bosk\nplayers: [" + "1," * 3_000_000 + "1]\n"),
+        ["score", "big.yaml"],
+    ),
     "400,000 item flow list under the size limit": (
-        lambda d: _w(d / "big.yaml", _layout_with("x: [" + "1," * 400_000 + "1]\n")), ["validate", "big.yaml"]),
-    "10 MB label": (lambda d: _w(d / "my.yaml", _layout_with("title: {fr: " + "a" * 10_000_000 + ", en: b}\n")),
-                    ["validate", "my.yaml"]),
+        lambda d: _w(d / "big.yaml", _layout_with("x: [" + "1," * 400_000 + "1]\n")),
+        ["validate", "big.yaml"],
+    ),
+    "10 MB label": (
+        lambda d: _w(d / "my.yaml", _layout_with("title: {fr: " + "a" * 10_000_000 + ", en: b}\n")),
+        ["validate", "my.yaml"],
+    ),
     "100,000 character label": (
         lambda d: _w(d / "my.yaml", _layout_with("title: {fr: " + "a" * 100_000 + ", en: b}\n")),
-        ["validate", "my.yaml"]),
+        ["validate", "my.yaml"],
+    ),
     "score /dev/zero": (None, ["score", "/dev/zero"]),
     "validate /dev/zero": (None, ["validate", "/dev/zero"]),
     "score a FIFO with no writer": (lambda d: setup_fifo(d, "game.yaml"), ["score", "game.yaml"]),
     "read a FIFO with no writer": (lambda d: setup_fifo(d, "in.pdf"), ["read", "in.pdf"]),
     "fillable pad of 10,000 copies": (None, ["render", "bosk", "--fillable", "--copies", "10000", "-o", "x.pdf"]),
     "fillable pad past the form-field budget": (
-        None, ["render", "river-valley-glassworks", "--players", "5", "--fillable", "--copies", "100", "-o", "x.pdf"]),
+        None,
+        ["render", "river-valley-glassworks", "--players", "5", "--fillable", "--copies", "100", "-o", "x.pdf"],
+    ),
     "a number of 5,000 digits": (
-        lambda d: _w(d / "game.yaml", RECORD.replace("PIG", "9" * 5000)), ["score", "game.yaml"]),
+        lambda d: _w(d / "game.yaml", RECORD.replace("PIG", "9" * 5000)),
+        ["score", "game.yaml"],
+    ),
     "a folder as the record's layout": (
-        lambda d: _w(d / "game.yaml", "layout: /tmp\nplayers: []\n"), ["score", "game.yaml"]),
+        lambda d: _w(d / "game.yaml", "layout: /tmp\nplayers: []\n"),
+        ["score", "game.yaml"],
+    ),
     "a layout name too long for the system": (
-        lambda d: _w(d / "game.yaml", "layout: " + "a" * 5000 + "\nplayers: []\n"), ["score", "game.yaml"]),
+        lambda d: _w(d / "game.yaml", "layout: " + "a" * 5000 + "\nplayers: []\n"),
+        ["score", "game.yaml"],
+    ),
     "extends a folder": (lambda d: _w(d / "my.yaml", "extends: /tmp/\n"), ["validate", "my.yaml"]),
     "diamond extends 40 deep": (setup_diamond, ["validate", "d40.yaml"]),
     "10,000 overlapping elements": (lambda d: setup_elements(d, 10_000), ["validate", "many.yaml"]),
@@ -259,7 +315,9 @@ CASES = {
     "junk named .pdf": (lambda d: _w(d / "junk.pdf", "hello"), ["read", "junk.pdf"]),
     "a folder as a record": (lambda d: (d / "sub").mkdir(), ["score", "sub"]),
     "extends 64 levels of nesting": (
-        lambda d: _w(d / "deep.yaml", _layout_with("x: " + "[" * 5000 + "]" * 5000 + "\n")), ["validate", "deep.yaml"]),
+        lambda d: _w(d / "deep.yaml", _layout_with("x: " + "[" * 5000 + "]" * 5000 + "\n")),
+        ["validate", "deep.yaml"],
+    ),
     # Unix and Click conventions
     "mistyped layout id": (None, ["render", "harvest-dice-normall"]),
     "an empty record name": (None, ["score", ""]),
@@ -268,7 +326,8 @@ CASES = {
     "validate - with a broken layout": (None, ["validate", "-"], b"id: x\ngame: nope\n"),
     "terminal escapes in a name": (
         lambda d: _w(d / "game.yaml", RECORD.replace("Bob", '"\\e[31mBob\\nEvil"').replace("PIG", "99")),
-        ["score", "game.yaml"]),
+        ["score", "game.yaml"],
+    ),
 }
 
 
@@ -293,10 +352,10 @@ def test_hostile_input_is_one_clean_error(name, tmp_path, pdfs):
     assert proc.returncode in (1, 2), (proc.returncode, err[-2000:])
     assert [line for line in err.splitlines() if line.startswith("Error:")].__len__() == 1, err[-3000:]
     assert "Traceback" not in err + out and "internal error" not in err, err[-3000:]
-    assert SECRET not in err + out            # a foreign file's contents are never quoted
-    assert "\x1b" not in err + out            # control characters are shown escaped
-    assert len(err.splitlines()) <= 60, err[:3000]   # errors are capped, "... and N more"
-    assert snapshot(tmp_path) == before       # nothing changed, no temporary file left
+    assert SECRET not in err + out  # a foreign file's contents are never quoted
+    assert "\x1b" not in err + out  # control characters are shown escaped
+    assert len(err.splitlines()) <= 60, err[:3000]  # errors are capped, "... and N more"
+    assert snapshot(tmp_path) == before  # nothing changed, no temporary file left
 
 
 def test_odd_form_field_names_are_ignored_not_a_crash(tmp_path, pdfs):
@@ -320,11 +379,13 @@ def test_the_messages_name_the_limit_or_the_problem(tmp_path, pdfs):
     assert "one of the command's inputs" in error(["read", "normal.pdf", "-o", "normal.pdf", "--force"])
     assert "not a built-in layout; give --layout" in error(["read", "subject-path.pdf"])
     assert "rendered from layout 'harvest-dice-normal', not from 'harvest-dice-advanced'" in error(
-        ["read", "--layout", "harvest-dice-advanced", "normal.pdf"])
+        ["read", "--layout", "harvest-dice-advanced", "normal.pdf"]
+    )
     assert "more than 32 files deep (the limit)" in error(["validate", "c0.yaml"], setup_chain)
     assert "more than 20,000 values, YAML aliases expanded (the limit)" in error(["validate", "child.yaml"], setup_bomb)
     assert "larger than the limit of 1 MB" in error(
-        ["score", "big.yaml"], lambda d: _w(d / "big.yaml", "[" + "1," * 600_000 + "1]"))
+        ["score", "big.yaml"], lambda d: _w(d / "big.yaml", "[" + "1," * 600_000 + "1]")
+    )
     assert "not a regular file (to read a stream, give -" in error(["score", "/dev/zero"])
     assert "at most 100 with --fillable" in error(["render", "bosk", "--fillable", "--copies", "10000"])
     assert "played by 2-5 players, got 2000" in error(["score", "game.yaml"], lambda d: setup_players(d, 2000))
@@ -332,10 +393,12 @@ def test_the_messages_name_the_limit_or_the_problem(tmp_path, pdfs):
     assert "more overlaps on page 'p'" in overlaps and "... and " in overlaps
     assert "the limit is 400" in error(["validate", "many.yaml"], lambda d: setup_elements(d, 401))
     assert "right-to-left text" in error(
-        ["validate", "my.yaml"], lambda d: _w(d / "my.yaml", _layout_with("title: {fr: שלום, en: Hello}\n")))
+        ["validate", "my.yaml"], lambda d: _w(d / "my.yaml", _layout_with("title: {fr: שלום, en: Hello}\n"))
+    )
     assert "did you mean 'harvest-dice-normal'?" in error(["render", "harvest-dice-normall"])
     pdf_errors = error(["score", "truncated.pdf"])
     assert pdf_errors.startswith("Error: truncated.pdf: not a readable PDF") and len(pdf_errors.splitlines()) == 1
     assert "\\x1b[31mBob\\nEvil" in error(
         ["score", "game.yaml"],
-        lambda d: _w(d / "game.yaml", RECORD.replace("Bob", '"\\e[31mBob\\nEvil"').replace("PIG", "99")))
+        lambda d: _w(d / "game.yaml", RECORD.replace("Bob", '"\\e[31mBob\\nEvil"').replace("PIG", "99")),
+    )

@@ -11,11 +11,11 @@ from click.testing import CliRunner
 from conftest import FIXTURES
 from pypdf import PdfReader
 
+from sheetgen import text as fonts
 from sheetgen.cli import cli
 from sheetgen.layout.display import Box, Text
 from sheetgen.layout.model import HOUSE_NOTE, load_layout
 from sheetgen.layout.resolve import builtin_ids
-from sheetgen import text as fonts
 from sheetgen.render import render_pdf
 
 PT = 72 / 25.4
@@ -37,9 +37,10 @@ def house():
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_unverified_numbers_are_marked_and_verified_ones_not(house, lang):
     shown = {p.path: p.text for p in texts(house, "sheet", lang)}
-    assert shown["note.text"] == {
-        "fr": "Dés : 6†, bonus 5", "en": "Dice: 6†, bonus 5"}[lang]   # `dice` is unverified, `bonus` is not
-    assert shown["values.sections[0].value"] == "3†"                 # an unverified section's value
+    assert (
+        shown["note.text"] == {"fr": "Dés : 6†, bonus 5", "en": "Dice: 6†, bonus 5"}[lang]
+    )  # `dice` is unverified, `bonus` is not
+    assert shown["values.sections[0].value"] == "3†"  # an unverified section's value
     assert shown["values.sections[1].value"] == "4"
 
 
@@ -97,15 +98,16 @@ def test_harvest_dice_marks_its_house_values():
     normal, advanced = load_layout("harvest-dice-normal"), load_layout("harvest-dice-advanced")
     for layout in (normal, advanced):
         shown = {p.path: p.text for p in texts(layout, "sheet", "en")}
-        assert [shown[f"pig.sections[{n}].value"] for n in range(7)] == [
-            "1†", "3†", "6†", "10†", "15†", "21†", "28†"]
-        assert shown["garden.row_value"] == "5"          # the seed gives 5 per complete row
+        assert [shown[f"pig.sections[{n}].value"] for n in range(7)] == ["1†", "3†", "6†", "10†", "15†", "21†", "28†"]
+        assert shown["garden.row_value"] == "5"  # the seed gives 5 per complete row
         assert "(6† with 2 players, 9† with 3-4)" in shown["rules.text"]
         assert "the player to the left of the first player becomes first player" in shown["rules.text"]
     fr = {p.path: p.text for p in texts(advanced, "sheet", "fr")}
-    assert fr["rules_majority.text"] == ("Majorités (+5) : le plus de chaque légume au potager, le plus de "
-                                         "cases cochées au cochon ; à égalité chaque ex æquo gagne, 0 ne gagne "
-                                         "jamais.†")
+    assert fr["rules_majority.text"] == (
+        "Majorités (+5) : le plus de chaque légume au potager, le plus de "
+        "cases cochées au cochon ; à égalité chaque ex æquo gagne, 0 ne gagne "
+        "jamais.†"
+    )
     assert "Le joueur à gauche du 1er joueur devient 1er joueur".lower() in fr["rules.text"].lower()
     assert "rules_majority" not in {p.path.split(".")[0] for p in texts(normal, "sheet", "fr")}
 
@@ -117,9 +119,15 @@ def test_imperial_settlers_marks_its_house_buildings_abilities_and_rules():
         layout = load_layout(layout_id)
         village = {p.path: p.text for p in texts(layout, "village", "fr")}
         assert [village[f"{b}.name"] for b in ("sawmill", "tavern", "workshop", "mill", "forum", "architects")] == [
-            "Scierie†", "Taverne†", "Atelier†", "Moulin†", "Forum†", "Architectes"]
+            "Scierie†",
+            "Taverne†",
+            "Atelier†",
+            "Moulin†",
+            "Forum†",
+            "Architectes",
+        ]
         assert village["sawmill.ability"] == "Chaque tour\u00a0: gagnez 1 bois.†"
-        assert village["forum.ability"].count("†") == 1            # its points already carry the mark
+        assert village["forum.ability"].count("†") == 1  # its points already carry the mark
         assert village["architects.ability"].endswith("+2 points de développement (une fois par tour).†")
         empire = {p.path: p.text for p in texts(layout, "empire", "en")}
         assert empire["bridges_help.text"].endswith("A bridge opens the fields of its letter.†")
@@ -129,10 +137,12 @@ def test_imperial_settlers_marks_its_house_buildings_abilities_and_rules():
     village = [p for p in texts(advanced, "village", "fr")]
     assert [p.text for p in village if p.path.endswith(".blueprint_label")] == ["Plan†"] * 6
     assert [p.text for p in village if p.path.endswith(".ladder_label")] == [
-        "Valeur soulignée\u00a0: à chaque colonie, entourez la suivante†"] * 6
+        "Valeur soulignée\u00a0: à chaque colonie, entourez la suivante†"
+    ] * 6
     empire = {p.path: p.text for p in texts(advanced, "empire", "fr")}
     assert empire["colonies_help.text"].endswith(
-        "Adjacentes\u00a0: voisines sur une piste, ou l'une au-dessus de l'autre dans la même colonne.†")
+        "Adjacentes\u00a0: voisines sur une piste, ou l'une au-dessus de l'autre dans la même colonne.†"
+    )
 
 
 @pytest.mark.parametrize("players", [2, 5])
@@ -140,7 +150,7 @@ def test_glassworks_marks_its_column_height_and_its_shared_victory(players):
     layout = load_layout("river-valley-glassworks")
     shown = {p.path: p.text for p in texts(layout, "pad", "fr", players)}
     board = [t for path, t in shown.items() if path.endswith(".label") and t.startswith("Plateau final")]
-    assert board == ["Plateau final†"]        # 5 pieces a column: the seed gives 7 columns only
+    assert board == ["Plateau final†"]  # 5 pieces a column: the seed gives 7 columns only
     assert "égalité : victoire partagée†" in shown.values()
     assert shown["rules.text"].endswith("Le plus haut total gagne ; une égalité est une victoire partagée.†")
     assert "†" not in shown["lake.text"]
@@ -151,7 +161,7 @@ def test_bosk_marks_only_the_unknown_order_fallback():
     pad = {p.path: p.text for p in texts(layout, "pad", "en", 4)}
     assert pad["final_rule.text"].endswith("Order unknown: a shared victory.†")
     marked = [path for path, t in pad.items() if "†" in t and path != "house_note"]
-    assert marked == ["final_rule.text"]      # the summer and winter tables are the seed's
+    assert marked == ["final_rule.text"]  # the summer and winter tables are the seed's
     assert notes(texts(layout, "summer", "en", 4)) == []
 
 
@@ -168,7 +178,8 @@ def test_validate_lists_house_values_and_house_rules():
     assert result.output.splitlines()[1:] == [
         "note: 6 values are house defaults not checked against a published sheet (verified: false): "
         "constants.dice_two_players, constants.dice_more_players, pig, market_carrot, market_salad, market_tomato",
-        "note: 1 texts are house rules the published rules leave open (house: true): rules_majority.text"]
+        "note: 1 texts are house rules the published rules leave open (house: true): rules_majority.text",
+    ]
 
 
 @pytest.mark.parametrize("layout_id", builtin_ids())
@@ -183,8 +194,11 @@ def test_builtin_text_is_7pt_or_an_in_box_hint_of_5_5pt(layout_id):
 
 def test_an_unverified_element_marks_its_value_and_the_placeholders_reading_it(tmp_path):
     path = tmp_path / "unsure-rows.yaml"
-    path.write_text("id: unsure-rows\nextends: harvest-dice-normal\npages:\n  - id: sheet\n    elements:\n"
-                    "      - {id: garden, verified: false}\n", encoding="utf-8")
+    path.write_text(
+        "id: unsure-rows\nextends: harvest-dice-normal\npages:\n  - id: sheet\n    elements:\n"
+        "      - {id: garden, verified: false}\n",
+        encoding="utf-8",
+    )
     layout = load_layout(str(path))
     shown = {p.path: p.text for p in texts(layout, "sheet", "en")}
     assert shown["garden.row_value"] == "5†"

@@ -13,24 +13,55 @@ pdfium = pytest.importorskip("pypdfium2")
 
 REQUIRED = {
     # Harvest Dice
-    "carrot", "salad", "tomato", "pig", "die",
+    "carrot",
+    "salad",
+    "tomato",
+    "pig",
+    "die",
     # Imperial Settlers
-    "stone", "wood", "food", "gold", "worker", "favor", "wall", "house", "granary",
-    "bridge", "field", "points", "architect", "building", "blueprint",
+    "stone",
+    "wood",
+    "food",
+    "gold",
+    "worker",
+    "favor",
+    "wall",
+    "house",
+    "granary",
+    "bridge",
+    "field",
+    "points",
+    "architect",
+    "building",
+    "blueprint",
     # River Valley Glassworks
-    "glass", "overflow", "river",
+    "glass",
+    "overflow",
+    "river",
     # Bosk
-    "tree", "leaf", "squirrel", "sun", "snowflake", "wind",
+    "tree",
+    "leaf",
+    "squirrel",
+    "sun",
+    "snowflake",
+    "wind",
     # Plante Bataille
-    "cabbage", "corn", "card", "wheelbarrow", "basket", "storm",
+    "cabbage",
+    "corn",
+    "card",
+    "wheelbarrow",
+    "basket",
+    "storm",
     # Generic
-    "trophy", "crown", "pencil",
+    "trophy",
+    "crown",
+    "pencil",
 }
 
-PAGE = 300          # page side, points (= pixels at scale 1)
-X0 = Y0 = 100       # icon square's bottom-left corner, points
-SIZE = 100          # icon side, points
-TOL = 2             # anti-aliasing tolerance, pixels
+PAGE = 300  # page side, points (= pixels at scale 1)
+X0 = Y0 = 100  # icon square's bottom-left corner, points
+SIZE = 100  # icon side, points
+TOL = 2  # anti-aliasing tolerance, pixels
 
 
 def _canvas(size=(PAGE, PAGE)):
@@ -69,6 +100,7 @@ def _ink_bbox(img, threshold=245):
 def rendered():
     def page_for(name):
         return lambda c: draw_icon(c, name, X0, Y0, SIZE)
+
     return dict(zip(ICON_NAMES, _render_pages([page_for(n) for n in ICON_NAMES])))
 
 
@@ -83,7 +115,7 @@ def test_names_sorted_unique_and_complete():
 @pytest.mark.parametrize("name", ICON_NAMES)
 def test_every_icon_draws_at_all_print_sizes(name):
     c = _canvas()
-    for size in (11.3, 22.7, 56.7, 100):       # 4 mm, 8 mm, 20 mm, 100 pt
+    for size in (11.3, 22.7, 56.7, 100):  # 4 mm, 8 mm, 20 mm, 100 pt
         draw_icon(c, name, 10, 10, size)
         draw_icon(c, name, 10, 10, size, color="#7b3fa0")
     c.showPage()
@@ -109,12 +141,28 @@ def test_graphics_state_is_restored(name):
     c.setLineJoin(0)
     c.setDash([2, 1])
     c.setFont("Helvetica", 9)
-    before = (c._fillColorObj, c._strokeColorObj, c._lineWidth, c._lineCap,
-              c._lineJoin, c._lineDash, c._fontname, c._fontsize)
+    before = (
+        c._fillColorObj,
+        c._strokeColorObj,
+        c._lineWidth,
+        c._lineCap,
+        c._lineJoin,
+        c._lineDash,
+        c._fontname,
+        c._fontsize,
+    )
     ops_before = len(c._code)
     draw_icon(c, name, 20, 30, 40, color="#ff0000")
-    after = (c._fillColorObj, c._strokeColorObj, c._lineWidth, c._lineCap,
-             c._lineJoin, c._lineDash, c._fontname, c._fontsize)
+    after = (
+        c._fillColorObj,
+        c._strokeColorObj,
+        c._lineWidth,
+        c._lineCap,
+        c._lineJoin,
+        c._lineDash,
+        c._fontname,
+        c._fontsize,
+    )
     assert after == before
     emitted = " ".join(c._code[ops_before:]).split()
     assert emitted.count("q") == emitted.count("Q") >= 1
@@ -126,7 +174,7 @@ def test_icon_stays_inside_its_square_and_is_not_empty(rendered, name):
     img = rendered[name]
     bbox = _ink_bbox(img)
     assert bbox is not None, f"{name} drew nothing"
-    left, top, right, bottom = bbox             # right/bottom are exclusive
+    left, top, right, bottom = bbox  # right/bottom are exclusive
     # PDF y=100..200 maps to pixel rows 100..200 on a 300 pt page.
     lo, hi = X0 - TOL, X0 + SIZE + TOL
     assert lo <= left and right <= hi, f"{name} spills horizontally: {bbox}"
@@ -138,17 +186,19 @@ def test_icon_stays_inside_its_square_and_is_not_empty(rendered, name):
 def test_glass_honours_colour_and_others_ignore_it():
     def page(name, color):
         return lambda c: draw_icon(c, name, X0, Y0, SIZE, color=color)
+
     default, red, tree_plain, tree_red = _render_pages(
-        [page("glass", None), page("glass", "#e02020"),
-         page("tree", None), page("tree", "#e02020")])
+        [page("glass", None), page("glass", "#e02020"), page("tree", None), page("tree", "#e02020")]
+    )
 
     def reddish(img):
         r, g, b = img.split()
         mask = ImageChops.multiply(
             r.point(lambda v: 255 if v > 150 else 0),
-            ImageChops.multiply(g.point(lambda v: 255 if v < 110 else 0),
-                                b.point(lambda v: 255 if v < 110 else 0)))
+            ImageChops.multiply(g.point(lambda v: 255 if v < 110 else 0), b.point(lambda v: 255 if v < 110 else 0)),
+        )
         return mask.histogram()[255]
+
     assert reddish(default) == 0
     assert reddish(red) > 500
     assert tree_plain.tobytes() == tree_red.tobytes()

@@ -80,8 +80,9 @@ def test_unknown_page_is_refused():
 def test_validate_lists_the_house_defaults():
     out = run("validate", BASIC)
     assert out.exit_code == 0, out.output
-    assert out.output.startswith("ok: imperial-settlers: layout 'imperial-settlers' (imperial-settlers), "
-                                 "pages: empire, village\n")
+    assert out.output.startswith(
+        "ok: imperial-settlers: layout 'imperial-settlers' (imperial-settlers), pages: empire, village\n"
+    )
     for name in ("walls.sections[0]", "bridges.sections[4]", "fields.sections[2]", "sawmill", "architects"):
         assert name in out.output
 
@@ -127,8 +128,12 @@ def test_ten_rounds_with_roll_favour_and_resources_left():
     layout = load_layout(BASIC)
     rounds = layout.element("rounds")
     assert [c["label"]["en"] for c in rounds["columns"][1:]] == [str(n) for n in range(1, 11)]
-    assert [r["en"] for r in rounds["row_labels"]] == ["3 resource dice", "Worker die", "Favour taken",
-                                                       "Resources lost"]
+    assert [r["en"] for r in rounds["row_labels"]] == [
+        "3 resource dice",
+        "Worker die",
+        "Favour taken",
+        "Resources lost",
+    ]
 
 
 def test_nothing_is_built_at_the_start_and_the_architects_are_marked():
@@ -140,7 +145,8 @@ def test_nothing_is_built_at_the_start_and_the_architects_are_marked():
         boxes = [p for p in prims if isinstance(p, Box) and p.field]
         assert not any(p.checked for p in boxes)
         assert sorted(p.field for p in boxes if p.field.endswith("_round")) == sorted(
-            f"{el['id']}_round" for el in cards(layout))
+            f"{el['id']}_round" for el in cards(layout)
+        )
         assert {p.field.rsplit("_", 1)[0] for p in boxes if p.kind == "check"} == {el["id"] for el in cards(layout)}
         words = [p.text for p in prims if isinstance(p, Text)]
         assert "Construit au départ" not in words
@@ -148,10 +154,14 @@ def test_nothing_is_built_at_the_start_and_the_architects_are_marked():
         assert words.count("Règles avancées") == 1
         assert "Architectes" in words
     basic = texts(load_layout(BASIC), "village")
-    assert ("Advanced rules only: in a basic game it is not built and scores nothing. When you make a colony: "
-            "+2 development points (once per round).†") in basic   # the +2 is a house value
-    assert any(t.startswith("Nothing is built at the start: a building is built by checking its boxes, in any "
-                            "order") for t in basic)
+    assert (
+        "Advanced rules only: in a basic game it is not built and scores nothing. When you make a colony: "
+        "+2 development points (once per round).†"
+    ) in basic  # the +2 is a house value
+    assert any(
+        t.startswith("Nothing is built at the start: a building is built by checking its boxes, in any order")
+        for t in basic
+    )
 
 
 def test_the_prebuilt_key_is_gone():
@@ -164,9 +174,17 @@ def test_the_prebuilt_key_is_gone():
 def test_underlined_values_only_in_the_advanced_layout():
     # advanced: the marked value of the sentence, the points when the ladder is theirs (forum: both,
     # architects: the points only), and one under each ladder step
-    expected = {BASIC: dict.fromkeys(["sawmill", "tavern", "workshop", "mill", "forum", "architects"], 0),
-                ADVANCED: {"sawmill": 1 + 3, "tavern": 1 + 3, "workshop": 1 + 2, "mill": 1 + 3, "forum": 2 + 3,
-                           "architects": 1 + 3}}
+    expected = {
+        BASIC: dict.fromkeys(["sawmill", "tavern", "workshop", "mill", "forum", "architects"], 0),
+        ADVANCED: {
+            "sawmill": 1 + 3,
+            "tavern": 1 + 3,
+            "workshop": 1 + 2,
+            "mill": 1 + 3,
+            "forum": 2 + 3,
+            "architects": 1 + 3,
+        },
+    }
     for layout_id, lines in expected.items():
         layout = load_layout(layout_id)
         got = {}
@@ -189,8 +207,16 @@ def test_sentences_read_without_the_underline_markers():
 def test_advanced_sheet_adds_colonies_to_the_score():
     basic, advanced = load_layout(BASIC), load_layout(ADVANCED)
     ids = [b["id"] for b in basic.element("score")["boxes"]]
-    assert ids == ["score_walls", "score_houses", "score_granaries", "score_bridges", "score_buildings",
-                   "score_favors", "score_development", "score_total"]
+    assert ids == [
+        "score_walls",
+        "score_houses",
+        "score_granaries",
+        "score_bridges",
+        "score_buildings",
+        "score_favors",
+        "score_development",
+        "score_total",
+    ]
     ids = [b["id"] for b in advanced.element("score")["boxes"]]
     assert ids[-3:] == ["score_development", "score_colonies", "score_total"]
     assert advanced.element("forum")["ladder"] == [2, 3, 4]
@@ -200,25 +226,37 @@ def test_advanced_sheet_adds_colonies_to_the_score():
 # ----------------------------------------------------------------------------- building card validation
 
 
-@pytest.mark.parametrize("fixture, problems", [
-    ("bad-buildings.yaml", [  # refused with the keys
-        "11: workshop.blueprint: the sections (X) of a blueprint must be adjacent (side by side or one above "
-        "the other)",
-        "9: mill.blueprint: every row of a blueprint has the same length",
-        "7: forum.ladder: ladder[0] is 3 but points is 2: with ladder_of: points, the ladder starts at the "
-        "printed points",
-    ]),
-    ("bad-cards.yaml", [  # valid keys, but the card cannot be drawn as written
-        "7: sawmill.ability: with a ladder of the ability's value, mark that value in the sentence as _value_ "
-        "(it is printed underlined)",
-        "9: tavern.ability: the underlined value is '2' but the ladder starts at 1",
-        "11: architects.boxes: 9 boxes of 8mm do not fit in the card (72.0mm wide beside the points)",
-    ]),
-    ("bad-per.yaml", [
-        "8: mill.ability: mark one underlined value as _value_ (two underscores in all)",
-        "6: forum.per: no track 'towers' in this layout to count sections of",
-    ]),
-])
+@pytest.mark.parametrize(
+    "fixture, problems",
+    [
+        (
+            "bad-buildings.yaml",
+            [  # refused with the keys
+                "11: workshop.blueprint: the sections (X) of a blueprint must be adjacent (side by side or one above "
+                "the other)",
+                "9: mill.blueprint: every row of a blueprint has the same length",
+                "7: forum.ladder: ladder[0] is 3 but points is 2: with ladder_of: points, the ladder starts at the "
+                "printed points",
+            ],
+        ),
+        (
+            "bad-cards.yaml",
+            [  # valid keys, but the card cannot be drawn as written
+                "7: sawmill.ability: with a ladder of the ability's value, mark that value in the sentence as _value_ "
+                "(it is printed underlined)",
+                "9: tavern.ability: the underlined value is '2' but the ladder starts at 1",
+                "11: architects.boxes: 9 boxes of 8mm do not fit in the card (72.0mm wide beside the points)",
+            ],
+        ),
+        (
+            "bad-per.yaml",
+            [
+                "8: mill.ability: mark one underlined value as _value_ (two underscores in all)",
+                "6: forum.per: no track 'towers' in this layout to count sections of",
+            ],
+        ),
+    ],
+)
 def test_building_cards_refused_with_file_and_line(fixture, problems):
     path = FIXTURES / fixture
     with pytest.raises(LayoutError) as exc:

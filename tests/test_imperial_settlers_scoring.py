@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import record_text, score_text
+
 from sheetgen.cli import cli
 from sheetgen.errors import RecordError
 from sheetgen.games import imperial_settlers as rules
@@ -36,11 +36,15 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures" / "imperial-settlers"
 CATEGORIES = ["walls", "houses", "granaries", "bridges", "buildings", "favors", "development"]
 
 
-def player(walls=0, houses=0, granaries=0, bridges=0, fields=0, village=None, favors=0, development=0,
-           colonies=None) -> dict:
-    p = {"empire": {"walls": walls, "houses": houses, "granaries": granaries, "bridges": bridges,
-                    "fields": fields},
-         "village": village or {}, "favors": favors, "development": development}
+def player(
+    walls=0, houses=0, granaries=0, bridges=0, fields=0, village=None, favors=0, development=0, colonies=None
+) -> dict:
+    p = {
+        "empire": {"walls": walls, "houses": houses, "granaries": granaries, "bridges": bridges, "fields": fields},
+        "village": village or {},
+        "favors": favors,
+        "development": development,
+    }
     if colonies is not None:
         p["colonies"] = colonies
     return p
@@ -82,15 +86,36 @@ def test_partial_sections_and_the_first_tie_breaker():
     #   fields 2 (A open); mill finished: 3; favours 2; development 4.
     #   Total 15 + 0 + 5 + 1 + 3 + 2 + 4 = 30.
     # Tied at 30: Alice built 2 bridges, Bob 1 -> Alice wins.
-    alice = player(walls=4, houses=10, bridges=3, fields=5, village={"workshop": 3, "mill": 3, "forum": 5},
-                   favors=6, development="2+1")
+    alice = player(
+        walls=4,
+        houses=10,
+        bridges=3,
+        fields=5,
+        village={"workshop": 3, "mill": 3, "forum": 5},
+        favors=6,
+        development="2+1",
+    )
     bob = player(walls=11, granaries=5, bridges=1, fields=2, village={"mill": 4}, favors=2, development=4)
     r = result(record(Alice=alice, Bob=bob))
     assert r["layout"] == BASIC and r["game"] == "imperial-settlers"
-    assert r["players"][0]["breakdown"] == {"walls": 3, "houses": 10, "granaries": 0, "bridges": 2,
-                                            "buildings": 6, "favors": 6, "development": 3}
-    assert r["players"][1]["breakdown"] == {"walls": 15, "houses": 0, "granaries": 5, "bridges": 1,
-                                            "buildings": 3, "favors": 2, "development": 4}
+    assert r["players"][0]["breakdown"] == {
+        "walls": 3,
+        "houses": 10,
+        "granaries": 0,
+        "bridges": 2,
+        "buildings": 6,
+        "favors": 6,
+        "development": 3,
+    }
+    assert r["players"][1]["breakdown"] == {
+        "walls": 15,
+        "houses": 0,
+        "granaries": 5,
+        "bridges": 1,
+        "buildings": 3,
+        "favors": 2,
+        "development": 4,
+    }
     assert [p["total"] for p in r["players"]] == [30, 30]
     assert [p["rank"] for p in r["players"]] == [1, 2]
     assert r["winners"] == ["Alice"]
@@ -123,9 +148,21 @@ def test_shared_victory_when_both_tie_breakers_are_equal():
     assert r["winners"] == ["Eve", "Finn"]
 
 
-@pytest.mark.parametrize("boxes, walls, granaries", [
-    (0, 0, 0), (1, 1, 1), (2, 1, 1), (3, 3, 2), (4, 3, 2), (5, 6, 5), (7, 6, 5), (8, 10, 9), (10, 10, 9),
-    (11, 15, 14)])
+@pytest.mark.parametrize(
+    "boxes, walls, granaries",
+    [
+        (0, 0, 0),
+        (1, 1, 1),
+        (2, 1, 1),
+        (3, 3, 2),
+        (4, 3, 2),
+        (5, 6, 5),
+        (7, 6, 5),
+        (8, 10, 9),
+        (10, 10, 9),
+        (11, 15, 14),
+    ],
+)
 def test_each_track_scores_its_rightmost_completed_section(boxes, walls, granaries):
     r = result(record(A=player(walls=boxes, granaries=boxes), B=player()))
     b = r["players"][0]["breakdown"]
@@ -173,12 +210,28 @@ def test_advanced_colonies_move_the_underlined_value_up_the_ladder():
     #   Sections needed: 4 + 4 + 2 = 10; completed: walls 3 + houses 5 + granaries 1 + bridges 3 = 12.
     #   Total 6 + 15 + 1 + 4 + 12 + 4 + 5 + 5 = 52.
     # Bob: nothing but the printed buildings: 0.
-    alice = player(walls=7, houses=11, granaries=2, bridges=5, fields=6,
-                   village={"workshop": 3, "mill": 2, "forum": 5, "architects": 4}, favors=4, development="3+2",
-                   colonies={"forum": 1, "architects": 1, "sawmill": 1})
+    alice = player(
+        walls=7,
+        houses=11,
+        granaries=2,
+        bridges=5,
+        fields=6,
+        village={"workshop": 3, "mill": 2, "forum": 5, "architects": 4},
+        favors=4,
+        development="3+2",
+        colonies={"forum": 1, "architects": 1, "sawmill": 1},
+    )
     r = result(record(ADVANCED, Alice=alice, Bob=player()))
-    assert r["players"][0]["breakdown"] == {"walls": 6, "houses": 15, "granaries": 1, "bridges": 4,
-                                            "buildings": 12, "favors": 4, "development": 5, "colonies": 5}
+    assert r["players"][0]["breakdown"] == {
+        "walls": 6,
+        "houses": 15,
+        "granaries": 1,
+        "bridges": 4,
+        "buildings": 12,
+        "favors": 4,
+        "development": 5,
+        "colonies": 5,
+    }
     assert r["players"][0]["total"] == 52
     assert r["players"][1]["breakdown"]["colonies"] == 0
     assert r["warnings"] == []
@@ -188,8 +241,14 @@ def test_top_of_the_ladder_and_colonies_on_an_unfinished_building():
     # Architects finished with 2 colonies: 8 instead of 4 -> colonies 4. Forum 4 of 5 boxes with
     # 2 colonies: unfinished, no points and no gain. Sections: 2 x 4 + 2 x 4 = 16, completed:
     # 5 + 5 + 5 + 1 = 16.
-    alice = player(walls=11, houses=11, granaries=11, bridges=1, village={"architects": 4, "forum": 4},
-                   colonies={"architects": 2, "forum": 2})
+    alice = player(
+        walls=11,
+        houses=11,
+        granaries=11,
+        bridges=1,
+        village={"architects": 4, "forum": 4},
+        colonies={"architects": 2, "forum": 2},
+    )
     b = result(record(ADVANCED, A=alice, B=player()))["players"][0]["breakdown"]
     assert (b["buildings"], b["colonies"]) == (4, 4)
 
@@ -199,8 +258,14 @@ def test_the_scorer_reads_the_numbers_from_the_layout():
     assert rules.track_points(layout.element("walls"), 8) == 10
     assert rules.completed_sections(layout.element("bridges"), 10) == 4
     assert rules.open_fields(layout, 3) == (5, ["A", "B"])
-    assert [b["id"] for b in rules.buildings(layout)] == ["sawmill", "tavern", "workshop", "mill", "forum",
-                                                          "architects"]
+    assert [b["id"] for b in rules.buildings(layout)] == [
+        "sawmill",
+        "tavern",
+        "workshop",
+        "mill",
+        "forum",
+        "architects",
+    ]
     assert [c for c, _ in rules.categories(layout)] == CATEGORIES
     assert [c for c, _ in rules.categories(load_layout(ADVANCED))] == CATEGORIES + ["colonies"]
 
@@ -223,8 +288,10 @@ def test_a_variant_building_counting_a_track_records_do_not_hold():
     path = FIXTURES / "towers-game.yaml"
     out = run("score", str(path))
     assert out.exit_code == 1
-    assert out.output == (f"Error: {path}:1: layout: the building 'watch' counts per track 'towers', which game "
-                          f"records do not hold (they hold walls, houses, granaries, bridges, fields)\n")
+    assert out.output == (
+        f"Error: {path}:1: layout: the building 'watch' counts per track 'towers', which game "
+        f"records do not hold (they hold walls, houses, granaries, bridges, fields)\n"
+    )
 
 
 # ----------------------------------------------------------------------------- errors: the sheet cannot hold it
@@ -250,8 +317,7 @@ def test_every_impossible_mark_is_reported_at_once():
     assert problems(BAD) == [
         "game.yaml:4: players[0] 'Alice': empire.walls: expected 0-11 (the walls track has 11 boxes), got 12",
         "game.yaml:4: players[0] 'Alice': empire.houses: expected 0-11, got a negative count -1",
-        "game.yaml:4: players[0] 'Alice': empire.granaries: expected a whole number or a sum like 10+20-5, "
-        "got '2+x'",
+        "game.yaml:4: players[0] 'Alice': empire.granaries: expected a whole number or a sum like 10+20-5, got '2+x'",
         "game.yaml:4: players[0] 'Alice': empire.fields: expected 0-16 (the fields have 16 boxes), got 17",
         "game.yaml:5: players[0] 'Alice': village.workshop: expected 0-3 (the Workshop card has 3 boxes), got 4",
         "game.yaml:5: players[0] 'Alice': village.temple: unknown building 'temple'; the buildings are: "
@@ -262,8 +328,7 @@ def test_every_impossible_mark_is_reported_at_once():
         "as imperial-settlers-advanced",
         "game.yaml:10: players[1] 'Bob': empire.bridges: expected 0-11 (the bridges track has 11 boxes), got 12",
         "game.yaml:10: players[1] 'Bob': empire: missing key 'fields'",
-        "game.yaml:11: players[1] 'Bob': village.architects: expected 0-4 (the Architects card has 4 boxes), "
-        "got 5",
+        "game.yaml:11: players[1] 'Bob': village.architects: expected 0-4 (the Architects card has 4 boxes), got 5",
         "game.yaml:13: players[1] 'Bob': development: expected 0 or more, got a negative count -3",
     ]
 
@@ -289,20 +354,29 @@ def test_colony_errors_beyond_the_ladder_and_unknown_buildings():
         "game.yaml:8: players[0] 'Alice': colonies.forum: expected 0-2, got a negative count -1",
         "game.yaml:8: players[0] 'Alice': colonies.castle: unknown building 'castle'; the buildings are: "
         "sawmill, tavern, workshop, mill, forum, architects",
-        "game.yaml:8: players[0] 'Alice': colonies.mill: expected a whole number or a sum like 10+20-5, "
-        "got 'one'",
+        "game.yaml:8: players[0] 'Alice': colonies.mill: expected a whole number or a sum like 10+20-5, got 'one'",
     ]
 
 
-@pytest.mark.parametrize("fields, message", [
-    ({"empire": "all"}, "4: players[0] 'A': empire: expected a mapping of walls, houses, granaries, bridges, "
-                        "fields, got 'all'"),
-    ({"empire": {"walls": 0, "houses": 0, "granaries": 0, "bridges": 0, "fields": 0, "towers": 1}},
-     "4: players[0] 'A': empire.towers: unknown key; accepted keys: bridges, fields, granaries, houses, walls"),
-    ({"village": [3]}, "5: players[0] 'A': village: expected a mapping of building id: boxes checked, got a list"),
-    ({"colony": {}}, "8: players[0] 'A': colony: unknown key; accepted keys: colonies, development, empire, "
-                     "favors, name, village"),
-])
+@pytest.mark.parametrize(
+    "fields, message",
+    [
+        (
+            {"empire": "all"},
+            "4: players[0] 'A': empire: expected a mapping of walls, houses, granaries, bridges, fields, got 'all'",
+        ),
+        (
+            {"empire": {"walls": 0, "houses": 0, "granaries": 0, "bridges": 0, "fields": 0, "towers": 1}},
+            "4: players[0] 'A': empire.towers: unknown key; accepted keys: bridges, fields, granaries, houses, walls",
+        ),
+        ({"village": [3]}, "5: players[0] 'A': village: expected a mapping of building id: boxes checked, got a list"),
+        (
+            {"colony": {}},
+            "8: players[0] 'A': colony: unknown key; accepted keys: colonies, development, empire, "
+            "favors, name, village",
+        ),
+    ],
+)
 def test_record_shape_errors(fields, message):
     p = {**player(), **fields}
     assert problems(record(A=p, B=player())) == [f"game.yaml:{message}"]
@@ -313,8 +387,9 @@ def test_cli_prints_errors_exit_1_no_traceback(tmp_path):
     path.write_text(BAD, encoding="utf-8")
     out = run("score", str(path), "--format", "json")
     assert out.exit_code == 1
-    assert out.output.startswith(f"Error: {path}:4: players[0] 'Alice': empire.walls: expected 0-11 "
-                                 f"(the walls track has 11 boxes), got 12\n")
+    assert out.output.startswith(
+        f"Error: {path}:4: players[0] 'Alice': empire.walls: expected 0-11 (the walls track has 11 boxes), got 12\n"
+    )
     assert "Traceback" not in out.output
     assert len(out.output.strip().splitlines()) == 12
 
@@ -341,8 +416,14 @@ def test_architects_in_a_basic_game_score_0_with_a_warning():
     # « le bâtiment Architectes sera introduit avec les règles avancées »: on the basic layout the
     # Architects (advanced: true) are not part of the game. A: finished (4 of 4 boxes) and the
     # workshop finished (2): buildings 2, not 6. B: 2 boxes ("1+1"): 0. C: 1 box: 0. D: none, no warning.
-    r = result(record(A=player(village={"architects": 4, "workshop": 3}), B=player(village={"architects": "1+1"}),
-                      C=player(village={"architects": 1}), D=player()))
+    r = result(
+        record(
+            A=player(village={"architects": 4, "workshop": 3}),
+            B=player(village={"architects": "1+1"}),
+            C=player(village={"architects": 1}),
+            D=player(),
+        )
+    )
     assert [p["breakdown"]["buildings"] for p in r["players"]] == [2, 0, 0, 0]
     assert [p["total"] for p in r["players"]] == [2, 0, 0, 0]
     assert r["warnings"] == [
@@ -378,13 +459,16 @@ def test_which_buildings_a_basic_game_leaves_out_comes_from_the_layout(tmp_path)
     # finished Mill scores 0 with the warning, finished Architects their 4 points.
     (tmp_path / "v.yaml").write_text(
         "id: is-advanced-mill\nextends: imperial-settlers\npages:\n  - id: village\n    elements:\n"
-        "      - {id: mill, advanced: true}\n      - {id: architects, advanced: false}\n", encoding="utf-8")
+        "      - {id: mill, advanced: true}\n      - {id: architects, advanced: false}\n",
+        encoding="utf-8",
+    )
     text = record("v.yaml", A=player(village={"mill": 4, "architects": 4}), B=player())
     r = score_text(text, str(tmp_path / "game.yaml")).contract()
     assert r["players"][0]["breakdown"]["buildings"] == 4
     assert r["warnings"] == [
         "players[0] 'A': village.mill: 4 boxes checked on the Mill, a building of the advanced rules "
-        "that a basic game (is-advanced-mill) leaves out: it scores 0"]
+        "that a basic game (is-advanced-mill) leaves out: it scores 0"
+    ]
 
 
 def test_architects_in_advanced_mode_are_no_warning():
@@ -409,8 +493,9 @@ def test_colonies_need_completed_sections():
 
 def test_a_single_player_is_warned():
     r = result(record(Solo=player(walls=1)))
-    assert r["warnings"] == ["a single player: the seed's solo games use the Adventure villages, "
-                             "not this Competition village"]
+    assert r["warnings"] == [
+        "a single player: the seed's solo games use the Adventure villages, not this Competition village"
+    ]
     assert r["winners"] == ["Solo"]
 
 
@@ -445,8 +530,9 @@ def test_score_table_and_csv(tmp_path):
     assert lines[2].split() == ["Murs", "3", "15"]
     assert lines[-1] == "Gagnant : Bob"
     csv = run("score", str(path), "--format", "csv")
-    assert csv.output.splitlines()[0] == ("record,layout,player,walls,houses,granaries,bridges,buildings,favors,"
-                                          "development,total,rank,winner")
+    assert csv.output.splitlines()[0] == (
+        "record,layout,player,walls,houses,granaries,bridges,buildings,favors,development,total,rank,winner"
+    )
 
 
 def test_fixture_game_scores_from_the_command_line():
@@ -458,7 +544,6 @@ def test_fixture_game_scores_from_the_command_line():
     assert data["winners"] == ["Alice"]
 
 
-
 def test_interactive_asks_colonies_on_the_advanced_sheet_only(tmp_path):
     # Basic: 5 empire counts, 6 buildings (Enter keeps the default: 0), favours,
     # development; no colony question. Ann is the first worked example's Alice: 30, Ben's 30 loses on bridges.
@@ -466,11 +551,12 @@ def test_interactive_asks_colonies_on_the_advanced_sheet_only(tmp_path):
     ben = ["11", "", "5", "1", "2", "", "", "", "4", "", "", "2", "4"]
     answers = "\n".join(["2", "Ann", *ann, "Ben", *ben]) + "\n"
     saved = tmp_path / "saved.yaml"
-    out = CliRunner().invoke(cli, ["score", BASIC, "--interactive", "--record", str(saved), "--format", "json"],
-                             input=answers)
+    out = CliRunner().invoke(
+        cli, ["score", BASIC, "--interactive", "--record", str(saved), "--format", "json"], input=answers
+    )
     assert out.exit_code == 0, out.output
     assert "colonies." not in out.output.split("{", 1)[0]
-    data = json.loads(out.output[out.output.index("{"):])
+    data = json.loads(out.output[out.output.index("{") :])
     assert [p["total"] for p in data["players"]] == [30, 30] and data["winners"] == ["Ann"]
     # Advanced: six more questions per player, one per building's colonies.
     answers = "\n".join(["1", "Solo", *([""] * 13), "", "", "", "", "1", ""]) + "\n"

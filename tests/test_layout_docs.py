@@ -12,16 +12,15 @@ import re
 import pytest
 import yaml
 from click.testing import CliRunner
+from conftest import ROOT
 from pypdf import PdfReader
 
 from sheetgen.cli import cli
+from sheetgen.icons import ICON_NAMES
 from sheetgen.layout import elements as E
 from sheetgen.layout.model import LAYOUT, Constant, load_layout
-from sheetgen.icons import ICON_NAMES
 from sheetgen.render import render_pdf
 from sheetgen.schema import Field, ListOf, Map, Pair, Str
-
-from conftest import ROOT
 
 DOC = (ROOT / "docs" / "layouts.md").read_text(encoding="utf-8")
 EXAMPLE = ROOT / "docs" / "examples" / "harvest-dice-big-pig.yaml"
@@ -33,7 +32,7 @@ def section(heading: str) -> str:
     assert m, f"docs/layouts.md has no heading {heading!r}"
     level = len(m.group(1))
     end = re.compile(rf"^#{{1,{level}}} ", re.M).search(DOC, m.end())
-    return DOC[m.end(): end.start() if end else len(DOC)]
+    return DOC[m.end() : end.start() if end else len(DOC)]
 
 
 def mentioned(name: str, text: str) -> bool:
@@ -63,8 +62,12 @@ def test_every_element_type_and_key_is_documented(type_name):
     text = section(f"`{type_name}`")
     missing = [path for path, key, _ in keys_of(E.TYPES[type_name].fields) if not mentioned(key, text)]
     assert not missing, f"docs/layouts.md, section `{type_name}`, does not mention: {', '.join(missing)}"
-    choices = [f"{path}: {c}" for path, _, fld in keys_of(E.TYPES[type_name].fields)
-               for c in choices_of(fld) if not mentioned(c, text)]
+    choices = [
+        f"{path}: {c}"
+        for path, _, fld in keys_of(E.TYPES[type_name].fields)
+        for c in choices_of(fld)
+        if not mentioned(c, text)
+    ]
     assert not choices, f"docs/layouts.md, section `{type_name}`, does not mention the choices {choices}"
 
 
@@ -128,7 +131,7 @@ def test_the_first_example_is_a_valid_layout(tmp_path):
 def test_the_worked_example_in_the_docs_is_the_file():
     shown = next(b for b in yaml_blocks() if b.startswith("id: harvest-dice-big-pig"))
     body = EXAMPLE.read_text(encoding="utf-8")
-    body = body[body.index("id: harvest-dice-big-pig"):]
+    body = body[body.index("id: harvest-dice-big-pig") :]
     assert shown == body
 
 
@@ -156,8 +159,9 @@ def test_the_worked_example_changes_what_it_says():
 def test_the_worked_example_renders(tmp_path, monkeypatch, lang, paper):
     monkeypatch.chdir(ROOT)
     out = tmp_path / "big-pig.pdf"
-    result = CliRunner().invoke(cli, ["render", "docs/examples/harvest-dice-big-pig.yaml", "--lang", lang,
-                                      "--paper", paper, "-o", str(out)])
+    result = CliRunner().invoke(
+        cli, ["render", "docs/examples/harvest-dice-big-pig.yaml", "--lang", lang, "--paper", paper, "-o", str(out)]
+    )
     assert result.exit_code == 0, result.output
     reader = PdfReader(io.BytesIO(out.read_bytes()))
     assert reader.metadata.title == {"fr": "Harvest Dice — gros cochon", "en": "Harvest Dice — big pig"}[lang]
@@ -175,11 +179,13 @@ def test_the_scorer_reads_the_worked_examples_pig_points(tmp_path):
         "  - name: Alice\n"
         "    garden: ['CCTT..', 'SSTT..', 'SS....']\n"
         "    pig: 14\n"
-        "    market: {carrot: 3, salad: 2, tomato: 4}\n", encoding="utf-8")
+        "    market: {carrot: 3, salad: 2, tomato: 4}\n",
+        encoding="utf-8",
+    )
     result = CliRunner().invoke(cli, ["score", str(record), "--format", "json"])
     assert result.exit_code == 0, result.output
     alice = json.loads(result.stdout)["players"][0]
-    assert alice["breakdown"]["pig"] == 9      # 14 boxes reach the 3rd row: 9 here, 6 on the normal sheet
+    assert alice["breakdown"]["pig"] == 9  # 14 boxes reach the 3rd row: 9 here, 6 on the normal sheet
 
 
 def test_house_values_are_documented():

@@ -52,24 +52,34 @@ def test_label_placeholders_are_checked_not_recorded_by_building():
     assert env.problems(label, "p") == [("p", "bad braces in text: expected '}' before end of string")]
     known = ", ".join(sorted(layout.constants))
     assert env.problems({"fr": "", "en": "{nope} {pig.value}"}, "p") == [
-        ("p", f"unknown constant '{{nope}}' in text; constants: {known} (or an element key path like "
-              "garden.row_value)"),
-        ("p", f"unknown constant '{{pig.value}}' in text; constants: {known} (or an element key path like "
-              "garden.row_value)")]
+        (
+            "p",
+            f"unknown constant '{{nope}}' in text; constants: {known} (or an element key path like garden.row_value)",
+        ),
+        (
+            "p",
+            f"unknown constant '{{pig.value}}' in text; constants: {known} (or an element key path like "
+            "garden.row_value)",
+        ),
+    ]
     assert not hasattr(env, "errors")
 
 
 def test_every_label_of_an_element_is_checked_even_unprinted(tmp_path):
     """A grid prints `cols` column labels; a placeholder in an extra one is still a typo."""
     path = tmp_path / "extra.yaml"
-    path.write_text("id: x\ngame: harvest-dice\ntitle: {fr: x, en: x}\npages:\n"
-                    "  - id: p\n    title: {fr: x, en: x}\n    elements:\n"
-                    "      - id: g\n        type: grid\n        at: [10, 10]\n        rows: 1\n        cols: 1\n"
-                    "        col_labels: [{fr: A, en: A}, {fr: '{b}', en: B}]\n")
+    path.write_text(
+        "id: x\ngame: harvest-dice\ntitle: {fr: x, en: x}\npages:\n"
+        "  - id: p\n    title: {fr: x, en: x}\n    elements:\n"
+        "      - id: g\n        type: grid\n        at: [10, 10]\n        rows: 1\n        cols: 1\n"
+        "        col_labels: [{fr: A, en: A}, {fr: '{b}', en: B}]\n"
+    )
     with pytest.raises(LayoutError) as exc:
         load_layout(str(path))
-    assert exc.value.lines == [f"{path}:13: g.col_labels[1]: unknown constant '{{b}}' in text; constants: none "
-                               "(or an element key path like garden.row_value)"]
+    assert exc.value.lines == [
+        f"{path}:13: g.col_labels[1]: unknown constant '{{b}}' in text; constants: none "
+        "(or an element key path like garden.row_value)"
+    ]
 
 
 def test_a_card_is_checked_with_the_geometry_its_build_uses():
@@ -80,11 +90,13 @@ def test_a_card_is_checked_with_the_geometry_its_build_uses():
     assert (labels, refused) == ([], [])
     card["boxes"] = [[]] * 9
     assert E.TYPES["building"].check(card, env) == [
-        ("sawmill.boxes", "9 boxes of 8mm do not fit in the card (72.0mm wide beside the points)")]
+        ("sawmill.boxes", "9 boxes of 8mm do not fit in the card (72.0mm wide beside the points)")
+    ]
     with pytest.raises(LayoutError) as exc:
         E.TYPES["building"].build(card, env)
-    assert exc.value.lines[0].endswith("sawmill.boxes: 9 boxes of 8mm do not fit in the card (72.0mm wide "
-                                       "beside the points)")
+    assert exc.value.lines[0].endswith(
+        "sawmill.boxes: 9 boxes of 8mm do not fit in the card (72.0mm wide beside the points)"
+    )
 
 
 def test_a_tally_for_an_unchecked_player_count_is_a_one_line_error(tmp_path):
@@ -95,8 +107,7 @@ def test_a_tally_for_an_unchecked_player_count_is_a_one_line_error(tmp_path):
     out = tmp_path / "t3.pdf"
     result = CliRunner().invoke(cli, ["render", str(path), "-o", str(out), "--players", "3"])
     assert result.exit_code == 1
-    assert result.output == (f"Error: {path}:16: t.lines: no whole-number constant 'lines_3p' (1-30) "
-                             "for 3 players\n")
+    assert result.output == (f"Error: {path}:16: t.lines: no whole-number constant 'lines_3p' (1-30) for 3 players\n")
     assert not out.exists()
     result = CliRunner().invoke(cli, ["render", str(path), "-o", str(out), "--players", "4"])
     assert result.exit_code == 0, result.output

@@ -13,10 +13,16 @@ from sheetgen.layout.model import build_layout
 from sheetgen.layout.resolve import builtin_dir, resolve
 from sheetgen.yamlsrc import loads
 
-JUNK = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(allow_nan=True),
-                 st.text(max_size=8), st.sampled_from(["12mm", "-3in", "1e999pt", "#zzzzzz", "{nope}", "x.y"]),
-                 st.lists(st.integers(-5, 500), max_size=4), st.dictionaries(st.text(max_size=4), st.integers(),
-                                                                               max_size=2))
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.floats(allow_nan=True),
+    st.text(max_size=8),
+    st.sampled_from(["12mm", "-3in", "1e999pt", "#zzzzzz", "{nope}", "x.y"]),
+    st.lists(st.integers(-5, 500), max_size=4),
+    st.dictionaries(st.text(max_size=4), st.integers(), max_size=2),
+)
 
 
 def _paths(node, prefix=()):
@@ -38,8 +44,10 @@ def _plain(node):
     return node
 
 
-BASES = {name: _plain(resolve(builtin_dir() / f"{name}.yaml"))
-         for name in ("harvest-dice-advanced", "bosk", "imperial-settlers-advanced")}
+BASES = {
+    name: _plain(resolve(builtin_dir() / f"{name}.yaml"))
+    for name in ("harvest-dice-advanced", "bosk", "imperial-settlers-advanced")
+}
 PATHS = {name: [p for p in _paths(tree) if p] for name, tree in BASES.items()}
 
 

@@ -7,8 +7,10 @@ messages show e.g. `tests/fixtures/layouts/cycle_b.yaml:3: ...`.
 
 from __future__ import annotations
 
-import pytest
 from pathlib import Path
+
+import pytest
+from conftest import ROOT
 
 from sheetgen.errors import LayoutError
 from sheetgen.layout.elements import TYPES
@@ -16,11 +18,11 @@ from sheetgen.layout.model import load_layout
 from sheetgen.layout.resolve import builtin_ids
 from sheetgen.schema import parse_length
 
-from conftest import ROOT
-
 FIX = "tests/fixtures/layouts"
-ACCEPTED_TRACK_KEYS = ("arrange, at, bonus_mark, box, boxes, gap, icon, id, in, label, label_width, prechecked, "
-                       "remove, sections, type, verified")
+ACCEPTED_TRACK_KEYS = (
+    "arrange, at, bonus_mark, box, boxes, gap, icon, id, in, label, label_width, prechecked, "
+    "remove, sections, type, verified"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -47,9 +49,9 @@ def test_base_fixture_is_valid():
 def test_extends_later_parent_wins_and_child_wins_over_both():
     layout = load_layout(f"{FIX}/extends_order.yaml")
     assert layout.id == "extends-order"
-    assert layout.title == {"fr": "Parent B", "en": "Parent B"}        # parent_b, the later parent
-    assert layout.theme == {"accent": "#00bb00", "tint": "#f0f0f0"}     # parent_b's accent, the child's tint
-    assert layout.constants == {"bonus": 9, "only_a": 1}                # mappings merge key by key
+    assert layout.title == {"fr": "Parent B", "en": "Parent B"}  # parent_b, the later parent
+    assert layout.theme == {"accent": "#00bb00", "tint": "#f0f0f0"}  # parent_b's accent, the child's tint
+    assert layout.constants == {"bonus": 9, "only_a": 1}  # mappings merge key by key
     assert layout.element("note")["text"] == {"fr": "Texte B", "en": "Text B"}
     # from_a is new in parent_a, listed after note there: it stays right after note
     assert [el["id"] for el in layout.pages[0].elements] == ["note", "from_a", "boxes"]
@@ -58,9 +60,11 @@ def test_extends_later_parent_wins_and_child_wins_over_both():
 
 def test_extends_cycle():
     assert problems("cycle_a.yaml") == [
-        f"{FIX}/cycle_b.yaml:3: extends: cycle: cycle_a.yaml -> cycle_b.yaml -> cycle_a.yaml"]
+        f"{FIX}/cycle_b.yaml:3: extends: cycle: cycle_a.yaml -> cycle_b.yaml -> cycle_a.yaml"
+    ]
     assert problems("cycle_b.yaml") == [
-        f"{FIX}/cycle_a.yaml:2: extends: cycle: cycle_b.yaml -> cycle_a.yaml -> cycle_b.yaml"]
+        f"{FIX}/cycle_a.yaml:2: extends: cycle: cycle_b.yaml -> cycle_a.yaml -> cycle_b.yaml"
+    ]
 
 
 def test_extends_itself(tmp_path):
@@ -74,7 +78,8 @@ def test_extends_itself(tmp_path):
 def test_extends_missing_builtin_parent():
     assert problems("missing_builtin.yaml") == [
         f"{FIX}/missing_builtin.yaml:2: extends: no built-in layout 'harvest-dice-huge' "
-        f"(built-in layouts: {', '.join(builtin_ids())})"]
+        f"(built-in layouts: {', '.join(builtin_ids())})"
+    ]
 
 
 def test_extends_missing_file_parent():
@@ -87,8 +92,7 @@ def test_missing_layout_itself():
     assert info.value.lines == [f"{FIX}/does_not_exist.yaml: no such file"]
     with pytest.raises(LayoutError) as info:
         load_layout("harvest-dice-huge")
-    assert info.value.lines == [
-        f"no built-in layout 'harvest-dice-huge'; built-in layouts: {', '.join(builtin_ids())}"]
+    assert info.value.lines == [f"no built-in layout 'harvest-dice-huge'; built-in layouts: {', '.join(builtin_ids())}"]
 
 
 def test_remove_deletes_a_parent_element():
@@ -99,7 +103,8 @@ def test_remove_deletes_a_parent_element():
 
 def test_remove_of_an_unknown_element():
     assert problems("remove_unknown.yaml") == [
-        f"{FIX}/remove_unknown.yaml:6: nothing_here.remove: no element 'nothing_here' in the parents to remove"]
+        f"{FIX}/remove_unknown.yaml:6: nothing_here.remove: no element 'nothing_here' in the parents to remove"
+    ]
 
 
 def test_new_elements_follow_their_predecessor_in_the_child():
@@ -110,10 +115,21 @@ def test_new_elements_follow_their_predecessor_in_the_child():
 # --------------------------------------------------------------------------- units
 
 
-@pytest.mark.parametrize("text, mm", [
-    ("12mm", 12.0), ("0.5in", 12.7), ("10pt", 10 * 25.4 / 72), ("1cm", 10.0), ("2.5", 2.5), (7, 7.0),
-    (2.25, 2.25), (" 3 mm ", 3.0), ("-4mm", -4.0), (".5in", 12.7),
-])
+@pytest.mark.parametrize(
+    "text, mm",
+    [
+        ("12mm", 12.0),
+        ("0.5in", 12.7),
+        ("10pt", 10 * 25.4 / 72),
+        ("1cm", 10.0),
+        ("2.5", 2.5),
+        (7, 7.0),
+        (2.25, 2.25),
+        (" 3 mm ", 3.0),
+        ("-4mm", -4.0),
+        (".5in", 12.7),
+    ],
+)
 def test_lengths(text, mm):
     assert parse_length(text) == pytest.approx(mm)
 
@@ -134,7 +150,8 @@ def test_units_in_a_layout():
 
 def test_bad_unit():
     assert problems("bad_unit.yaml") == [
-        f"{FIX}/bad_unit.yaml:7: note.at[0]: expected a length like 12mm, 0.5in, 10pt or 12, got '12px'"]
+        f"{FIX}/bad_unit.yaml:7: note.at[0]: expected a length like 12mm, 0.5in, 10pt or 12, got '12px'"
+    ]
 
 
 # --------------------------------------------------------------------------- keys and labels
@@ -142,28 +159,33 @@ def test_bad_unit():
 
 def test_unknown_element_key_lists_the_accepted_keys():
     assert problems("unknown_key.yaml") == [
-        f"{FIX}/unknown_key.yaml:7: boxes.colour: unknown key; accepted keys: {ACCEPTED_TRACK_KEYS}"]
+        f"{FIX}/unknown_key.yaml:7: boxes.colour: unknown key; accepted keys: {ACCEPTED_TRACK_KEYS}"
+    ]
 
 
 def test_unknown_top_level_key_lists_the_accepted_keys():
     assert problems("unknown_top_key.yaml") == [
         f"{FIX}/unknown_top_key.yaml:3: colour: unknown key; accepted keys: constants, description, extends, game, house_note, "
-        "id, pages, players, sheet, theme, title"]
+        "id, pages, players, sheet, theme, title"
+    ]
 
 
 def test_label_missing_english():
     assert problems("label_no_en.yaml") == [
-        f"{FIX}/label_no_en.yaml:11: hello.text: missing key 'en' (every label exists in French and English)"]
+        f"{FIX}/label_no_en.yaml:11: hello.text: missing key 'en' (every label exists in French and English)"
+    ]
 
 
 def test_label_missing_french():
     assert problems("label_no_fr.yaml") == [
-        f"{FIX}/label_no_fr.yaml:8: pages[0].title: missing key 'fr' (every label exists in French and English)"]
+        f"{FIX}/label_no_fr.yaml:8: pages[0].title: missing key 'fr' (every label exists in French and English)"
+    ]
 
 
 def test_label_as_plain_text():
     assert problems("label_plain.yaml") == [
-        f"{FIX}/label_plain.yaml:8: note.text: expected a label with 'fr' and 'en', got 'Hello'"]
+        f"{FIX}/label_plain.yaml:8: note.text: expected a label with 'fr' and 'en', got 'Hello'"
+    ]
 
 
 def test_glyph_the_font_lacks():
@@ -176,7 +198,8 @@ def test_glyph_the_font_lacks():
 def test_unknown_constant_in_text():
     assert problems("unknown_constant.yaml") == [
         f"{FIX}/unknown_constant.yaml:7: note.text: unknown constant '{{malus}}' in text; constants: bonus "
-        "(or an element key path like garden.row_value)"]
+        "(or an element key path like garden.row_value)"
+    ]
 
 
 def test_duplicate_ids():
@@ -198,7 +221,8 @@ def test_remove_then_add_replaces_an_element_whole():
 
 def test_empty_file():
     assert problems("empty.yaml") == [
-        f"{FIX}/empty.yaml:1: expected a layout mapping (id, game, title, pages...), got an empty file"]
+        f"{FIX}/empty.yaml:1: expected a layout mapping (id, game, title, pages...), got an empty file"
+    ]
 
 
 def test_yaml_syntax_error():
@@ -211,7 +235,8 @@ def test_yaml_syntax_error():
 def test_element_outside_the_printable_area():
     assert problems("outside.yaml") == [
         f"{FIX}/outside.yaml:7: boxes: outside the printable area: spans x 80-106.4mm, y 20-28mm; "
-        "the sheet is 100 x 80mm"]
+        "the sheet is 100 x 80mm"
+    ]
 
 
 def test_overlapping_elements():
@@ -228,15 +253,16 @@ def test_text_that_does_not_fit_its_box():
 
 def test_box_smaller_than_7mm():
     assert problems("small_box.yaml") == [
-        f"{FIX}/small_box.yaml:6: boxes: boxes of 5 x 5mm are too small to mark; at least 7mm"]
+        f"{FIX}/small_box.yaml:6: boxes: boxes of 5 x 5mm are too small to mark; at least 7mm"
+    ]
 
 
 def test_in_places_inside_the_frame_below_its_title():
     layout = load_layout(f"{FIX}/in_frame.yaml")
     inside = layout.element("inside")
-    assert (inside["x"], inside["y"]) == (10 + 2, 5 + 8 + 3)     # frame at + header 8 + own at
+    assert (inside["x"], inside["y"]) == (10 + 2, 5 + 8 + 3)  # frame at + header 8 + own at
     plain = layout.element("inside_plain")
-    assert (plain["x"], plain["y"]) == (0 + 2, 68 + 1)           # no title: no header offset
+    assert (plain["x"], plain["y"]) == (0 + 2, 68 + 1)  # no title: no header offset
 
 
 def test_in_an_unknown_frame():
@@ -246,12 +272,14 @@ def test_in_an_unknown_frame():
 def test_element_sticking_out_of_its_frame():
     assert problems("out_of_frame.yaml") == [
         f"{FIX}/out_of_frame.yaml:8: inside: sticks out of frame 'zone': spans x 60-95.6mm, y 16-24mm; "
-        "the frame spans x 10-90mm, y 5-65mm"]
+        "the frame spans x 10-90mm, y 5-65mm"
+    ]
 
 
 def test_element_over_a_frame_title():
     assert problems("frame_title_overlap.yaml") == [
-        f"{FIX}/frame_title_overlap.yaml:8: inside: overlaps the title of frame 'zone'"]
+        f"{FIX}/frame_title_overlap.yaml:8: inside: overlaps the title of frame 'zone'"
+    ]
 
 
 # --------------------------------------------------------------------------- all at once
@@ -285,8 +313,10 @@ def test_several_page_errors_are_reported_at_once():
 def test_errors_in_an_inherited_element_point_at_the_child(tmp_path):
     """A child that changes an element's type: the missing keys are the child's doing."""
     child = tmp_path / "child.yaml"
-    child.write_text(f"extends: {ROOT / FIX / 'base.yaml'}\nid: child\npages:\n  - id: sheet\n    elements:\n"
-                     "      - id: note\n        type: grid\n")
+    child.write_text(
+        f"extends: {ROOT / FIX / 'base.yaml'}\nid: child\npages:\n  - id: sheet\n    elements:\n"
+        "      - id: note\n        type: grid\n"
+    )
     with pytest.raises(LayoutError) as info:
         load_layout(str(child))
     base = f"{ROOT / FIX / 'base.yaml'}"
@@ -321,10 +351,13 @@ def test_builtin_harvest_dice_layouts_validate(layout_id):
 def test_title_placeholders_are_checked_and_filled(tmp_path):
     assert problems("title_placeholder.yaml") == [
         f"{FIX}/title_placeholder.yaml:4: title: unknown constant '{{malus}}' in text; constants: bonus "
-        "(or an element key path like garden.row_value)"]
+        "(or an element key path like garden.row_value)"
+    ]
     good = tmp_path / "good.yaml"
-    good.write_text((Path(FIX) / "title_placeholder.yaml").read_text(encoding="utf-8").replace("{malus}", "+{bonus}"),
-                    encoding="utf-8")
+    good.write_text(
+        (Path(FIX) / "title_placeholder.yaml").read_text(encoding="utf-8").replace("{malus}", "+{bonus}"),
+        encoding="utf-8",
+    )
     assert load_layout(str(good)).title == {"fr": "Bonus 4", "en": "Bonus +4"}
 
 
@@ -334,29 +367,34 @@ def test_title_placeholders_are_checked_and_filled(tmp_path):
 def test_text_smaller_than_7pt():
     assert problems("small_text.yaml") == [
         f"{FIX}/small_text.yaml:7: note.font_size: text of 6.5pt is too small to read; at least 7pt "
-        "(only a hint inside a box, style: hint, may go down to 5.5pt)"]
+        "(only a hint inside a box, style: hint, may go down to 5.5pt)"
+    ]
 
 
 def test_text_never_shrinks_below_7pt_to_fit():
     assert problems("shrink_below.yaml") == [
         f"{FIX}/shrink_below.yaml:9: note.text: text does not fit in 9 x 2.6mm (fr): 'colonne'",
-        f"{FIX}/shrink_below.yaml:9: note.text: text does not fit in 9 x 2.6mm (en): 'column'"]
+        f"{FIX}/shrink_below.yaml:9: note.text: text does not fit in 9 x 2.6mm (en): 'column'",
+    ]
 
 
 def test_a_hint_may_be_5_5pt_and_no_smaller():
     note = load_layout(f"{FIX}/hint_text.yaml").element("note")
     assert (note["style"], note["font_size"]) == ("hint", 6.0)
     assert problems("small_hint.yaml") == [
-        f"{FIX}/small_hint.yaml:8: note.font_size: expected a number from 5.5 to 48, got 5"]
+        f"{FIX}/small_hint.yaml:8: note.font_size: expected a number from 5.5 to 48, got 5"
+    ]
 
 
 def test_house_value_without_room_for_the_house_note():
     assert problems("house_no_room.yaml") == [
         f"{FIX}/house_no_room.yaml:7: pages[0]: prints house values (†) but has no free place for the house "
         f"note ({lang}: one line of {width} x 3.2mm or 2-3 shorter lines); leave room at the bottom of the sheet"
-        for lang, width in (("fr", "97.4"), ("en", "88.5"))]
+        for lang, width in (("fr", "97.4"), ("en", "88.5"))
+    ]
 
 
 def test_label_house_is_true_or_false():
     assert problems("label_house_bad.yaml") == [
-        f"{FIX}/label_house_bad.yaml:7: note.text.house: expected true or false, got 'yes'"]
+        f"{FIX}/label_house_bad.yaml:7: note.text.house: expected true or false, got 'yes'"
+    ]

@@ -53,11 +53,22 @@ def test_sole_leader_takes_the_majority_and_a_tied_lead_gives_it_to_nobody():
     data = json.loads(out.stdout)
     assert data["layout"] == "plante-bataille" and data["game"] == "plante-bataille"
     assert [(q["name"], q["total"], q["rank"]) for q in data["players"]] == [
-        ("Alice", 14, 1), ("Bob", 9, 3), ("Carol", 10, 2)]
-    assert data["players"][0]["breakdown"] == {"harvested": 11, "majority_veg1": 3, "majority_veg2": 0,
-                                               "majority_veg3": 0}
-    assert data["players"][2]["breakdown"] == {"harvested": 7, "majority_veg1": 0, "majority_veg2": 0,
-                                               "majority_veg3": 3}
+        ("Alice", 14, 1),
+        ("Bob", 9, 3),
+        ("Carol", 10, 2),
+    ]
+    assert data["players"][0]["breakdown"] == {
+        "harvested": 11,
+        "majority_veg1": 3,
+        "majority_veg2": 0,
+        "majority_veg3": 0,
+    }
+    assert data["players"][2]["breakdown"] == {
+        "harvested": 7,
+        "majority_veg1": 0,
+        "majority_veg2": 0,
+        "majority_veg3": 3,
+    }
     assert data["winners"] == ["Alice"]
     assert data["warnings"] == []
 
@@ -78,7 +89,8 @@ def test_all_zero_tokens_give_no_majority():
     assert [q["breakdown"] for q in data["players"]] == [
         {"harvested": 7, "majority_veg1": 0, "majority_veg2": 0, "majority_veg3": 0},
         {"harvested": 9, "majority_veg1": 0, "majority_veg2": 0, "majority_veg3": 0},
-        {"harvested": 0, "majority_veg1": 0, "majority_veg2": 0, "majority_veg3": 0}]
+        {"harvested": 0, "majority_veg1": 0, "majority_veg2": 0, "majority_veg3": 0},
+    ]
     assert data["winners"] == ["Ben"]
 
 
@@ -86,8 +98,7 @@ def test_negative_totals_and_a_shared_victory():
     # Ann: -1 + -1 = -2; Ben: -5+3 = -2; Cat: -4 + 1 = -3; Dan: -6
     # tomato 1 / 1 / 1 / 0: a three-way tie for the lead -> nobody gains it
     # ranks: Ann and Ben share 1st at -2, Cat 3rd, Dan 4th; both Ann and Ben win
-    data = scored([p("Ann", [-1, -1], veg3=1), p("Ben", "-5+3", veg3=1), p("Cat", [-4, 1], veg3=1),
-                   p("Dan", -6)])
+    data = scored([p("Ann", [-1, -1], veg3=1), p("Ben", "-5+3", veg3=1), p("Cat", [-4, 1], veg3=1), p("Dan", -6)])
     assert [(q["total"], q["rank"]) for q in data["players"]] == [(-2, 1), (-2, 1), (-3, 3), (-6, 4)]
     assert data["winners"] == ["Ann", "Ben"]
 
@@ -111,8 +122,11 @@ def test_harvested_may_be_a_list_of_sums_a_sum_a_number_or_values_with_commas():
 def test_twelve_players_use_two_boxes_of_tokens():
     # 7+ players: two boxes, 10 tokens of each kind; 10 cabbages over the table are fine
     # Q1 holds 4 cabbages alone at the top -> +3: Q1 1 + 3 = 4, the others 1 each
-    players = [p("Q1", [1], veg1=4)] + [p(f"Q{n}", [1], veg1=1) for n in range(2, 8)] + \
-              [p(f"Q{n}", [1]) for n in range(8, 13)]
+    players = (
+        [p("Q1", [1], veg1=4)]
+        + [p(f"Q{n}", [1], veg1=1) for n in range(2, 8)]
+        + [p(f"Q{n}", [1]) for n in range(8, 13)]
+    )
     data = scored(players)
     assert [q["total"] for q in data["players"]] == [4] + [1] * 11
     assert data["winners"] == ["Q1"]
@@ -131,12 +145,15 @@ def test_a_variant_layout_changes_the_bonus_and_the_supply_without_python():
     out = run("score", str(FIX / "variant-game.yaml"), "--format", "json")
     assert out.exit_code == 0, out.output
     assert [q["total"] for q in json.loads(out.stdout)["players"]] == [9, 11, 7]
-    data = score_data({"layout": str(FIX / "variant.yaml"),
-                       "players": [p("A", [1], veg2=3), p("B", [1], veg2=2), p("C", [1])]}, "game.yaml").contract()
+    data = score_data(
+        {"layout": str(FIX / "variant.yaml"), "players": [p("A", [1], veg2=3), p("B", [1], veg2=2), p("C", [1])]},
+        "game.yaml",
+    ).contract()
     assert data["warnings"] == [
         "5 veg2 tokens in all (A 3, B 2), more than the 4 of a kind that one box holds by our house count "
         "(the rules give fifteen tokens a box, not how many of each); if you played with two boxes, "
-        "add 'boxes: 2' to the record"]
+        "add 'boxes: 2' to the record"
+    ]
 
 
 def test_categories_are_the_pads_labels():
@@ -168,7 +185,8 @@ def test_impossible_marks_are_errors_with_file_and_line():
         "(a list like [4, -2, 3] or a sum like 10+20-10), got 'ten'\n"
         f"{path}:10: players[2] 'Carol': harvested: expected card values "
         "(a list like [4, -2, 3] or a sum like 10+20-10), got a mapping\n"
-        f"{path}:11: players[2] 'Carol': tokens: expected a mapping of veg1, veg2, veg3, got 2\n")
+        f"{path}:11: players[2] 'Carol': tokens: expected a mapping of veg1, veg2, veg3, got 2\n"
+    )
 
 
 HOUSE = "by our house count (the rules give fifteen tokens a box, not how many of each)"
@@ -186,14 +204,16 @@ def test_more_tokens_of_a_kind_than_the_box_holds_is_a_warning():
         f"6 veg1 tokens in all (Alice 3, Bob 3), more than the 5 of a kind that one box holds {HOUSE}; "
         "if you played with two boxes, add 'boxes: 2' to the record",
         f"6 veg2 tokens in all (Alice 2, Bob 4), more than the 5 of a kind that one box holds {HOUSE}; "
-        "if you played with two boxes, add 'boxes: 2' to the record"]
+        "if you played with two boxes, add 'boxes: 2' to the record",
+    ]
 
 
 def test_more_tokens_than_two_boxes_hold_is_a_warning():
     players = [p(f"Q{n}", [1], veg3=2) for n in range(1, 7)] + [p("Q7", [1])]
     assert scored(players)["warnings"] == [
         f"12 veg3 tokens in all (Q1 2, Q2 2, Q3 2, Q4 2, Q5 2, Q6 2), more than the 10 of a kind that two boxes "
-        f"hold {HOUSE}"]
+        f"hold {HOUSE}"
+    ]
 
 
 def test_old_records_name_the_kinds_cabbage_corn_tomato():
@@ -213,7 +233,8 @@ def test_old_records_name_the_kinds_cabbage_corn_tomato():
 
 def test_a_kind_and_its_old_name_together_is_an_error():
     assert errors([p("A", [1], veg1=1, cabbage=2), p("B", [1], corn=1), p("C", [1])]) == [
-        "game.yaml: players[0] 'A': tokens.cabbage: both 'veg1' and its old name 'cabbage' are given; keep one"]
+        "game.yaml: players[0] 'A': tokens.cabbage: both 'veg1' and its old name 'cabbage' are given; keep one"
+    ]
 
 
 def test_fewer_than_three_players_is_an_error():
@@ -227,8 +248,10 @@ def test_one_box_cannot_hold_seven_players():
     path = str(FIX / "one-box-seven-players.yaml")
     out = run("score", path)
     assert out.exit_code == 1
-    assert out.output == f"Error: {path}:2: boxes: one box plays 3-6 players, this record has 7 " \
-                         "(two boxes play up to 12)\n"
+    assert (
+        out.output == f"Error: {path}:2: boxes: one box plays 3-6 players, this record has 7 "
+        "(two boxes play up to 12)\n"
+    )
 
 
 def test_boxes_is_one_or_two():
@@ -236,8 +259,7 @@ def test_boxes_is_one_or_two():
 
 
 def test_harvested_is_required():
-    assert errors([{"name": "A"}, p("B", [1]), p("C", [1])]) == [
-        "game.yaml: players[0] 'A': missing key 'harvested'"]
+    assert errors([{"name": "A"}, p("B", [1]), p("C", [1])]) == ["game.yaml: players[0] 'A': missing key 'harvested'"]
 
 
 # --------------------------------------------------------------------------- CLI
@@ -282,8 +304,7 @@ def test_template_for_four_players_scores_as_a_shared_victory(tmp_path):
     assert out.exit_code == 0, out.output
     record = yaml.safe_load(out.stdout)
     assert record["layout"] == "plante-bataille" and record["boxes"] == 1
-    assert record["players"][0] == {"name": "Player 1", "harvested": [],
-                                    "tokens": {"veg1": 0, "veg2": 0, "veg3": 0}}
+    assert record["players"][0] == {"name": "Player 1", "harvested": [], "tokens": {"veg1": 0, "veg2": 0, "veg3": 0}}
     assert len(record["players"]) == 4
     assert "# boxes played with: 1 (3-6 players) or 2 (up to 12); sets the token supply" in out.output
     path = tmp_path / "blank.yaml"
@@ -307,7 +328,7 @@ def test_interactive_entry_takes_values_with_commas():
     typed = "A\n4, -2, 3+1\n2\n0\n0\nB\n10-3\n\n\n\nC\n\n0\n0\n1\n\n"
     out = run("score", "plante-bataille", "-i", "--players", "3", "--format", "json", input=typed)
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output[out.output.index("{"):])
+    data = json.loads(out.output[out.output.index("{") :])
     assert [(q["name"], q["total"]) for q in data["players"]] == [("A", 9), ("B", 7), ("C", 3)]
 
 

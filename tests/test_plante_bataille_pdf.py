@@ -19,12 +19,43 @@ def test_letter_pad_is_one_letter_page():
     assert (round(float(pages[0].mediabox.width)), round(float(pages[0].mediabox.height))) == (612, 792)
 
 
-@pytest.mark.parametrize("lang,order", [
-    ("en", ["Harvested cards", "Sum of the cards", "Vegetable tokens won", "Vegetable 1: ____", "Vegetable 2: ____",
-            "Vegetable 3: ____", "Majorities: +3", "Vegetable 1 majority +3", "Total", "Victory", "Wheelbarrow: worth"]),
-    ("fr", ["Cartes récoltées", "Somme des cartes", "Jetons légume gagnés", "Légume 1 : ____", "Légume 2 : ____",
-            "Légume 3 : ____", "Majorités : +3", "Majorité légume 1 +3", "Total", "Victoire", "Brouette : vaut"]),
-])
+@pytest.mark.parametrize(
+    "lang,order",
+    [
+        (
+            "en",
+            [
+                "Harvested cards",
+                "Sum of the cards",
+                "Vegetable tokens won",
+                "Vegetable 1: ____",
+                "Vegetable 2: ____",
+                "Vegetable 3: ____",
+                "Majorities: +3",
+                "Vegetable 1 majority +3",
+                "Total",
+                "Victory",
+                "Wheelbarrow: worth",
+            ],
+        ),
+        (
+            "fr",
+            [
+                "Cartes récoltées",
+                "Somme des cartes",
+                "Jetons légume gagnés",
+                "Légume 1 : ____",
+                "Légume 2 : ____",
+                "Légume 3 : ____",
+                "Majorités : +3",
+                "Majorité légume 1 +3",
+                "Total",
+                "Victoire",
+                "Brouette : vaut",
+            ],
+        ),
+    ],
+)
 def test_pad_walks_through_the_count_in_the_rules_order(lang, order):
     text = PdfReader(io.BytesIO(render_pdf(load_layout("plante-bataille"), lang=lang))).pages[0].extract_text()
     at = [text.index(words) for words in order]

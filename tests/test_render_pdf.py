@@ -78,8 +78,12 @@ def test_nothing_drawn_in_the_margins(paper):
     px_mm = dpi / 25.4
     band = int(MARGIN * px_mm) - 1  # a pixel inside the band (antialiasing)
     px = image.load()
-    dark = [(x, y) for y in range(h) for x in range(w)
-            if (x < band or x >= w - band or y < band or y >= h - band) and px[x, y] < 250]
+    dark = [
+        (x, y)
+        for y in range(h)
+        for x in range(w)
+        if (x < band or x >= w - band or y < band or y >= h - band) and px[x, y] < 250
+    ]
     assert dark == []
     inked = [(x, y) for y in range(h) for x in range(w) if px[x, y] < 200]
     at = placement(layout, paper)

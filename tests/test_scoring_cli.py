@@ -73,8 +73,10 @@ def test_csv(tmp_path):
     out = run("score", write(tmp_path, GAME), "--format", "csv")
     assert out.exit_code == 0
     rows = out.output.splitlines()
-    assert rows[0] == ("record,layout,player,carrot,salad,tomato,rows,pig,majority_carrot,majority_salad,"
-                       "majority_tomato,majority_pig,total,rank,winner")
+    assert rows[0] == (
+        "record,layout,player,carrot,salad,tomato,rows,pig,majority_carrot,majority_salad,"
+        "majority_tomato,majority_pig,total,rank,winner"
+    )
     assert rows[2].endswith(",Bob,18,4,24,10,28,5,0,5,5,99,1,yes")
 
 
@@ -109,25 +111,45 @@ def test_template_bad_players_is_a_usage_error():
 
 
 def test_interactive_asks_re_asks_and_saves(tmp_path):
-    answers = "\n".join([
-        "Alice",                       # player 1 name
-        "CCTT.., SSXT.., SS....",      # bad letter: re-asked
-        "CCTT.., SSTT.., SS....",
-        "43", "14",                    # pig: 43 is out of range, re-asked
-        "3", "2", "4",                 # market
-        "Bob",
-        "CCCCCC, TTTTTT, SS....",
-        "40+2",
-        "3", "2", "4",
-    ]) + "\n"
+    answers = (
+        "\n".join(
+            [
+                "Alice",  # player 1 name
+                "CCTT.., SSXT.., SS....",  # bad letter: re-asked
+                "CCTT.., SSTT.., SS....",
+                "43",
+                "14",  # pig: 43 is out of range, re-asked
+                "3",
+                "2",
+                "4",  # market
+                "Bob",
+                "CCCCCC, TTTTTT, SS....",
+                "40+2",
+                "3",
+                "2",
+                "4",
+            ]
+        )
+        + "\n"
+    )
     save = tmp_path / "saved.yaml"
-    out = run("score", "harvest-dice-advanced", "--interactive", "--players", "2", "--record", str(save),
-              "--format", "json", input=answers)
+    out = run(
+        "score",
+        "harvest-dice-advanced",
+        "--interactive",
+        "--players",
+        "2",
+        "--record",
+        str(save),
+        "--format",
+        "json",
+        input=answers,
+    )
     assert out.exit_code == 0, out.output
     assert "'X' in column 3 is no vegetable" in out.output
     assert "expected 0-42, got 43" in out.output
     assert "pig — pig boxes checked (filled row by row) [0-42]" in out.output
-    data = json.loads(out.output[out.output.index("{"):out.output.rindex("}") + 1])
+    data = json.loads(out.output[out.output.index("{") : out.output.rindex("}") + 1])
     assert [p["total"] for p in data["players"]] == [41, 99]
     rescored = run("score", str(save), "--format", "json")
     assert json.loads(rescored.stdout)["players"] == data["players"]

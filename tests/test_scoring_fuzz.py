@@ -14,11 +14,14 @@ from sheetgen.layout.resolve import builtin_ids
 from sheetgen.scoring.record import score_data
 
 LAYOUTS = builtin_ids()
-scalar = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.sampled_from(["3+4", "-2", "x", "", "1e9"]),
-                   st.text(max_size=5))
-junk = st.recursive(scalar, lambda inner: st.one_of(st.lists(inner, max_size=9),
-                                                    st.dictionaries(st.text(max_size=9), inner, max_size=4)),
-                    max_leaves=20)
+scalar = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 60), st.sampled_from(["3+4", "-2", "x", "", "1e9"]), st.text(max_size=5)
+)
+junk = st.recursive(
+    scalar,
+    lambda inner: st.one_of(st.lists(inner, max_size=9), st.dictionaries(st.text(max_size=9), inner, max_size=4)),
+    max_leaves=20,
+)
 
 
 @st.composite
@@ -67,22 +70,42 @@ def test_any_record_scores_or_is_a_clean_error(record):
 
 
 # Harvest Dice records whose every level may be junk (not only the fields' values).
-hd_scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=True),
-                    st.text(max_size=12), st.sampled_from(["CCTT..", "10+20-10", "1e999", "-0", "......"]))
-hd_values = st.recursive(hd_scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                                       st.dictionaries(st.text(max_size=8), inner, max_size=4)),
-                      max_leaves=12)
-hd_players = st.fixed_dictionaries({}, optional={
-    "name": st.one_of(st.text(max_size=6), hd_values), "garden": st.one_of(
-        st.lists(st.text(alphabet="CST.X", min_size=0, max_size=7), max_size=4), hd_values),
-    "pig": st.one_of(st.integers(-5, 50), hd_values),
-    "market": st.one_of(st.fixed_dictionaries({}, optional={k: st.one_of(st.integers(-2, 8), hd_values)
-                                                            for k in ("carrot", "salad", "tomato", "beet")}),
-                        hd_values),
-    "extra": hd_values})
-hd_records = st.one_of(hd_values, st.fixed_dictionaries(
-    {"layout": st.one_of(st.sampled_from(["harvest-dice-normal", "harvest-dice-advanced"]), hd_values)},
-    optional={"players": st.one_of(st.lists(hd_players, max_size=5), hd_values), "x": hd_values}))
+hd_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**12), 10**12),
+    st.floats(allow_nan=True),
+    st.text(max_size=12),
+    st.sampled_from(["CCTT..", "10+20-10", "1e999", "-0", "......"]),
+)
+hd_values = st.recursive(
+    hd_scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+    max_leaves=12,
+)
+hd_players = st.fixed_dictionaries(
+    {},
+    optional={
+        "name": st.one_of(st.text(max_size=6), hd_values),
+        "garden": st.one_of(st.lists(st.text(alphabet="CST.X", min_size=0, max_size=7), max_size=4), hd_values),
+        "pig": st.one_of(st.integers(-5, 50), hd_values),
+        "market": st.one_of(
+            st.fixed_dictionaries(
+                {},
+                optional={k: st.one_of(st.integers(-2, 8), hd_values) for k in ("carrot", "salad", "tomato", "beet")},
+            ),
+            hd_values,
+        ),
+        "extra": hd_values,
+    },
+)
+hd_records = st.one_of(
+    hd_values,
+    st.fixed_dictionaries(
+        {"layout": st.one_of(st.sampled_from(["harvest-dice-normal", "harvest-dice-advanced"]), hd_values)},
+        optional={"players": st.one_of(st.lists(hd_players, max_size=5), hd_values), "x": hd_values},
+    ),
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -8,8 +8,8 @@ one module and its tests. See docs/architecture.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from sheetgen.errors import LayoutError, Problem, RecordError
 
@@ -20,7 +20,7 @@ class Reads:
     constant names. `optional_constants` may be absent (their absence means
     something, e.g. Harvest Dice's `majority_bonus` is advanced mode)."""
 
-    elements: dict = field(default_factory=dict)          # element id -> element type
+    elements: dict = field(default_factory=dict)  # element id -> element type
     constants: tuple = ()
     optional_constants: tuple = ()
 
@@ -107,11 +107,19 @@ class Game:
         for eid, kind in reads.elements.items():
             el = layout.by_id.get(eid)
             if el is None:
-                out.append(Problem(f"layout '{layout.id}' has no element '{eid}' ({kind}), which the "
-                                   f"{self.id} scorer reads", layout.source))
+                out.append(
+                    Problem(
+                        f"layout '{layout.id}' has no element '{eid}' ({kind}), which the {self.id} scorer reads",
+                        layout.source,
+                    )
+                )
             elif el["type"] != kind:
-                out.append(Problem(f"element '{eid}' is a {el['type']}, but the {self.id} scorer reads it as a "
-                                   f"{kind}", layout.source))
+                out.append(
+                    Problem(
+                        f"element '{eid}' is a {el['type']}, but the {self.id} scorer reads it as a {kind}",
+                        layout.source,
+                    )
+                )
         for name in reads.constants:
             if name not in layout.constants:
                 out.append(Problem(f"the layout has no constant '{name}', which the scorer reads", layout.source))
@@ -133,9 +141,9 @@ class Game:
 @dataclass
 class PlayerScore:
     name: str
-    breakdown: dict            # category key -> points, in the categories' order
-    tiebreak: tuple = ()       # compared when totals are equal; higher wins
-    total: int | None = None   # defaults to the sum of the breakdown
+    breakdown: dict  # category key -> points, in the categories' order
+    tiebreak: tuple = ()  # compared when totals are equal; higher wins
+    total: int | None = None  # defaults to the sum of the breakdown
     tiebreak_shown: tuple | None = None  # the tie-breakers as the table shows them (default: tiebreak)
 
     def __post_init__(self):
@@ -164,6 +172,7 @@ def label(fr: str, en: str) -> dict:
 @dataclass
 class Report:
     """Collects a record's errors (impossible on the sheet) and warnings (against the rules)."""
+
     ctx: object
     names: list = field(default_factory=list)
 
@@ -187,8 +196,9 @@ def where_in(player: dict, *keys):
     holder, hkey, path = at.node, at.key, at.path
     for k in keys:
         path = f"{path}[{k}]" if isinstance(k, int) else (f"{path} {k}" if path.endswith(":") else f"{path}.{k}")
-        present = (isinstance(node, dict) and k in node) or \
-                  (isinstance(node, list) and isinstance(k, int) and 0 <= k < len(node))
+        present = (isinstance(node, dict) and k in node) or (
+            isinstance(node, list) and isinstance(k, int) and 0 <= k < len(node)
+        )
         if present:
             holder, hkey, node = node, k, node[k]
         else:

@@ -33,7 +33,7 @@ from sheetgen.numbers import parse_number
 from sheetgen.schema import Field, ListOf, Map, Spec, Where, describe
 
 SUMMER_KEYS = ("summer_rows", "summer_columns")
-AXES = ("rows", "columns")   # the keys of a player's summer_lines, in SUMMER_KEYS' order
+AXES = ("rows", "columns")  # the keys of a player's summer_lines, in SUMMER_KEYS' order
 TERRAIN_PREFIX = "terrain_"
 PLACES = ("first", "second", "tied_second", "alone", "tied_first")
 
@@ -41,6 +41,7 @@ PLACES = ("first", "second", "tied_second", "alone", "tied_first")
 @dataclass(frozen=True)
 class Table:
     """A season's points: clear 1st / clear 2nd, clear 1st / each tied 2nd, alone, each tied 1st."""
+
     first: int
     second: int
     tied_second: int
@@ -151,8 +152,10 @@ def summer(layout, lines_by_player: list[dict]) -> dict:
 def winter(layout, leaves_by_player: list[list[int]]) -> dict:
     """{terrain id: [points per player]}."""
     t = table(layout, "winter")
-    return {row["id"]: place_points([leaves[n] for leaves in leaves_by_player], t)
-            for n, row in enumerate(terrain_rows(layout))}
+    return {
+        row["id"]: place_points([leaves[n] for leaves in leaves_by_player], t)
+        for n, row in enumerate(terrain_rows(layout))
+    }
 
 
 def round8_tiebreaks(totals: list[int], names: list[str], order: list[str] | None) -> list[tuple]:
@@ -171,14 +174,18 @@ def score(layout, record) -> list[PlayerScore]:
     players = record["players"]
     names = [p["name"] for p in players]
     lines = board_lines(layout, len(players))
-    seasons = {**summer(layout, [player_lines(p, lines) for p in players]),
-               **winter(layout, [p["leaves"] for p in players])}
+    seasons = {
+        **summer(layout, [player_lines(p, lines) for p in players]),
+        **winter(layout, [p["leaves"] for p in players]),
+    }
     breakdowns = [{key: points[i] for key, points in seasons.items()} for i in range(len(players))]
     totals = [sum(b.values()) for b in breakdowns]
     keys = round8_tiebreaks(totals, names, record.get("round8_order"))
     place = {name: n + 1 for n, name in enumerate(record.get("round8_order") or [])}
-    return [PlayerScore(name, b, key, tiebreak_shown=(place.get(name, "-"),))
-            for name, b, key in zip(names, breakdowns, keys)]
+    return [
+        PlayerScore(name, b, key, tiebreak_shown=(place.get(name, "-"),))
+        for name, b, key in zip(names, breakdowns, keys)
+    ]
 
 
 def tiebreak_labels(layout) -> list:
@@ -222,34 +229,48 @@ class Order(ListOf):
         return [] if value is None else super().check(value, ctx, at)
 
 
-
 def player_fields(layout) -> dict:
     values, n = tree_values(layout), len(terrain_rows(layout))
-    sizes = ", ".join(f"1-{board_lines(layout, k)} with {k}"
-                      for k in range(player_range(layout)[0], player_range(layout)[1] + 1)
-                      if board_lines(layout, k))
+    sizes = ", ".join(
+        f"1-{board_lines(layout, k)} with {k}"
+        for k in range(player_range(layout)[0], player_range(layout)[1] + 1)
+        if board_lines(layout, k)
+    )
     sums = Field(ListOf(Count(0, None)), required=True)
-    counts = ", ".join(f"{board_lines(layout, k)} with {k}"
-                       for k in range(player_range(layout)[0], player_range(layout)[1] + 1) if board_lines(layout, k))
+    counts = ", ".join(
+        f"{board_lines(layout, k)} with {k}"
+        for k in range(player_range(layout)[0], player_range(layout)[1] + 1)
+        if board_lines(layout, k)
+    )
     return {
-        "trees": Field(ListOf(Tree(values)),
-                       doc=f"the trees planted in spring, each [row, column, value]: rows and columns "
-                           f"{sizes} players; values {_span(values)}, "
-                           f"{layout.constants['trees_per_value']} of each"),
-        "summer_lines": Field(Map({axis: sums for axis in AXES}, what="a mapping with rows and columns"),
-                              doc=f"or, instead of trees, the pad's summer worksheet: the player's sum of tree "
-                                  f"values on each row (top to bottom) and on each column (left to right), "
-                                  f"{counts} players"),
-        "leaves": Field(Leaves(Count(0, None), n, n), required=True,
-                        doc=f"visible leaves in each of the {n} terrains, in the pad's order "
-                            f"(the squirrel counts as a leaf)"),
+        "trees": Field(
+            ListOf(Tree(values)),
+            doc=f"the trees planted in spring, each [row, column, value]: rows and columns "
+            f"{sizes} players; values {_span(values)}, "
+            f"{layout.constants['trees_per_value']} of each",
+        ),
+        "summer_lines": Field(
+            Map({axis: sums for axis in AXES}, what="a mapping with rows and columns"),
+            doc=f"or, instead of trees, the pad's summer worksheet: the player's sum of tree "
+            f"values on each row (top to bottom) and on each column (left to right), "
+            f"{counts} players",
+        ),
+        "leaves": Field(
+            Leaves(Count(0, None), n, n),
+            required=True,
+            doc=f"visible leaves in each of the {n} terrains, in the pad's order (the squirrel counts as a leaf)",
+        ),
     }
 
 
 def record_fields(layout) -> dict:
-    return {"round8_order": Field(Order(Name()),
-                                  doc="optional: the players' names in round 8's play order, first to play "
-                                      "first; it breaks ties on the total")}
+    return {
+        "round8_order": Field(
+            Order(Name()),
+            doc="optional: the players' names in round 8's play order, first to play "
+            "first; it breaks ties on the total",
+        )
+    }
 
 
 def blank_player(layout) -> dict:
@@ -280,7 +301,7 @@ def categories(layout) -> list:
 
 # ----------------------------------------------------------------------------- a filled PDF
 
-TALLIES = {"rows": "summer_tally_rows", "columns": "summer_tally_columns"}   # the summer worksheet's ids
+TALLIES = {"rows": "summer_tally_rows", "columns": "summer_tally_columns"}  # the summer worksheet's ids
 
 
 def _mark(text):
@@ -295,12 +316,11 @@ def _sheet_players(layout, m: dict) -> list[tuple[dict, object]]:
     tally_names = m.get(f"{TALLIES['rows']}_names", [])
     for i, name in enumerate(m["player_names"]):
         name = name or (tally_names[i] if i < len(tally_names) else "")
-        lines = {axis: [_mark(v) for v in (m[TALLIES[axis]][i] if i < len(m[TALLIES[axis]]) else [])]
-                 for axis in AXES}
+        lines = {axis: [_mark(v) for v in (m[TALLIES[axis]][i] if i < len(m[TALLIES[axis]]) else [])] for axis in AXES}
         leaves = [_mark(m[f"{row['id']}_count"][i]) for row in terrain_rows(layout)]
         place = m["round8"][i]
         if not (name or place or any(leaves) or any(any(v) for v in lines.values())):
-            continue   # an unused column of the pad
+            continue  # an unused column of the pad
         out.append(({"name": name, "summer_lines": lines, "leaves": leaves}, place))
     return out
 
@@ -322,8 +342,10 @@ def record_from_sheets(layout, sheets: list[dict]) -> dict:
         if place:
             number = parse_number(place)
             if number is None:
-                raise RecordError(f"{layout.id}: round8 of '{player['name']}': {place!r} is no place in "
-                                  f"round 8's order (1 = played first)")
+                raise RecordError(
+                    f"{layout.id}: round8 of '{player['name']}': {place!r} is no place in "
+                    f"round 8's order (1 = played first)"
+                )
             places.append((number, n, player["name"]))
         players.append(player)
     record = {"players": players}
@@ -345,13 +367,18 @@ def _check_trees(layout, players: list, report) -> None:
     for i, p in enumerate(players):
         trees = p.get("trees")
         if trees is None:
-            continue   # summer_lines instead (_check_lines)
+            continue  # summer_lines instead (_check_lines)
         if len(trees) > most:
-            report.error(where_in(p, "trees"), f"{len(trees)} trees; each player has {most} "
-                                               f"({per} of each value {_span(values)})")
+            report.error(
+                where_in(p, "trees"),
+                f"{len(trees)} trees; each player has {most} ({per} of each value {_span(values)})",
+            )
         elif len(trees) < most:
-            report.warn(i, f"trees: {len(trees)} tree{'' if len(trees) == 1 else 's'} given, but every player "
-                           f"plants all {most} in spring")
+            report.warn(
+                i,
+                f"trees: {len(trees)} tree{'' if len(trees) == 1 else 's'} given, but every player "
+                f"plants all {most} in spring",
+            )
         seen = {v: 0 for v in values}
         for k, (row, col, value) in enumerate(trees):
             at = where_in(p, "trees", k)
@@ -363,8 +390,11 @@ def _check_trees(layout, players: list, report) -> None:
                     ok = False
             seen[value] += 1
             if seen[value] > per:
-                report.error(at, f"a {_ordinal(seen[value])} tree of value {value}; each player has {per} "
-                                 f"trees of each value {_span(values)}")
+                report.error(
+                    at,
+                    f"a {_ordinal(seen[value])} tree of value {value}; each player has {per} "
+                    f"trees of each value {_span(values)}",
+                )
             if not ok:
                 continue
             if (row, col) in taken:
@@ -383,48 +413,60 @@ def _check_lines(layout, players: list, report) -> None:
     lines = board_lines(layout, n)
     trees = trees_of(layout)
     bound, worth = line_bound(layout, lines), sum(trees)
-    why = (f"all their trees: {layout.constants['trees_per_value']} of each value {_span(tree_values(layout))}"
-           if lines >= len(trees) else f"its {lines} intersections hold their {lines} highest trees")
+    why = (
+        f"all their trees: {layout.constants['trees_per_value']} of each value {_span(tree_values(layout))}"
+        if lines >= len(trees)
+        else f"its {lines} intersections hold their {lines} highest trees"
+    )
     for i, p in enumerate(players):
         if "trees" in p and "summer_lines" in p:
-            report.error(where_in(p, "summer_lines"), "give trees or summer_lines, not both "
-                                                      "(summer_lines are the sums of the trees)")
+            report.error(
+                where_in(p, "summer_lines"),
+                "give trees or summer_lines, not both (summer_lines are the sums of the trees)",
+            )
             continue
         if "summer_lines" not in p:
             if "trees" not in p:
-                report.error(where_in(p), "missing key 'trees' (or 'summer_lines', the sums of the summer "
-                                          "worksheet)")
+                report.error(where_in(p), "missing key 'trees' (or 'summer_lines', the sums of the summer worksheet)")
             continue
         ok = True
         for axis, what in zip(AXES, ("row", "column")):
             sums = p["summer_lines"][axis]
             if len(sums) != lines:
-                report.error(where_in(p, "summer_lines", axis),
-                             f"expected {lines} sums, one per {what} 1-{lines} of the {n}-player board, "
-                             f"got {len(sums)}")
+                report.error(
+                    where_in(p, "summer_lines", axis),
+                    f"expected {lines} sums, one per {what} 1-{lines} of the {n}-player board, got {len(sums)}",
+                )
                 ok = False
                 continue
             for k, v in enumerate(sums):
                 if v > bound:
-                    report.error(where_in(p, "summer_lines", axis, k),
-                                 f"{v} on {what} {k + 1}: one player's trees make at most {bound} on a {what} "
-                                 f"({why})")
+                    report.error(
+                        where_in(p, "summer_lines", axis, k),
+                        f"{v} on {what} {k + 1}: one player's trees make at most {bound} on a {what} ({why})",
+                    )
                     ok = False
         if not ok:
             continue
         rows, columns = (sum(p["summer_lines"][axis]) for axis in AXES)
         if rows != columns:
-            report.error(where_in(p, "summer_lines"),
-                         f"the rows add up to {rows} but the columns to {columns}; each tree counts once in "
-                         f"its row and once in its column, so both totals are the player's tree values")
+            report.error(
+                where_in(p, "summer_lines"),
+                f"the rows add up to {rows} but the columns to {columns}; each tree counts once in "
+                f"its row and once in its column, so both totals are the player's tree values",
+            )
         elif rows > worth:
-            report.error(where_in(p, "summer_lines"),
-                         f"the rows and the columns add up to {rows}; a player's {len(trees)} trees are worth "
-                         f"{worth} in all")
+            report.error(
+                where_in(p, "summer_lines"),
+                f"the rows and the columns add up to {rows}; a player's {len(trees)} trees are worth {worth} in all",
+            )
         elif rows < worth:
-            report.warn(i, f"summer_lines: the rows and the columns add up to {rows}, but a player's "
-                           f"{len(trees)} trees are worth {worth} in all and every player plants them all "
-                           f"in spring")
+            report.warn(
+                i,
+                f"summer_lines: the rows and the columns add up to {rows}, but a player's "
+                f"{len(trees)} trees are worth {worth} in all and every player plants them all "
+                f"in spring",
+            )
 
 
 def _check_leaves(layout, players: list, report) -> None:
@@ -432,15 +474,21 @@ def _check_leaves(layout, players: list, report) -> None:
     for i, p in enumerate(players):
         shown = sum(p["leaves"])
         if shown > most:
-            report.warn(i, f"leaves: {shown} visible leaves in all; a player shows at most {most} "
-                           f"(leaf tiles {_span(layout.constants['leaf_tiles'])} drop {most - 1}, "
-                           f"plus the squirrel)")
+            report.warn(
+                i,
+                f"leaves: {shown} visible leaves in all; a player shows at most {most} "
+                f"(leaf tiles {_span(layout.constants['leaf_tiles'])} drop {most - 1}, "
+                f"plus the squirrel)",
+            )
     lines = board_lines(layout, len(players))
     squares = (lines + 1) ** 2
     shown = sum(sum(p["leaves"]) for p in players)
     if shown > squares:
-        report.warn(None, f"leaves: {shown} visible leaves on the board in all; the {len(players)}-player "
-                          f"board has {squares} squares and each shows one leaf or squirrel at most")
+        report.warn(
+            None,
+            f"leaves: {shown} visible leaves on the board in all; the {len(players)}-player "
+            f"board has {squares} squares and each shows one leaf or squirrel at most",
+        )
 
 
 def _check_order(record, names: list[str], report) -> list[str]:
@@ -458,8 +506,11 @@ def _check_order(record, names: list[str], report) -> list[str]:
     if order:
         missing = [name for name in names if name not in seen]
         if missing:
-            report.warn(None, f"round8_order: {', '.join(missing)} missing; a tie on the total "
-                              f"involving {'them' if len(missing) > 1 else 'this player'} stays shared")
+            report.warn(
+                None,
+                f"round8_order: {', '.join(missing)} missing; a tie on the total "
+                f"involving {'them' if len(missing) > 1 else 'this player'} stays shared",
+            )
     return order
 
 
@@ -467,9 +518,10 @@ def check(layout, record, report) -> None:
     players = record["players"]
     names = [p["name"] for p in players]
     if board_lines(layout, len(players)) is None:
-        report.error(Where(record["_node"], "players", "players"),
-                     f"the layout gives no board size (constant board_lines_{len(players)}p) "
-                     f"for {len(players)} players")
+        report.error(
+            Where(record["_node"], "players", "players"),
+            f"the layout gives no board size (constant board_lines_{len(players)}p) for {len(players)} players",
+        )
         return
     _check_lines(layout, players, report)
     _check_trees(layout, players, report)
@@ -483,17 +535,32 @@ def check(layout, record, report) -> None:
     if len(tied) > 1 and any(s.tiebreak == () for s in tied):
         who = ", ".join(s.name for s in tied[:-1]) + f" and {tied[-1].name}"
         why = "no round8_order is given" if not order else "round8_order does not name them all"
-        report.warn(None, f"{who} tie for the win on {best} points; {why}, so the victory is shared "
-                          f"(the player earlier in round 8's play order would win)")
+        report.warn(
+            None,
+            f"{who} tie for the win on {best} points; {why}, so the victory is shared "
+            f"(the player earlier in round 8's play order would win)",
+        )
 
 
 GAME = Game(
     id="bosk",
-    reads=Reads(elements={"summer": "score_table", "winter": "score_table"},
-                constants=("tree_values", "trees_per_value", "leaf_tiles",
-                           *(f"{season}_{place}" for season in ("summer", "winter") for place in PLACES))),
-    player_fields=player_fields, record_fields=record_fields, blank_player=blank_player,
-    blank_record=blank_record, categories=categories, check=check, score=score,
-    tiebreak_labels=tiebreak_labels, record_from_sheets=record_from_sheets,
+    reads=Reads(
+        elements={"summer": "score_table", "winter": "score_table"},
+        constants=(
+            "tree_values",
+            "trees_per_value",
+            "leaf_tiles",
+            *(f"{season}_{place}" for season in ("summer", "winter") for place in PLACES),
+        ),
+    ),
+    player_fields=player_fields,
+    record_fields=record_fields,
+    blank_player=blank_player,
+    blank_record=blank_record,
+    categories=categories,
+    check=check,
+    score=score,
+    tiebreak_labels=tiebreak_labels,
+    record_from_sheets=record_from_sheets,
     template_alternatives=template_alternatives,
 )

@@ -26,4 +26,3 @@ class Name(Spec):
         if len(value) > 60:
             return ctx.error(at, "a player name is at most 60 characters")
         return value.strip()
-

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from sheetgen.errors import LayoutError
 from sheetgen.games.base import Game, PlayerScore, Reads
-from sheetgen.schema import INVALID, Field, ListOf, Where, describe
 from sheetgen.games.fields import Count
 from sheetgen.numbers import parse_number
+from sheetgen.schema import INVALID, Field, ListOf, Where, describe
 
 TABLE = "score"
 BOARD = "board"
@@ -36,6 +36,7 @@ PREFIX = "glass_"
 
 
 # ----------------------------------------------------------------------------- the layout's numbers
+
 
 def board_size(layout) -> tuple[int, int]:
     """(columns, rows) of the board, from the score table's grid row."""
@@ -47,16 +48,21 @@ def row_values(layout) -> list[int]:
     """Points for a row's run of 1, 2, ... filled cells from the left edge."""
     values = layout.constants["row_values"]
     cols = board_size(layout)[0]
-    if not isinstance(values, list) or len(values) != cols \
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        raise LayoutError(f"{layout.source}: constants.row_values: expected {cols} whole numbers "
-                          f"(points for runs of 1-{cols} cells), got {values!r}")
+    if (
+        not isinstance(values, list)
+        or len(values) != cols
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+    ):
+        raise LayoutError(
+            f"{layout.source}: constants.row_values: expected {cols} whole numbers "
+            f"(points for runs of 1-{cols} cells), got {values!r}"
+        )
     return values
 
 
 def supply(layout) -> dict[str, int]:
     """Glass pieces in the bag per colour (layout order)."""
-    return {key[len(PREFIX):]: count for key, count in layout.constants.items() if key.startswith(PREFIX)}
+    return {key[len(PREFIX) :]: count for key, count in layout.constants.items() if key.startswith(PREFIX)}
 
 
 def _row(layout, rid: str) -> dict:
@@ -70,11 +76,13 @@ def keys(layout) -> list[str]:
     """The breakdown's keys, in the pad's order."""
     rows = board_size(layout)[1]
     counted = layout.constants["counted_columns"]
-    return ([f"row_{r}" for r in range(1, rows + 1)]
-            + [f"counted_column_{n}" for n in range(1, counted + 1)] + ["overflow"])
+    return (
+        [f"row_{r}" for r in range(1, rows + 1)] + [f"counted_column_{n}" for n in range(1, counted + 1)] + ["overflow"]
+    )
 
 
 # ----------------------------------------------------------------------------- record fields
+
 
 class Columns(ListOf):
     """Pieces in each column, left to right: up to `cols` numbers of 0-`rows` (a list,
@@ -87,11 +95,13 @@ class Columns(ListOf):
 
     def check(self, value, ctx, at):
         if not isinstance(value, list):
-            return ctx.error(at, f"expected a list of up to {self.cols} column heights "
-                                 f"(0-{self.rows} pieces each), got {describe(value)}")
+            return ctx.error(
+                at,
+                f"expected a list of up to {self.cols} column heights "
+                f"(0-{self.rows} pieces each), got {describe(value)}",
+            )
         if len(value) > self.cols:
-            return ctx.error(at, f"expected at most {self.cols} columns (the board has {self.cols}), "
-                                 f"got {len(value)}")
+            return ctx.error(at, f"expected at most {self.cols} columns (the board has {self.cols}), got {len(value)}")
         out, ok = [], True
         for i, item in enumerate(value):
             where = at.child(value, i)
@@ -111,14 +121,12 @@ class Columns(ListOf):
         return out + [0] * (self.cols - len(out))
 
 
-
 def player_fields(layout) -> dict:
     cols, rows = board_size(layout)
     row_values(layout)  # a variant's table must match its board
     penalty = layout.constants["overflow_penalty"]
     return {
-        "columns": Field(Columns(cols, rows), required=True,
-                         doc="pieces in each column, left to right"),
+        "columns": Field(Columns(cols, rows), required=True, doc="pieces in each column, left to right"),
         "overflow": Field(Count(0, None), default=0, doc=f"pieces discarded (-{penalty} each)"),
     }
 
@@ -136,6 +144,7 @@ def categories(layout) -> list:
 
 
 # ----------------------------------------------------------------------------- rules
+
 
 def run_length(heights: list[int], row: int) -> int:
     """Filled cells of `row` (1 = bottom) from the left edge up to the first gap."""
@@ -181,8 +190,11 @@ def colours_fit(boards: list[list[int]], caps: list[int], budget: int = SEARCH_B
     board over the sorted tuple of what is left (clipped to what the remaining boards
     could still take), remembering dead ends and cutting branches where the pieces
     left, or the columns of at least t pieces, outnumber what the colours can take."""
-    todo = sorted((sorted((h for h in b if h), reverse=True) for b in boards if any(b)),
-                  key=lambda b: (len(b), sum(b)), reverse=True)
+    todo = sorted(
+        (sorted((h for h in b if h), reverse=True) for b in boards if any(b)),
+        key=lambda b: (len(b), sum(b)),
+        reverse=True,
+    )
     tail = [todo[n:] for n in range(len(todo) + 1)]
     tallest = max((b[0] for b in todo), default=0)
     dead: set = set()
@@ -192,8 +204,10 @@ def colours_fit(boards: list[list[int]], caps: list[int], budget: int = SEARCH_B
         rest = tail[n]
         if sum(map(sum, rest)) > sum(left):
             return True
-        return any(sum(h >= t for b in rest for h in b) > sum(min(c // t, len(rest)) for c in left)
-                   for t in range(1, tallest + 1))
+        return any(
+            sum(h >= t for b in rest for h in b) > sum(min(c // t, len(rest)) for c in left)
+            for t in range(1, tallest + 1)
+        )
 
     def placements(heights, left):
         work, used, seen = list(left), [False] * len(left), set()
@@ -252,19 +266,24 @@ def check(layout, record, report) -> None:
     if bag:
         held = sum(sum(p["columns"]) + p["overflow"] for p in players)
         if held > sum(bag.values()):
-            report.error(at, f"the boards and overflows hold {held} glass pieces, but the bag holds "
-                             f"{sum(bag.values())} ({_listing(bag)})")
+            report.error(
+                at,
+                f"the boards and overflows hold {held} glass pieces, but the bag holds "
+                f"{sum(bag.values())} ({_listing(bag)})",
+            )
         elif colours_fit([p["columns"] for p in players], list(bag.values())) is False:
-            report.error(at, "more pieces of some colour than the bag holds: each column holds one colour "
-                             "and a board's columns have different colours, but no choice of colours fits "
-                             f"the counts ({_listing(bag)})")
+            report.error(
+                at,
+                "more pieces of some colour than the bag holds: each column holds one colour "
+                "and a board's columns have different colours, but no choice of colours fits "
+                f"the counts ({_listing(bag)})",
+            )
     trigger = layout.constants["end_trigger"]
     sizes = [sum(p["columns"]) for p in players]
     if max(sizes, default=0) < trigger:
         best = max(sizes, default=0)
         who = ", ".join(p["name"] for p, n in zip(players, sizes) if n == best)
-        report.warn(None, f"no board reached {trigger} pieces, the end trigger "
-                          f"(the fullest holds {best}: {who})")
+        report.warn(None, f"no board reached {trigger} pieces, the end trigger (the fullest holds {best}: {who})")
 
 
 def record_from_sheets(layout, sheets: list[dict]) -> dict:
@@ -277,16 +296,22 @@ def record_from_sheets(layout, sheets: list[dict]) -> dict:
             columns = [sum(row[c] for row in grid) for c in range(len(grid[0]))] if grid else []
             name = m["player_names"][i]
             if not any(columns) and not overflow and not name:
-                continue   # an unused column of the pad
-            players.append({"name": name or f"Player {len(players) + 1}", "columns": columns,
-                            "overflow": overflow or 0})
+                continue  # an unused column of the pad
+            players.append(
+                {"name": name or f"Player {len(players) + 1}", "columns": columns, "overflow": overflow or 0}
+            )
     return {"players": players}
 
 
 GAME = Game(
     id="river-valley-glassworks",
-    reads=Reads(elements={TABLE: "score_table"},
-                constants=("row_values", "counted_columns", "overflow_penalty", "end_trigger")),
-    player_fields=player_fields, blank_player=blank_player, categories=categories,
-    check=check, score=score, record_from_sheets=record_from_sheets,
+    reads=Reads(
+        elements={TABLE: "score_table"}, constants=("row_values", "counted_columns", "overflow_penalty", "end_trigger")
+    ),
+    player_fields=player_fields,
+    blank_player=blank_player,
+    categories=categories,
+    check=check,
+    score=score,
+    record_from_sheets=record_from_sheets,
 )

@@ -15,16 +15,19 @@ No tie-breaker: equal totals share the victory.
 from __future__ import annotations
 
 from sheetgen.cells import groups
-from sheetgen.games.base import sheet_players as player_range
 from sheetgen.games.base import Game, PlayerScore, Reads, label, leaders, track_boxes
-from sheetgen.schema import Field, ListOf, Map, Spec, describe
+from sheetgen.games.base import sheet_players as player_range
 from sheetgen.games.fields import Count
+from sheetgen.schema import Field, ListOf, Map, Spec, describe
 
 VEGETABLES = ("carrot", "salad", "tomato")
 LETTERS = {"C": "carrot", "S": "salad", "T": "tomato"}
 EMPTY = "."
-NAMES = {"carrot": label("carottes", "carrots"), "salad": label("salades", "salads"),
-         "tomato": label("tomates", "tomatoes")}
+NAMES = {
+    "carrot": label("carottes", "carrots"),
+    "salad": label("salades", "salads"),
+    "tomato": label("tomates", "tomatoes"),
+}
 ONE = {"carrot": "carrot", "salad": "salad", "tomato": "tomato"}
 RULES_PLAYERS = (2, 4)
 
@@ -52,10 +55,10 @@ class GardenRow(Spec):
             return ctx.error(at, f"expected {self.cols} characters, got {len(row)} ({value!r})")
         for n, ch in enumerate(row):
             if ch != EMPTY and ch not in LETTERS:
-                return ctx.error(at, f"{ch!r} in column {n + 1} is no vegetable; "
-                                     f"use C (carrot), S (salad), T (tomato) or . (empty)")
+                return ctx.error(
+                    at, f"{ch!r} in column {n + 1} is no vegetable; use C (carrot), S (salad), T (tomato) or . (empty)"
+                )
         return row
-
 
 
 def player_fields(layout) -> dict:
@@ -65,29 +68,43 @@ def player_fields(layout) -> dict:
         m = _market(layout, veg)
         pre = m["prechecked"]
         why = f"{pre} box{'es are' if pre > 1 else ' is'} pre-printed on this sheet" if pre else ""
-        market[veg] = Field(Count(pre, track_boxes(m), why), required=True,
-                            doc=f"{ONE[veg]} market boxes checked, pre-printed ones included")
+        market[veg] = Field(
+            Count(pre, track_boxes(m), why),
+            required=True,
+            doc=f"{ONE[veg]} market boxes checked, pre-printed ones included",
+        )
     return {
-        "garden": Field(ListOf(GardenRow(grid["cols"]), grid["rows"], grid["rows"]), required=True,
-                        doc=f"{grid['rows']} rows, top to bottom: C carrot, S salad, T tomato, . empty"),
+        "garden": Field(
+            ListOf(GardenRow(grid["cols"]), grid["rows"], grid["rows"]),
+            required=True,
+            doc=f"{grid['rows']} rows, top to bottom: C carrot, S salad, T tomato, . empty",
+        ),
         "pig": Field(Count(0, track_boxes(pig)), required=True, doc="pig boxes checked (filled row by row)"),
-        "market": Field(Map(market, what="a mapping of carrot, salad, tomato"), required=True,
-                        doc="market boxes checked per vegetable"),
+        "market": Field(
+            Map(market, what="a mapping of carrot, salad, tomato"),
+            required=True,
+            doc="market boxes checked per vegetable",
+        ),
     }
 
 
 def blank_player(layout) -> dict:
     grid = layout.element("garden")
-    return {"garden": [EMPTY * grid["cols"]] * grid["rows"], "pig": 0,
-            "market": {veg: _market(layout, veg)["prechecked"] for veg in VEGETABLES}}
+    return {
+        "garden": [EMPTY * grid["cols"]] * grid["rows"],
+        "pig": 0,
+        "market": {veg: _market(layout, veg)["prechecked"] for veg in VEGETABLES},
+    }
 
 
 def categories(layout) -> list:
     cats = [(veg, label(NAMES[veg]["fr"].capitalize(), NAMES[veg]["en"].capitalize())) for veg in VEGETABLES]
     cats += [("rows", label("Lignes complètes", "Complete rows")), ("pig", label("Cochon", "Pig"))]
     if majority_bonus(layout) is not None:
-        cats += [(f"majority_{veg}", label(f"Majorité {NAMES[veg]['fr']}", f"Majority {NAMES[veg]['en']}"))
-                 for veg in VEGETABLES]
+        cats += [
+            (f"majority_{veg}", label(f"Majorité {NAMES[veg]['fr']}", f"Majority {NAMES[veg]['en']}"))
+            for veg in VEGETABLES
+        ]
         cats.append(("majority_pig", label("Majorité cochon", "Majority pig")))
     return cats
 
@@ -118,25 +135,34 @@ def check(layout, record, report) -> None:
             groups = _groups(p["garden"], letter)
             for g in groups[1:]:
                 r, c = g[0]
-                report.warn(i, f"garden: the {ONE[veg]} at row {r + 1}, column {c + 1} is not orthogonally adjacent "
-                               f"to the other {NAMES[veg]['en']} (each new vegetable must touch one of its kind)")
+                report.warn(
+                    i,
+                    f"garden: the {ONE[veg]} at row {r + 1}, column {c + 1} is not orthogonally adjacent "
+                    f"to the other {NAMES[veg]['en']} (each new vegetable must touch one of its kind)",
+                )
     if len(players) > 1:
         first = players[0]["market"]
         for p in players[1:]:
             if p["market"] != first:
-                shown = "; ".join(f"{q['name']} " + ", ".join(f"{v} {q['market'][v]}" for v in VEGETABLES)
-                                  for q in players)
+                shown = "; ".join(
+                    f"{q['name']} " + ", ".join(f"{v} {q['market'][v]}" for v in VEGETABLES) for q in players
+                )
                 report.warn(None, f"market: the markets differ although the market die is shared ({shown})")
                 break
     grid = layout.element("garden")
     pig_total = track_boxes(layout.element("pig"))
     ended = any(
-        all(EMPTY not in row for row in p["garden"]) or p["pig"] >= pig_total
+        all(EMPTY not in row for row in p["garden"])
+        or p["pig"] >= pig_total
         or any(p["market"][v] >= track_boxes(_market(layout, v)) for v in VEGETABLES)
-        for p in players)
+        for p in players
+    )
     if not ended:
-        report.warn(None, f"no end condition was met: no full garden ({grid['rows']} x {grid['cols']}), "
-                          f"no full pig ({pig_total} boxes), no complete market")
+        report.warn(
+            None,
+            f"no end condition was met: no full garden ({grid['rows']} x {grid['cols']}), "
+            f"no full pig ({pig_total} boxes), no complete market",
+        )
     lo, hi = RULES_PLAYERS
     if not lo <= len(players) <= hi:
         report.warn(None, f"Harvest Dice is played by {lo}-{hi} players, this record has {len(players)}")
@@ -167,16 +193,30 @@ def score(layout, record) -> list[PlayerScore]:
 
 def record_from_sheets(layout, sheets: list[dict]) -> dict:
     """Players from filled fillable sheets (sheetgen.scoring.pdfread), one per sheet."""
-    return {"players": [{"name": m.get("player_name_box") or f"Player {n}", "garden": m["garden"],
-                         "pig": m["pig"], "market": {veg: m[f"market_{veg}"] for veg in VEGETABLES}}
-                        for n, m in enumerate(sheets, 1)]}
+    return {
+        "players": [
+            {
+                "name": m.get("player_name_box") or f"Player {n}",
+                "garden": m["garden"],
+                "pig": m["pig"],
+                "market": {veg: m[f"market_{veg}"] for veg in VEGETABLES},
+            }
+            for n, m in enumerate(sheets, 1)
+        ]
+    }
 
 
 GAME = Game(
     id="harvest-dice",
-    reads=Reads(elements={"garden": "grid", "pig": "track",
-                          **{f"market_{veg}": "track" for veg in VEGETABLES}},
-                optional_constants=("majority_bonus",)),
-    player_range=player_range, player_fields=player_fields, blank_player=blank_player,
-    categories=categories, check=check, score=score, record_from_sheets=record_from_sheets,
+    reads=Reads(
+        elements={"garden": "grid", "pig": "track", **{f"market_{veg}": "track" for veg in VEGETABLES}},
+        optional_constants=("majority_bonus",),
+    ),
+    player_range=player_range,
+    player_fields=player_fields,
+    blank_player=blank_player,
+    categories=categories,
+    check=check,
+    score=score,
+    record_from_sheets=record_from_sheets,
 )

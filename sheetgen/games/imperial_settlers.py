@@ -32,17 +32,21 @@ Decisions (docs/rules.md, "Rules that the seeds leave open"):
 
 from __future__ import annotations
 
-from sheetgen.games.base import sheet_players as player_range
 from sheetgen.games.base import Game, PlayerScore, Reads, label, track_boxes
+from sheetgen.games.base import sheet_players as player_range
+from sheetgen.games.fields import Count
 from sheetgen.layout.elements.building import blueprint_cells
 from sheetgen.schema import INVALID, Field, Map, Spec, Where, describe
-from sheetgen.games.fields import Count
 
 TRACKS = ("walls", "houses", "granaries", "bridges")
 FIELDS = "fields"
 BRIDGES = "bridges"
-TRACK_NAMES = {"walls": label("Murs", "Walls"), "houses": label("Maisons", "Houses"),
-               "granaries": label("Greniers", "Granaries"), "bridges": label("Ponts", "Bridges")}
+TRACK_NAMES = {
+    "walls": label("Murs", "Walls"),
+    "houses": label("Maisons", "Houses"),
+    "granaries": label("Greniers", "Granaries"),
+    "bridges": label("Ponts", "Bridges"),
+}
 
 
 # ----------------------------------------------------------------------------- the layout
@@ -86,7 +90,7 @@ def completed_sections(track: dict, boxes: int) -> int:
 def track_points(track: dict, boxes: int) -> int:
     """The value of the rightmost fully completed section that prints one (0 if none)."""
     points = 0
-    for s in track["sections"][:completed_sections(track, boxes)]:
+    for s in track["sections"][: completed_sections(track, boxes)]:
         if s.get("value") is not None:
             points = s["value"]
     return points
@@ -173,9 +177,12 @@ class Colonies(Spec):
         name = building_name(self.b)
         made = f"{n} {'colony' if n == 1 else 'colonies'}"
         if not is_advanced(self.layout):
-            return ctx.error(at, f"{made}, but colonies belong to the advanced rules and this layout "
-                                 f"({self.layout.id}) prints no blueprints; score the game on an advanced layout "
-                                 f"such as imperial-settlers-advanced")
+            return ctx.error(
+                at,
+                f"{made}, but colonies belong to the advanced rules and this layout "
+                f"({self.layout.id}) prints no blueprints; score the game on an advanced layout "
+                f"such as imperial-settlers-advanced",
+            )
         if not colony_ready(self.b):
             return ctx.error(at, f"{made}, but the {name} card prints no blueprint and ladder")
         if n > self.hi:
@@ -185,39 +192,54 @@ class Colonies(Spec):
         return n
 
 
-
 def player_fields(layout) -> dict:
     empire = {}
     for t in TRACKS:
         track = layout.element(t)
         n = track_boxes(track)
-        empire[t] = Field(Count(0, n, holder=f"the {t} track has {{n}} boxes"), required=True,
-                          doc=f"{TRACK_NAMES[t]['en']}: boxes checked from the left")
+        empire[t] = Field(
+            Count(0, n, holder=f"the {t} track has {{n}} boxes"),
+            required=True,
+            doc=f"{TRACK_NAMES[t]['en']}: boxes checked from the left",
+        )
     nf = track_boxes(layout.element(FIELDS))
-    empire[FIELDS] = Field(Count(0, nf, holder="the fields have {n} boxes"), required=True, doc="Fields: field boxes harvested (checked)")
+    empire[FIELDS] = Field(
+        Count(0, nf, holder="the fields have {n} boxes"), required=True, doc="Fields: field boxes harvested (checked)"
+    )
     village, village_default, village_docs, colonies, colony_docs = {}, {}, {}, {}, {}
     for b in buildings(layout):
         n, bid, name = len(b["boxes"]), b["id"], building_name(b)
         village[bid] = Count(0, n, holder=f"the {name} card has {{n}} boxes")
         village_docs[bid] = f"{name}: boxes checked" + (
-            "" if not b["advanced"] else " (advanced rules only)" if in_game(layout, b)
-            else " (advanced rules: left out of a basic game, scores 0)")
+            ""
+            if not b["advanced"]
+            else " (advanced rules only)"
+            if in_game(layout, b)
+            else " (advanced rules: left out of a basic game, scores 0)"
+        )
         village_default[bid] = 0
         colonies[bid] = Colonies(layout, b)
         colony_docs[bid] = f"{name}: colonies made on its blueprint"
     fields = {
-        "empire": Field(Map(empire, what="a mapping of walls, houses, granaries, bridges, fields"), required=True,
-                        doc="Empire sheet: boxes checked per track, and field boxes harvested"),
-        "village": Field(ByBuilding(village, village_default, "a mapping of building id: boxes checked",
-                                    village_docs),
-                         required=True, doc="Village sheet: boxes checked per building"),
+        "empire": Field(
+            Map(empire, what="a mapping of walls, houses, granaries, bridges, fields"),
+            required=True,
+            doc="Empire sheet: boxes checked per track, and field boxes harvested",
+        ),
+        "village": Field(
+            ByBuilding(village, village_default, "a mapping of building id: boxes checked", village_docs),
+            required=True,
+            doc="Village sheet: boxes checked per building",
+        ),
         "favors": Field(Count(0, None), required=True, doc="points from favour tiles"),
         "development": Field(Count(0, None), required=True, doc="development points gained during play"),
     }
     zero = {b["id"]: 0 for b in buildings(layout)}
-    fields["colonies"] = Field(ByBuilding(colonies, zero, "a mapping of building id: colonies", colony_docs),
-                               default=lambda: dict(zero),
-                               doc="colonies made on each building's blueprint (advanced rules)")
+    fields["colonies"] = Field(
+        ByBuilding(colonies, zero, "a mapping of building id: colonies", colony_docs),
+        default=lambda: dict(zero),
+        doc="colonies made on each building's blueprint (advanced rules)",
+    )
     return fields
 
 
@@ -235,8 +257,11 @@ def blank_player(layout) -> dict:
 
 def categories(layout) -> list:
     cats = [(t, TRACK_NAMES[t]) for t in TRACKS]
-    cats += [("buildings", label("Bâtiments", "Buildings")), ("favors", label("Faveurs", "Favours")),
-             ("development", label("Développement", "Development"))]
+    cats += [
+        ("buildings", label("Bâtiments", "Buildings")),
+        ("favors", label("Faveurs", "Favours")),
+        ("development", label("Développement", "Development")),
+    ]
     if is_advanced(layout):
         cats.append(("colonies", label("Colonies", "Colonies")))
     return cats
@@ -251,9 +276,11 @@ def check(layout, record, report) -> None:
     for b in buildings(layout):
         per = b.get("per")
         if per and per["track"] not in (*TRACKS, FIELDS):
-            report.error(Where(record["_node"], "layout", "layout"),
-                         f"the building '{b['id']}' counts per track '{per['track']}', which game records do not "
-                         f"hold (they hold {', '.join((*TRACKS, FIELDS))})")
+            report.error(
+                Where(record["_node"], "layout", "layout"),
+                f"the building '{b['id']}' counts per track '{per['track']}', which game records do not "
+                f"hold (they hold {', '.join((*TRACKS, FIELDS))})",
+            )
             return
     for i, p in enumerate(players):
         empire = p["empire"]
@@ -262,15 +289,22 @@ def check(layout, record, report) -> None:
         if n > opened:
             got = f"{n} field {'box' if n == 1 else 'boxes'} harvested"
             one = len(letters) == 1
-            why = (f"the completed {'bridge' if one else 'bridges'} ({', '.join(letters)}) "
-                   f"{'opens' if one else 'open'} only {opened}" if letters else "no field is open (no bridge completed)")
+            why = (
+                f"the completed {'bridge' if one else 'bridges'} ({', '.join(letters)}) "
+                f"{'opens' if one else 'open'} only {opened}"
+                if letters
+                else "no field is open (no bridge completed)"
+            )
             report.warn(i, f"empire.fields: {got}, but {why}; a field opens when its bridge is finished")
         for b in buildings(layout):
             n = p["village"][b["id"]]
             if n and not in_game(layout, b):
                 boxes = f"{n} {'box' if n == 1 else 'boxes'} checked"
-                report.warn(i, f"village.{b['id']}: {boxes} on the {building_name(b)}, a building of the advanced "
-                               f"rules that a basic game ({layout.id}) leaves out: it scores 0")
+                report.warn(
+                    i,
+                    f"village.{b['id']}: {boxes} on the {building_name(b)}, a building of the advanced "
+                    f"rules that a basic game ({layout.id}) leaves out: it scores 0",
+                )
         made = {bid: n for bid, n in p["colonies"].items() if n}
         if made:
             by_id = {b["id"]: b for b in buildings(layout)}
@@ -278,12 +312,16 @@ def check(layout, record, report) -> None:
             have = sum(completed_sections(tracks[t], empire[t]) for t in TRACKS)
             if needed > have:
                 count = sum(made.values())
-                report.warn(i, f"colonies: {count} {'colony needs' if count == 1 else 'colonies need'} {needed} "
-                               f"completed sections, but the empire has only {have} "
-                               f"(a section serves one colony only)")
+                report.warn(
+                    i,
+                    f"colonies: {count} {'colony needs' if count == 1 else 'colonies need'} {needed} "
+                    f"completed sections, but the empire has only {have} "
+                    f"(a section serves one colony only)",
+                )
     if len(players) == 1:
-        report.warn(None, "a single player: the seed's solo games use the Adventure villages, "
-                          "not this Competition village")
+        report.warn(
+            None, "a single player: the seed's solo games use the Adventure villages, not this Competition village"
+        )
 
 
 # ----------------------------------------------------------------------------- score
@@ -326,17 +364,21 @@ def record_from_sheets(layout, sheets: list[dict]) -> dict:
     from sheetgen.errors import RecordError
 
     if is_advanced(layout):
-        raise RecordError(f"{layout.id}: colonies are circled on the building cards and cannot be read from "
-                          "a filled PDF; use `sheetgen read` on the basic sheet, or type the record")
+        raise RecordError(
+            f"{layout.id}: colonies are circled on the building cards and cannot be read from "
+            "a filled PDF; use `sheetgen read` on the basic sheet, or type the record"
+        )
     players = []
     for n, m in enumerate(sheets, 1):
-        players.append({
-            "name": m.get("empire_player") or m.get("village_player") or f"Player {n}",
-            "empire": {**{t: m[t] for t in TRACKS}, FIELDS: m[FIELDS]},
-            "village": {b["id"]: m[b["id"]] for b in buildings(layout)},
-            "favors": m.get("score_favors") or 0,
-            "development": m.get("score_development") or 0,
-        })
+        players.append(
+            {
+                "name": m.get("empire_player") or m.get("village_player") or f"Player {n}",
+                "empire": {**{t: m[t] for t in TRACKS}, FIELDS: m[FIELDS]},
+                "village": {b["id"]: m[b["id"]] for b in buildings(layout)},
+                "favors": m.get("score_favors") or 0,
+                "development": m.get("score_development") or 0,
+            }
+        )
     return {"players": players}
 
 
@@ -347,7 +389,12 @@ def tiebreak_labels(layout) -> list:
 GAME = Game(
     id="imperial-settlers",
     reads=Reads(elements={**{t: "track" for t in TRACKS}, FIELDS: "track"}, optional_constants=("rules",)),
-    player_range=player_range, player_fields=player_fields, blank_player=blank_player,
-    categories=categories, check=check, score=score, tiebreak_labels=tiebreak_labels,
+    player_range=player_range,
+    player_fields=player_fields,
+    blank_player=blank_player,
+    categories=categories,
+    check=check,
+    score=score,
+    tiebreak_labels=tiebreak_labels,
     record_from_sheets=record_from_sheets,
 )

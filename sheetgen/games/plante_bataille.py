@@ -102,8 +102,10 @@ class TokenCounts(Map):
     """Tokens won per kind: a mapping of the kinds (or their old names) to counts."""
 
     def __init__(self, kinds: list[str], aliases: dict[str, str]):
-        super().__init__({k: Field(Count(0, None), default=0, doc=f"{k} tokens won") for k in kinds},
-                         what=f"a mapping of {', '.join(kinds)}")
+        super().__init__(
+            {k: Field(Count(0, None), default=0, doc=f"{k} tokens won") for k in kinds},
+            what=f"a mapping of {', '.join(kinds)}",
+        )
         self.aliases = aliases
 
     def check(self, value, ctx, at):
@@ -112,12 +114,15 @@ class TokenCounts(Map):
         ok = True
         for key in value:
             if key not in self.fields and key not in self.aliases:
-                ctx.error(at.child(value, key), f"unknown key; accepted keys: {', '.join(self.fields)} "
-                                                f"(old names: {', '.join(self.aliases)})")
+                ctx.error(
+                    at.child(value, key),
+                    f"unknown key; accepted keys: {', '.join(self.fields)} (old names: {', '.join(self.aliases)})",
+                )
                 ok = False
             elif self.aliases.get(key) in value:
-                ctx.error(at.child(value, key), f"both '{self.aliases[key]}' and its old name '{key}' are given; "
-                                                "keep one")
+                ctx.error(
+                    at.child(value, key), f"both '{self.aliases[key]}' and its old name '{key}' are given; keep one"
+                )
                 ok = False
         out = {k: 0 for k in self.fields}
         for key, item in value.items():
@@ -132,18 +137,21 @@ class TokenCounts(Map):
 def player_fields(layout) -> dict:
     kinds = token_kinds(layout)
     return {
-        "harvested": Field(CardValues(), required=True,
-                           doc="values of the cards in the player's pile"),
-        "tokens": Field(TokenCounts(kinds, token_aliases(layout)),
-                        default=lambda: {k: 0 for k in kinds}, doc="vegetable tokens won"),
+        "harvested": Field(CardValues(), required=True, doc="values of the cards in the player's pile"),
+        "tokens": Field(
+            TokenCounts(kinds, token_aliases(layout)), default=lambda: {k: 0 for k in kinds}, doc="vegetable tokens won"
+        ),
     }
 
 
 def record_fields(layout) -> dict:
     one = layout.constants["one_box_players"]
     lo, hi = player_range(layout)
-    return {"boxes": Field(Int(1, 2), doc=f"boxes played with: 1 ({lo}-{one} players) or 2 (up to {hi}); "
-                                          f"sets the token supply")}
+    return {
+        "boxes": Field(
+            Int(1, 2), doc=f"boxes played with: 1 ({lo}-{one} players) or 2 (up to {hi}); sets the token supply"
+        )
+    }
 
 
 def blank_player(layout) -> dict:
@@ -164,8 +172,9 @@ def _row_label(layout, row_id: str) -> dict:
 
 
 def categories(layout) -> list:
-    return [("harvested", _row_label(layout, "harvested"))] + \
-           [(f"majority_{k}", _row_label(layout, f"majority_{k}")) for k in token_kinds(layout)]
+    return [("harvested", _row_label(layout, "harvested"))] + [
+        (f"majority_{k}", _row_label(layout, f"majority_{k}")) for k in token_kinds(layout)
+    ]
 
 
 def check(layout, record, report) -> None:
@@ -176,8 +185,10 @@ def check(layout, record, report) -> None:
     lo, hi = player_range(layout)
     one = layout.constants["one_box_players"]
     if boxes == 1 and n > one:
-        report.error(Where(raw, "boxes", "boxes"),
-                     f"one box plays {lo}-{one} players, this record has {n} (two boxes play up to {hi})")
+        report.error(
+            Where(raw, "boxes", "boxes"),
+            f"one box plays {lo}-{one} players, this record has {n} (two boxes play up to {hi})",
+        )
         return
     used = boxes or default_boxes(layout, n)
     have = supply(layout, used)
@@ -187,9 +198,13 @@ def check(layout, record, report) -> None:
         total = sum(p["tokens"][kind] for p in players)
         if total > have:
             who = ", ".join(f"{p['name']} {p['tokens'][kind]}" for p in players if p["tokens"][kind])
-            report.warn(None, f"{total} {kind} tokens in all ({who}), more than the {have} of a kind that {held} "
-                              f"by our house count (the rules give fifteen tokens a box, not how many of each)"
-                              f"{hint}")
+            report.warn(
+                None,
+                f"{total} {kind} tokens in all ({who}), more than the {have} of a kind that {held} "
+                f"by our house count (the rules give fifteen tokens a box, not how many of each)"
+                f"{hint}",
+            )
+
 
 def score(layout, record) -> list[PlayerScore]:
     players = record["players"]
@@ -212,16 +227,22 @@ def record_from_sheets(layout, sheets: list[dict]) -> dict:
             tokens = {k: m[f"tokens_{k}"][i] for k in token_kinds(layout) if m[f"tokens_{k}"][i]}
             harvested = values or m["harvested"][i]
             if not (name or harvested or tokens):
-                continue   # an unused column of the pad
-            players.append({"name": name or f"Player {len(players) + 1}", "harvested": harvested or 0,
-                            "tokens": tokens})
+                continue  # an unused column of the pad
+            players.append(
+                {"name": name or f"Player {len(players) + 1}", "harvested": harvested or 0, "tokens": tokens}
+            )
     return {"players": players}
 
 
 GAME = Game(
     id="plante-bataille",
     reads=Reads(constants=("token_kinds", "majority_bonus", "tokens_per_box", "one_box_players")),
-    player_fields=player_fields, record_fields=record_fields, blank_player=blank_player,
-    blank_record=blank_record, categories=categories, check=check, score=score,
+    player_fields=player_fields,
+    record_fields=record_fields,
+    blank_player=blank_player,
+    blank_record=blank_record,
+    categories=categories,
+    check=check,
+    score=score,
     record_from_sheets=record_from_sheets,
 )

@@ -17,25 +17,57 @@ from sheetgen.scoring.output import lines
 from sheetgen.scoring.record import parse_iso_date
 
 WORDS = {
-    "en": {"id": "#", "date": "Date", "game": "Game", "players": "Players", "winners": "Winners",
-           "scores": "Scores", "player": "Player", "plays": "Plays", "wins": "Wins", "rate": "Win rate",
-           "average": "Average", "best": "Best", "none": "No games kept yet.",
-           "shown": "{n} of {total} games shown (--limit 0 for all)",
-           "kept_game": "game", "unchanged": "unchanged", "cannot": "cannot be re-scored",
-           "layout_changed": "the layout changed since the game was kept", "total": "total", "rank": "rank",
-           "warnings": "warnings"},
-    "fr": {"id": "N°", "date": "Date", "game": "Jeu", "players": "Joueurs", "winners": "Gagnants",
-           "scores": "Points", "player": "Joueur", "plays": "Parties", "wins": "Victoires",
-           "rate": "Victoires (%)", "average": "Moyenne", "best": "Meilleur",
-           "none": "Aucune partie gardée pour l'instant.",
-           "shown": "{n} parties affichées sur {total} (--limit 0 pour toutes)",
-           "kept_game": "partie", "unchanged": "inchangée", "cannot": "impossible de la recompter",
-           "layout_changed": "la feuille a changé depuis que la partie a été gardée", "total": "total",
-           "rank": "rang", "warnings": "avertissements"},
+    "en": {
+        "id": "#",
+        "date": "Date",
+        "game": "Game",
+        "players": "Players",
+        "winners": "Winners",
+        "scores": "Scores",
+        "player": "Player",
+        "plays": "Plays",
+        "wins": "Wins",
+        "rate": "Win rate",
+        "average": "Average",
+        "best": "Best",
+        "none": "No games kept yet.",
+        "shown": "{n} of {total} games shown (--limit 0 for all)",
+        "kept_game": "game",
+        "unchanged": "unchanged",
+        "cannot": "cannot be re-scored",
+        "layout_changed": "the layout changed since the game was kept",
+        "total": "total",
+        "rank": "rank",
+        "warnings": "warnings",
+    },
+    "fr": {
+        "id": "N°",
+        "date": "Date",
+        "game": "Jeu",
+        "players": "Joueurs",
+        "winners": "Gagnants",
+        "scores": "Points",
+        "player": "Joueur",
+        "plays": "Parties",
+        "wins": "Victoires",
+        "rate": "Victoires (%)",
+        "average": "Moyenne",
+        "best": "Meilleur",
+        "none": "Aucune partie gardée pour l'instant.",
+        "shown": "{n} parties affichées sur {total} (--limit 0 pour toutes)",
+        "kept_game": "partie",
+        "unchanged": "inchangée",
+        "cannot": "impossible de la recompter",
+        "layout_changed": "la feuille a changé depuis que la partie a été gardée",
+        "total": "total",
+        "rank": "rang",
+        "warnings": "avertissements",
+    },
 }
 
 
 # --- names ----------------------------------------------------------------------------------
+
 
 class Names:
     """Who is who: names compared trimmed and case-insensitively; `aliases` ("Bob=Robert")
@@ -47,7 +79,7 @@ class Names:
         for text in aliases:
             old, sep, new = text.partition("=")
             if not sep or not old.strip() or not new.strip():
-                raise HistoryError(f"--alias {text!r}: expected OLD=NEW, e.g. \"Bob=Robert\"")
+                raise HistoryError(f'--alias {text!r}: expected OLD=NEW, e.g. "Bob=Robert"')
             self.aliases[name_key(old)] = " ".join(new.split())
         self.spellings: dict[str, Counter] = {}
 
@@ -90,11 +122,24 @@ def iso_bound(text: str | None, option: str) -> str | None:
 
 # --- history ----------------------------------------------------------------------------------
 
+
 def _rows(games: list[KeptGame], names: Names) -> list[dict]:
     """One row per player per game, newest game first, players in the record's order."""
-    return [{"id": g.id, "date": g.played_at, "game": g.game, "layout": g.layout, "player": names.show(p.name),
-             "total": p.total, "rank": p.rank, "winner": p.winner, "breakdown": p.breakdown}
-            for g in games for p in g.players]
+    return [
+        {
+            "id": g.id,
+            "date": g.played_at,
+            "game": g.game,
+            "layout": g.layout,
+            "player": names.show(p.name),
+            "total": p.total,
+            "rank": p.rank,
+            "winner": p.winner,
+            "breakdown": p.breakdown,
+        }
+        for g in games
+        for p in g.players
+    ]
 
 
 def history_json(games, names: Names) -> str:
@@ -102,8 +147,10 @@ def history_json(games, names: Names) -> str:
 
 
 def history_csv(games, names: Names) -> str:
-    return _csv(["id", "date", "game", "layout", "player", "total", "rank", "winner"],
-                [{**r, "winner": "yes" if r["winner"] else ""} for r in _rows(games, names)])
+    return _csv(
+        ["id", "date", "game", "layout", "player", "total", "rank", "winner"],
+        [{**r, "winner": "yes" if r["winner"] else ""} for r in _rows(games, names)],
+    )
 
 
 def _csv(keys: list[str], rows: list[dict]) -> str:
@@ -125,14 +172,23 @@ def history_table(games, names: Names, lang: str = "en") -> str:
     if not games:
         return w["none"]
     head = [w["id"], w["date"], w["game"], w["players"], w["winners"], w["scores"]]
-    rows = [[str(g.id), shown_date(g.played_at), g.layout, ", ".join(names.show(p.name) for p in g.players),
-             ", ".join(names.show(p.name) for p in g.players if p.winner),
-             ", ".join(str(p.total) for p in g.players)] for g in games]
+    rows = [
+        [
+            str(g.id),
+            shown_date(g.played_at),
+            g.layout,
+            ", ".join(names.show(p.name) for p in g.players),
+            ", ".join(names.show(p.name) for p in g.players if p.winner),
+            ", ".join(str(p.total) for p in g.players),
+        ]
+        for g in games
+    ]
     top, *body = lines([head, *rows], left=(1, 2, 3, 4, 5))
     return "\n".join([top, "-" * len(top), *body])
 
 
 # --- standings --------------------------------------------------------------------------------
+
 
 @dataclass
 class Standing:
@@ -180,15 +236,35 @@ def stats_table(rows: list[Standing], lang: str = "en") -> str:
         return w["none"]
     head = [w["game"], w["player"], w["plays"], w["wins"], w["rate"], w["average"], w["best"]]
     pct = " %" if lang == "fr" else "%"
-    body = [[s.game, s.player, str(s.plays), str(s.wins), f"{round(100 * s.win_rate)}{pct}",
-             _number(s.average, lang), str(s.best)] for s in rows]
+    body = [
+        [
+            s.game,
+            s.player,
+            str(s.plays),
+            str(s.wins),
+            f"{round(100 * s.win_rate)}{pct}",
+            _number(s.average, lang),
+            str(s.best),
+        ]
+        for s in rows
+    ]
     top, *rest = lines([head, *body], left=(0, 1))
     return "\n".join([top, "-" * len(top), *rest])
 
 
 def _stat_rows(rows: list[Standing]) -> list[dict]:
-    return [{"game": s.game, "player": s.player, "plays": s.plays, "wins": s.wins,
-             "win_rate": round(s.win_rate, 4), "average": round(s.average, 2), "best": s.best} for s in rows]
+    return [
+        {
+            "game": s.game,
+            "player": s.player,
+            "plays": s.plays,
+            "wins": s.wins,
+            "win_rate": round(s.win_rate, 4),
+            "average": round(s.average, 2),
+            "best": s.best,
+        }
+        for s in rows
+    ]
 
 
 def stats_json(rows: list[Standing]) -> str:
@@ -200,6 +276,7 @@ def stats_csv(rows: list[Standing]) -> str:
 
 
 # --- re-scoring -------------------------------------------------------------------------------
+
 
 def rescore_report(results: list[Rescored], lang: str = "en") -> str:
     """One paragraph per game: unchanged, what would change, or why it cannot be re-scored."""
@@ -225,11 +302,15 @@ def _changes(old: KeptGame, new: KeptGame, w: dict, colon: str) -> list[str]:
     for was, now in zip(old.players, new.players):
         if (was.total, was.rank) == (now.total, now.rank) and was.breakdown == now.breakdown:
             continue
-        moved = [f"{k} {was.breakdown.get(k, '-')} -> {now.breakdown.get(k, '-')}"
-                 for k in dict.fromkeys([*was.breakdown, *now.breakdown])
-                 if was.breakdown.get(k) != now.breakdown.get(k)]
-        out.append(f"  {was.name}{colon} {w['total']} {was.total} -> {now.total}, {w['rank']} {was.rank} -> {now.rank}"
-                   + (f" ({', '.join(moved)})" if moved else ""))
+        moved = [
+            f"{k} {was.breakdown.get(k, '-')} -> {now.breakdown.get(k, '-')}"
+            for k in dict.fromkeys([*was.breakdown, *now.breakdown])
+            if was.breakdown.get(k) != now.breakdown.get(k)
+        ]
+        out.append(
+            f"  {was.name}{colon} {w['total']} {was.total} -> {now.total}, {w['rank']} {was.rank} -> {now.rank}"
+            + (f" ({', '.join(moved)})" if moved else "")
+        )
     before = [p.name for p in old.players if p.winner]
     after = [p.name for p in new.players if p.winner]
     if before != after:

@@ -41,6 +41,7 @@ def name_key(name) -> str:
 
 # --- schema ---------------------------------------------------------------------------
 
+
 def _v1(conn: sqlite3.Connection) -> None:
     """The first release: games and their players."""
     conn.execute("""CREATE TABLE games (
@@ -75,16 +76,19 @@ def _v2(conn: sqlite3.Connection) -> None:
     'élodie' differed), stored beside the name and indexed for --player."""
     conn.execute("ALTER TABLE players ADD COLUMN name_key TEXT NOT NULL DEFAULT ''")
     rows = conn.execute("SELECT game_id, seat, name FROM players").fetchall()
-    conn.executemany("UPDATE players SET name_key = ? WHERE game_id = ? AND seat = ?",
-                     [(name_key(name), gid, seat) for gid, seat, name in rows])
+    conn.executemany(
+        "UPDATE players SET name_key = ? WHERE game_id = ? AND seat = ?",
+        [(name_key(name), gid, seat) for gid, seat, name in rows],
+    )
     conn.execute("CREATE INDEX players_name_key ON players (name_key)")
 
 
-MIGRATIONS = [_v1, _v2]          # MIGRATIONS[i]: version i -> i + 1
+MIGRATIONS = [_v1, _v2]  # MIGRATIONS[i]: version i -> i + 1
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
 # --- opening --------------------------------------------------------------------------
+
 
 def db_path(path: str | Path | None = None) -> Path:
     """The history file: `path`, else $SHEETGEN_DB, else the user's data folder."""
@@ -105,8 +109,9 @@ def _sql_errors(path: Path):
         yield
     except sqlite3.OperationalError as exc:
         if "locked" in str(exc) or "busy" in str(exc):
-            raise HistoryError(f"{path}: the history stayed busy for {BUSY_SECONDS:g} s "
-                               "(another sheetgen is writing it); try again") from None
+            raise HistoryError(
+                f"{path}: the history stayed busy for {BUSY_SECONDS:g} s (another sheetgen is writing it); try again"
+            ) from None
         raise HistoryError(f"{path}: cannot use the history: {exc}") from None
     except sqlite3.DatabaseError as exc:
         raise HistoryError(f"{path}: not a sheetgen history, or a damaged one ({exc})") from None
@@ -152,7 +157,7 @@ def opened(path: str | Path | None = None, create: bool = False):
 
 def _prepare(conn: sqlite3.Connection, path: Path) -> None:
     conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
-    version = conn.execute("PRAGMA user_version").fetchone()[0]   # reads the header: a corrupt file fails here
+    version = conn.execute("PRAGMA user_version").fetchone()[0]  # reads the header: a corrupt file fails here
     _check_version(conn, path, version)
     conn.execute("PRAGMA foreign_keys = ON")
     if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
@@ -168,15 +173,20 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
 def _check_version(conn: sqlite3.Connection, path: Path, version: int) -> None:
     """Refuse, before changing anything, a file from a newer sheetgen or one that is not ours."""
     if version > SCHEMA_VERSION:
-        raise HistoryError(f"{path}: this history was written by a newer sheetgen (schema version {version}; "
-                           f"this one knows versions up to {SCHEMA_VERSION}); upgrade sheetgen to use it. "
-                           "The file was left as it is")
+        raise HistoryError(
+            f"{path}: this history was written by a newer sheetgen (schema version {version}; "
+            f"this one knows versions up to {SCHEMA_VERSION}); upgrade sheetgen to use it. "
+            "The file was left as it is"
+        )
     if version == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-        raise HistoryError(f"{path}: an SQLite file that is not a sheetgen history (it has tables of its own); "
-                           "the file was left as it is")
+        raise HistoryError(
+            f"{path}: an SQLite file that is not a sheetgen history (it has tables of its own); "
+            "the file was left as it is"
+        )
 
 
 # --- keeping games ----------------------------------------------------------------------
+
 
 @dataclass
 class KeptPlayer:
@@ -220,8 +230,18 @@ def to_keep(scored, text: str, source: str) -> KeptGame:
         where = source
     else:
         where = str(Path(source).resolve())
-    return KeptGame(None, scored.record.get("date") or now_iso(), scored.layout.id, scored.layout.digest,
-                    scored.layout.game, list(scored.warnings), tree_hash(raw), text, where, players)
+    return KeptGame(
+        None,
+        scored.record.get("date") or now_iso(),
+        scored.layout.id,
+        scored.layout.digest,
+        scored.layout.game,
+        list(scored.warnings),
+        tree_hash(raw),
+        text,
+        where,
+        players,
+    )
 
 
 def save_games(games: list[KeptGame], path: str | Path | None = None, again: bool = False) -> list[int]:
@@ -230,31 +250,61 @@ def save_games(games: list[KeptGame], path: str | Path | None = None, again: boo
     with opened(path, create=True) as conn, _write(conn):
         problems, seen = [], {}
         for g in () if again else games:
-            hit = conn.execute("SELECT id, played_at FROM games WHERE record_hash = ? ORDER BY id LIMIT 1",
-                               (g.record_hash,)).fetchone()
+            hit = conn.execute(
+                "SELECT id, played_at FROM games WHERE record_hash = ? ORDER BY id LIMIT 1", (g.record_hash,)
+            ).fetchone()
             if hit:
-                problems.append(f"{g.source}: this game is already kept (game {hit[0]}, played {hit[1]}); "
-                                "nothing was saved; use --again to keep it twice")
+                problems.append(
+                    f"{g.source}: this game is already kept (game {hit[0]}, played {hit[1]}); "
+                    "nothing was saved; use --again to keep it twice"
+                )
             elif g.record_hash in seen:
-                problems.append(f"{g.source}: the same game as {seen[g.record_hash]}; nothing was saved; "
-                                "use --again to keep it twice")
+                problems.append(
+                    f"{g.source}: the same game as {seen[g.record_hash]}; nothing was saved; "
+                    "use --again to keep it twice"
+                )
             seen.setdefault(g.record_hash, g.source)
         if problems:
             raise HistoryError(problems)
         saved = now_iso()
         ids = []
         for g in games:
-            cur = conn.execute("INSERT INTO games (played_at, saved_at, layout, layout_hash, game, warnings, "
-                               "record_hash, record_text, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                               (g.played_at, saved, g.layout, g.layout_hash, g.game, _json(g.warnings),
-                                g.record_hash, g.record_text, g.source))
+            cur = conn.execute(
+                "INSERT INTO games (played_at, saved_at, layout, layout_hash, game, warnings, "
+                "record_hash, record_text, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    g.played_at,
+                    saved,
+                    g.layout,
+                    g.layout_hash,
+                    g.game,
+                    _json(g.warnings),
+                    g.record_hash,
+                    g.record_text,
+                    g.source,
+                ),
+            )
             ids.append(cur.lastrowid)
         _pause_for_tests()
         for gid, g in zip(ids, games):
-            conn.executemany("INSERT INTO players (game_id, seat, name, name_key, total, rank, winner, breakdown, "
-                             "marks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                             [(gid, n, p.name, name_key(p.name), p.total, p.rank, int(p.winner),
-                               _json(p.breakdown), _json(p.marks)) for n, p in enumerate(g.players)])
+            conn.executemany(
+                "INSERT INTO players (game_id, seat, name, name_key, total, rank, winner, breakdown, "
+                "marks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        gid,
+                        n,
+                        p.name,
+                        name_key(p.name),
+                        p.total,
+                        p.rank,
+                        int(p.winner),
+                        _json(p.breakdown),
+                        _json(p.marks),
+                    )
+                    for n, p in enumerate(g.players)
+                ],
+            )
         return ids
 
 
@@ -271,12 +321,13 @@ def _pause_for_tests() -> None:
 
 # --- reading ------------------------------------------------------------------------------
 
+
 @dataclass
 class Filter:
-    game: str | None = None         # a game (bosk) or a layout id (harvest-dice-advanced)
-    keys: set | None = None         # name keys: games any of them played
-    since: str | None = None        # ISO date or date-time, inclusive
-    until: str | None = None        # ISO date (the whole day) or date-time, inclusive
+    game: str | None = None  # a game (bosk) or a layout id (harvest-dice-advanced)
+    keys: set | None = None  # name keys: games any of them played
+    since: str | None = None  # ISO date or date-time, inclusive
+    until: str | None = None  # ISO date (the whole day) or date-time, inclusive
     ids: list | None = None
 
 
@@ -308,8 +359,9 @@ def _where(f: Filter) -> tuple[str, list]:
     return (" WHERE " + " AND ".join(sql)) if sql else "", args
 
 
-def find_games(f: Filter | None = None, path: str | Path | None = None,
-               limit: int | None = None) -> tuple[list[KeptGame], int]:
+def find_games(
+    f: Filter | None = None, path: str | Path | None = None, limit: int | None = None
+) -> tuple[list[KeptGame], int]:
     """The kept games matching `f`, newest first (at most `limit`), and how many match in all."""
     f = f or Filter()
     with opened(path) as conn:
@@ -318,19 +370,25 @@ def find_games(f: Filter | None = None, path: str | Path | None = None,
         where, args = _where(f)
         count = conn.execute(f"SELECT count(*) FROM games{where}", args).fetchone()[0]
         tail = " LIMIT ?" if limit else ""
-        rows = conn.execute("SELECT id, played_at, layout, layout_hash, game, warnings, record_hash, record_text, "
-                            f"source, saved_at FROM games{where} ORDER BY played_at DESC, id DESC{tail}",
-                            args + ([limit] if limit else [])).fetchall()
-        games = {r[0]: KeptGame(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7], r[8], [], r[9])
-                 for r in rows}
+        rows = conn.execute(
+            "SELECT id, played_at, layout, layout_hash, game, warnings, record_hash, record_text, "
+            f"source, saved_at FROM games{where} ORDER BY played_at DESC, id DESC{tail}",
+            args + ([limit] if limit else []),
+        ).fetchall()
+        games = {
+            r[0]: KeptGame(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7], r[8], [], r[9]) for r in rows
+        }
         ids = list(games)
         for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
+            chunk = ids[start : start + 500]
             for gid, name, total, rank, winner, breakdown, marks in conn.execute(
-                    "SELECT game_id, name, total, rank, winner, breakdown, marks FROM players "
-                    f"WHERE game_id IN ({', '.join('?' * len(chunk))}) ORDER BY game_id, seat", chunk):
-                games[gid].players.append(KeptPlayer(name, total, rank, bool(winner), json.loads(breakdown),
-                                                     json.loads(marks)))
+                "SELECT game_id, name, total, rank, winner, breakdown, marks FROM players "
+                f"WHERE game_id IN ({', '.join('?' * len(chunk))}) ORDER BY game_id, seat",
+                chunk,
+            ):
+                games[gid].players.append(
+                    KeptPlayer(name, total, rank, bool(winner), json.loads(breakdown), json.loads(marks))
+                )
         return list(games.values()), count
 
 
@@ -347,10 +405,11 @@ def remove_game(gid: int, path: str | Path | None = None) -> KeptGame:
 
 # --- re-scoring ----------------------------------------------------------------------------
 
+
 @dataclass
 class Rescored:
     game: KeptGame
-    now: KeptGame | None      # the game scored again with today's layouts (None: it cannot be)
+    now: KeptGame | None  # the game scored again with today's layouts (None: it cannot be)
     problem: str = ""
 
 
@@ -364,7 +423,7 @@ def rescore_games(gid: int | None = None, path: str | Path | None = None) -> lis
     if gid is not None and not games:
         raise HistoryError(f"{db_path(path)}: no game {gid} in the history")
     out = []
-    for g in reversed(games):   # oldest first
+    for g in reversed(games):  # oldest first
         try:
             scored = score_data(loads(g.record_text, g.source), g.source)
         except SheetgenError as exc:
@@ -384,18 +443,29 @@ def apply_rescore(results: list[Rescored], path: str | Path | None = None) -> in
         return 0
     with opened(path) as conn, _write(conn):
         for r in changed:
-            conn.execute("UPDATE games SET layout = ?, layout_hash = ?, warnings = ? WHERE id = ? AND record_hash = ?",
-                         (r.now.layout, r.now.layout_hash, _json(r.now.warnings), r.game.id, r.game.record_hash))
-            conn.executemany("UPDATE players SET total = ?, rank = ?, winner = ?, breakdown = ? "
-                             "WHERE game_id = ? AND seat = ?",
-                             [(p.total, p.rank, int(p.winner), _json(p.breakdown), r.game.id, n)
-                              for n, p in enumerate(r.now.players)])
+            conn.execute(
+                "UPDATE games SET layout = ?, layout_hash = ?, warnings = ? WHERE id = ? AND record_hash = ?",
+                (r.now.layout, r.now.layout_hash, _json(r.now.warnings), r.game.id, r.game.record_hash),
+            )
+            conn.executemany(
+                "UPDATE players SET total = ?, rank = ?, winner = ?, breakdown = ? WHERE game_id = ? AND seat = ?",
+                [
+                    (p.total, p.rank, int(p.winner), _json(p.breakdown), r.game.id, n)
+                    for n, p in enumerate(r.now.players)
+                ],
+            )
     return len(changed)
 
 
 def differs(old: KeptGame, new: KeptGame) -> bool:
     """Would re-scoring change what is kept?"""
+
     def kept(g):
-        return (g.layout, g.layout_hash, g.warnings,
-                [(p.name, p.total, p.rank, p.winner, p.breakdown) for p in g.players])
+        return (
+            g.layout,
+            g.layout_hash,
+            g.warnings,
+            [(p.name, p.total, p.rank, p.winner, p.breakdown) for p in g.players],
+        )
+
     return kept(old) != kept(new)

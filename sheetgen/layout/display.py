@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 INK = "#222222"
-MIN_TEXT = 7.0   # pt: the smallest text a player reads (rules, labels, captions)
-MIN_HINT = 5.5   # pt: the smallest hint printed inside a box to write in ('run', 'leaves')
+MIN_TEXT = 7.0  # pt: the smallest text a player reads (rules, labels, captions)
+MIN_HINT = 5.5  # pt: the smallest hint printed inside a box to write in ('run', 'leaves')
 HOUSE_MARK = "\u2020"  # †: after a value the rules leave open (a house value)
 
 
@@ -23,8 +23,8 @@ class Rect:
     h: float
     stroke: str | None = INK
     fill: str | None = None
-    width: float = 0.5      # pt
-    radius: float = 0.0     # mm
+    width: float = 0.5  # pt
+    radius: float = 0.0  # mm
     dash: tuple = ()
 
 
@@ -42,12 +42,13 @@ class Line:
 @dataclass(frozen=True)
 class Box:
     """A box a player marks: `check` (tick or cross) or `write` (a number or a name)."""
+
     x: float
     y: float
     w: float
     h: float
     kind: str = "check"
-    checked: bool = False   # pre-printed cross
+    checked: bool = False  # pre-printed cross
     field: str | None = None  # stable field name (element id based)
     stroke: str = INK
     fill: str | None = "#ffffff"
@@ -62,12 +63,12 @@ class Text:
     text: str
     font: str = "sans"
     size: float = 9.0
-    align: str = "left"     # left, center, right
+    align: str = "left"  # left, center, right
     valign: str = "middle"  # top, middle, bottom
     color: str = INK
     wrap: bool = True
-    path: str = ""          # key path, for validation messages
-    hint: bool = False      # a tiny hint inside a box: may shrink to MIN_HINT, not MIN_TEXT
+    path: str = ""  # key path, for validation messages
+    hint: bool = False  # a tiny hint inside a box: may shrink to MIN_HINT, not MIN_TEXT
 
     @property
     def min_size(self) -> float:
@@ -86,7 +87,7 @@ class Icon:
 
 @dataclass(frozen=True)
 class Circle:
-    x: float   # centre
+    x: float  # centre
     y: float
     r: float
     stroke: str | None = INK
@@ -94,7 +95,7 @@ class Circle:
     width: float = 0.5
 
 
-COPY_SEPARATOR = "__"   # the field `pig_3` of a pad's 2nd copy is `pig_3__2`
+COPY_SEPARATOR = "__"  # the field `pig_3` of a pad's 2nd copy is `pig_3__2`
 
 
 def field_name(field: str, copy: int) -> str:

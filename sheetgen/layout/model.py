@@ -10,16 +10,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sheetgen.errors import LayoutError, Problem
-from sheetgen.paper import MAX_SHEET
 from sheetgen.layout import elements as E
 from sheetgen.layout.display import HOUSE_MARK, MIN_HINT, MIN_TEXT, Box, Document, PageDisplay, Text
 from sheetgen.layout.resolve import builtin_ids, is_builtin_ref, load_layout_file, locate, resolve
+from sheetgen.paper import MAX_SHEET
 from sheetgen.schema import (
-    INVALID, Any_, Bool, Color, Ctx, Field, Length, ListOf, Map, Spec, Str, Where, describe, did_you_mean,
+    INVALID,
+    Any_,
+    Bool,
+    Color,
+    Ctx,
+    Field,
+    Length,
+    ListOf,
+    Map,
+    Spec,
+    Str,
+    Where,
+    describe,
+    did_you_mean,
 )
 from sheetgen.yamlsrc import tree_hash
 
-MIN_BOX = 7.0       # mm: a box a pencil can mark
+MIN_BOX = 7.0  # mm: a box a pencil can mark
 MIN_MINI_BOX = 3.5  # mm: cells of a small copy of a board (dots, not numbers)
 
 
@@ -27,8 +40,10 @@ class Constant(Spec):
     """A game constant: a plain value, or {value, verified, note}."""
 
     def __init__(self):
-        self.spec = Map({"value": Field(_Value(), required=True), "verified": Field(Bool(), default=True),
-                         "note": Field(Str())}, what="a constant")
+        self.spec = Map(
+            {"value": Field(_Value(), required=True), "verified": Field(Bool(), default=True), "note": Field(Str())},
+            what="a constant",
+        )
 
     def check(self, value, ctx, at):
         if isinstance(value, dict):
@@ -40,7 +55,7 @@ class Constant(Spec):
 class _Value(Spec):
     def check(self, value, ctx, at):
         ok = lambda v: isinstance(v, (int, float, str)) and not isinstance(v, bool)  # noqa: E731
-        for text in (value if isinstance(value, list) else [value]):
+        for text in value if isinstance(value, list) else [value]:
             problem = E.text_problem(text) if isinstance(text, str) else None
             if problem:
                 return ctx.error(at, problem)
@@ -69,8 +84,8 @@ class DictOf(Spec):
         return out if ok else INVALID
 
 
-MAX_ELEMENTS = 400     # per page (the built-in pages have at most ~50)
-MAX_OVERLAPS = 20      # overlap errors reported per page, the rest counted
+MAX_ELEMENTS = 400  # per page (the built-in pages have at most ~50)
+MAX_OVERLAPS = 20  # overlap errors reported per page, the rest counted
 
 
 class Elements(Spec):
@@ -99,41 +114,64 @@ def _players_post(p, ctx, at):
     return p
 
 
-HOUSE_NOTE = {"fr": f"{HOUSE_MARK} valeur maison\u00a0: la règle ne la fixe pas\u00a0; une variante peut la changer "
-                    "(doc. sheetgen)",
-              "en": f"{HOUSE_MARK} house value, the rules leave it open; a variant can change it (sheetgen docs)"}
-NOTE_SIZE = 7.0     # pt: the house note's font size
-NOTE_H = 3.2        # mm: the height of its line
+HOUSE_NOTE = {
+    "fr": f"{HOUSE_MARK} valeur maison\u00a0: la règle ne la fixe pas\u00a0; une variante peut la changer "
+    "(doc. sheetgen)",
+    "en": f"{HOUSE_MARK} house value, the rules leave it open; a variant can change it (sheetgen docs)",
+}
+NOTE_SIZE = 7.0  # pt: the house note's font size
+NOTE_H = 3.2  # mm: the height of its line
 NOTE_FONT = "condensed"
 NOTE_COLOR = "#555555"
 
-PAGE = Map({
-    "id": Field(E.IdStr(), required=True),
-    "title": Field(E.Label(), required=True),
-    "house_note": Field(E.Label()),
-    "elements": Field(Elements(), required=True),
-}, what="a page mapping")
+PAGE = Map(
+    {
+        "id": Field(E.IdStr(), required=True),
+        "title": Field(E.Label(), required=True),
+        "house_note": Field(E.Label()),
+        "elements": Field(Elements(), required=True),
+    },
+    what="a page mapping",
+)
 
-LAYOUT = Map({
-    # resolve() consumes `extends`; listed so that "accepted keys" messages name it
-    "extends": Field(Any_()),
-    "id": Field(Str(r"[a-z0-9][a-z0-9_.-]*", what="a layout id"), required=True),
-    # which games exist is the games registry's to say (sheetgen.games.game_for)
-    "game": Field(Str(r"[a-z0-9][a-z0-9_-]*", what="a game id"), required=True),
-    "title": Field(E.Label(), required=True),
-    "description": Field(E.Label()),
-    "sheet": Field(Map({"width": Field(Length(20, MAX_SHEET[0]), required=True),
-                        "height": Field(Length(20, MAX_SHEET[1]), required=True)}),
-                   default=lambda: {"width": 194.0, "height": 263.0}),
-    "players": Field(Map({"min": Field(E.IntRef(1, 12), default=1), "max": Field(E.IntRef(1, 12), default=1),
-                          "default": Field(E.IntRef(1, 12), default=1)}, post=_players_post),
-                     default=lambda: {"min": 1, "max": 1, "default": 1}),
-    "theme": Field(Map({"accent": Field(Color(), default="#2f6b3a"), "tint": Field(Color(), default="#eef4ea")}),
-                   default=lambda: {"accent": "#2f6b3a", "tint": "#eef4ea"}),
-    "constants": Field(DictOf(Constant(), "a mapping of constants"), default=dict),
-    "house_note": Field(E.Label(), default=lambda: dict(HOUSE_NOTE)),
-    "pages": Field(ListOf(PAGE, 1, 12), required=True),
-})
+LAYOUT = Map(
+    {
+        # resolve() consumes `extends`; listed so that "accepted keys" messages name it
+        "extends": Field(Any_()),
+        "id": Field(Str(r"[a-z0-9][a-z0-9_.-]*", what="a layout id"), required=True),
+        # which games exist is the games registry's to say (sheetgen.games.game_for)
+        "game": Field(Str(r"[a-z0-9][a-z0-9_-]*", what="a game id"), required=True),
+        "title": Field(E.Label(), required=True),
+        "description": Field(E.Label()),
+        "sheet": Field(
+            Map(
+                {
+                    "width": Field(Length(20, MAX_SHEET[0]), required=True),
+                    "height": Field(Length(20, MAX_SHEET[1]), required=True),
+                }
+            ),
+            default=lambda: {"width": 194.0, "height": 263.0},
+        ),
+        "players": Field(
+            Map(
+                {
+                    "min": Field(E.IntRef(1, 12), default=1),
+                    "max": Field(E.IntRef(1, 12), default=1),
+                    "default": Field(E.IntRef(1, 12), default=1),
+                },
+                post=_players_post,
+            ),
+            default=lambda: {"min": 1, "max": 1, "default": 1},
+        ),
+        "theme": Field(
+            Map({"accent": Field(Color(), default="#2f6b3a"), "tint": Field(Color(), default="#eef4ea")}),
+            default=lambda: {"accent": "#2f6b3a", "tint": "#eef4ea"},
+        ),
+        "constants": Field(DictOf(Constant(), "a mapping of constants"), default=dict),
+        "house_note": Field(E.Label(), default=lambda: dict(HOUSE_NOTE)),
+        "pages": Field(ListOf(PAGE, 1, 12), required=True),
+    }
+)
 
 
 class Constants(dict):
@@ -150,7 +188,7 @@ class Page:
     id: str
     title: dict
     elements: list
-    house_note: dict | None = None   # the page's own house note, else the layout's
+    house_note: dict | None = None  # the page's own house note, else the layout's
 
 
 @dataclass
@@ -163,22 +201,23 @@ class Layout:
     height: float
     players: dict
     theme: dict
-    constants: dict            # name -> value
-    unverified: list           # key paths of values marked verified: false
+    constants: dict  # name -> value
+    unverified: list  # key paths of values marked verified: false
     pages: list
     source: str
     by_id: dict = field(default_factory=dict)
-    origin: dict = field(default_factory=dict)   # top-level key -> (file, line)
+    origin: dict = field(default_factory=dict)  # top-level key -> (file, line)
     house_note: dict = field(default_factory=lambda: dict(HOUSE_NOTE))
-    house: list = field(default_factory=list)   # key paths of the labels marked `house: true`
-    digest: str = ""           # tree_hash of the resolved layout tree (what a kept game was scored with)
+    house: list = field(default_factory=list)  # key paths of the labels marked `house: true`
+    digest: str = ""  # tree_hash of the resolved layout tree (what a kept game was scored with)
 
     def element(self, eid: str) -> dict:
         try:
             return self.by_id[eid]
         except KeyError:
-            raise LayoutError(Problem(f"layout '{self.id}' has no element '{eid}', which the {self.game} scorer reads",
-                                      self.source)) from None
+            raise LayoutError(
+                Problem(f"layout '{self.id}' has no element '{eid}', which the {self.game} scorer reads", self.source)
+            ) from None
 
     def has(self, eid: str) -> bool:
         return eid in self.by_id
@@ -190,8 +229,14 @@ class Layout:
         raise KeyError(pid)
 
     def env(self, lang: str, players: int | None = None) -> E.Env:
-        return E.Env(lang, self.constants, self.theme, players or self.players["default"], elements=self.by_id,
-                     unverified=frozenset(self.unverified))
+        return E.Env(
+            lang,
+            self.constants,
+            self.theme,
+            players or self.players["default"],
+            elements=self.by_id,
+            unverified=frozenset(self.unverified),
+        )
 
     def display(self, page: Page, lang: str, players: int | None = None) -> list:
         """The page's display list; when it prints a house value (marked), the house note
@@ -203,9 +248,14 @@ class Layout:
         backend (PDF, form fields, reading filled PDFs) consumes."""
         chosen = [p for p in self.pages if pages is None or p.id in pages]
         return Document(
-            title=self.title[lang], layout_id=self.id, game=self.game, lang=lang,
-            pages=tuple(PageDisplay(p.id, self.width, self.height, tuple(self.display(p, lang, players)))
-                        for p in chosen))
+            title=self.title[lang],
+            layout_id=self.id,
+            game=self.game,
+            lang=lang,
+            pages=tuple(
+                PageDisplay(p.id, self.width, self.height, tuple(self.display(p, lang, players))) for p in chosen
+            ),
+        )
 
     def build(self, page: Page, lang: str, players: int | None = None) -> tuple[list, list, bool]:
         """(display list, key paths of the house values it prints, whether the house note
@@ -304,8 +354,9 @@ def _place(pages: list, ctx: Ctx) -> None:
             if "in" in el:
                 frame = frames.get(el["in"])
                 if frame is None:
-                    ctx.error(Where(el["_node"], "in", el["_path"] + ".in"),
-                              f"no frame '{el['in']}' earlier on this page")
+                    ctx.error(
+                        Where(el["_node"], "in", el["_path"] + ".in"), f"no frame '{el['in']}' earlier on this page"
+                    )
                 else:
                     x += frame["x"]
                     y += frame["y"] + (frame["header"] if frame.get("title") else 0)
@@ -317,15 +368,22 @@ def _place(pages: list, ctx: Ctx) -> None:
 
 def _overlap(a, b) -> bool:
     eps = 0.01
-    return (a["x"] < b["x"] + b["w"] - eps and b["x"] < a["x"] + a["w"] - eps and
-            a["y"] < b["y"] + b["h"] - eps and b["y"] < a["y"] + a["h"] - eps)
+    return (
+        a["x"] < b["x"] + b["w"] - eps
+        and b["x"] < a["x"] + a["w"] - eps
+        and a["y"] < b["y"] + b["h"] - eps
+        and b["y"] < a["y"] + a["h"] - eps
+    )
 
 
 def _inside(inner, outer) -> bool:
     eps = 0.01
-    return (inner["x"] >= outer["x"] - eps and inner["y"] >= outer["y"] - eps and
-            inner["x"] + inner["w"] <= outer["x"] + outer["w"] + eps and
-            inner["y"] + inner["h"] <= outer["y"] + outer["h"] + eps)
+    return (
+        inner["x"] >= outer["x"] - eps
+        and inner["y"] >= outer["y"] - eps
+        and inner["x"] + inner["w"] <= outer["x"] + outer["w"] + eps
+        and inner["y"] + inner["h"] <= outer["y"] + outer["h"] + eps
+    )
 
 
 def _quoted(text: str, most: int = 80) -> str:
@@ -342,19 +400,28 @@ def _check_geometry(pages: list, width: float, height: float, ctx: Ctx) -> None:
         els = page["elements"]
         for el in els:
             at = Where(el["_node"], "at", el["_path"])
-            if el["x"] < -0.01 or el["y"] < -0.01 or el["x"] + el["w"] > width + 0.01 or \
-                    el["y"] + el["h"] > height + 0.01:
-                ctx.error(at, f"outside the printable area: spans x {_fmt(el['x'])}-{_fmt(el['x'] + el['w'])}mm, "
-                              f"y {_fmt(el['y'])}-{_fmt(el['y'] + el['h'])}mm; the sheet is "
-                              f"{_fmt(width)} x {_fmt(height)}mm")
+            if (
+                el["x"] < -0.01
+                or el["y"] < -0.01
+                or el["x"] + el["w"] > width + 0.01
+                or el["y"] + el["h"] > height + 0.01
+            ):
+                ctx.error(
+                    at,
+                    f"outside the printable area: spans x {_fmt(el['x'])}-{_fmt(el['x'] + el['w'])}mm, "
+                    f"y {_fmt(el['y'])}-{_fmt(el['y'] + el['h'])}mm; the sheet is "
+                    f"{_fmt(width)} x {_fmt(height)}mm",
+                )
         frames = {el["id"]: el for el in els if E.TYPES[el["type"]].container}
         for el in els:
             frame = frames.get(el.get("in"))
             if frame is not None and not _inside(el, frame):
-                ctx.error(Where(el["_node"], "at", el["_path"]),
-                          f"sticks out of frame '{frame['id']}': spans x {_fmt(el['x'])}-{_fmt(el['x'] + el['w'])}mm, "
-                          f"y {_fmt(el['y'])}-{_fmt(el['y'] + el['h'])}mm; the frame spans x {_fmt(frame['x'])}-"
-                          f"{_fmt(frame['x'] + frame['w'])}mm, y {_fmt(frame['y'])}-{_fmt(frame['y'] + frame['h'])}mm")
+                ctx.error(
+                    Where(el["_node"], "at", el["_path"]),
+                    f"sticks out of frame '{frame['id']}': spans x {_fmt(el['x'])}-{_fmt(el['x'] + el['w'])}mm, "
+                    f"y {_fmt(el['y'])}-{_fmt(el['y'] + el['h'])}mm; the frame spans x {_fmt(frame['x'])}-"
+                    f"{_fmt(frame['x'] + frame['w'])}mm, y {_fmt(frame['y'])}-{_fmt(frame['y'] + frame['h'])}mm",
+                )
         overlaps = 0
         for i, j in _overlapping_pairs(els):
             a, b = els[i], els[j]
@@ -367,8 +434,9 @@ def _check_geometry(pages: list, width: float, height: float, ctx: Ctx) -> None:
                     head = dict(frame, h=frame["header"]) if frame.get("title") else None
                     if head is None or not _overlap(other, head):
                         continue
-                    ctx.error(Where(other["_node"], "at", other["_path"]),
-                              f"overlaps the title of frame '{frame['id']}'")
+                    ctx.error(
+                        Where(other["_node"], "at", other["_path"]), f"overlaps the title of frame '{frame['id']}'"
+                    )
                     continue
                 if fa and fb and _inside(frame, other):
                     continue
@@ -387,7 +455,7 @@ def _overlapping_pairs(els: list) -> list[tuple[int, int]]:
     pairs = []
     for pos, i in enumerate(order):
         right = els[i]["x"] + els[i]["w"]
-        for j in order[pos + 1:]:
+        for j in order[pos + 1 :]:
             if els[j]["x"] >= right:
                 break
             if _overlap(els[i], els[j]):
@@ -428,35 +496,61 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
                                 continue
                             if prim.size < prim.min_size - 1e-9:
                                 own = el["type"] == "text" and "font_size" in el["_node"]  # where the size is set
-                                _report(ctx, el, el["_path"] + ".font_size" if own else prim.path,
-                                        _too_small(prim.size, prim.hint), seen)
+                                _report(
+                                    ctx,
+                                    el,
+                                    el["_path"] + ".font_size" if own else prim.path,
+                                    _too_small(prim.size, prim.hint),
+                                    seen,
+                                )
                                 continue
-                            fit = fonts.fit_text(prim.text, prim.font, prim.size, prim.w * 72 / 25.4,
-                                                 prim.h * 72 / 25.4, prim.wrap, prim.min_size)
+                            fit = fonts.fit_text(
+                                prim.text,
+                                prim.font,
+                                prim.size,
+                                prim.w * 72 / 25.4,
+                                prim.h * 72 / 25.4,
+                                prim.wrap,
+                                prim.min_size,
+                            )
                             if not fit.fits:
                                 who = f" with {players} players" if len(counts) > 1 else ""
-                                _report(ctx, el, prim.path, f"text does not fit in {_fmt(prim.w)} x {_fmt(prim.h)}mm"
-                                        f"{who} ({lang}): {_quoted(prim.text)}", seen)
+                                _report(
+                                    ctx,
+                                    el,
+                                    prim.path,
+                                    f"text does not fit in {_fmt(prim.w)} x {_fmt(prim.h)}mm"
+                                    f"{who} ({lang}): {_quoted(prim.text)}",
+                                    seen,
+                                )
                         elif isinstance(prim, Box):
                             least = MIN_MINI_BOX if prim.kind == "mini" else MIN_BOX
                             if min(prim.w, prim.h) < least - 0.01:
                                 who = f" with {players} players" if len(counts) > 1 else ""
-                                _report(ctx, el, "", f"boxes of {_fmt(prim.w)} x {_fmt(prim.h)}mm{who} are too "
-                                        f"small to mark; at least {_fmt(least)}mm", seen)
+                                _report(
+                                    ctx,
+                                    el,
+                                    "",
+                                    f"boxes of {_fmt(prim.w)} x {_fmt(prim.h)}mm{who} are too "
+                                    f"small to mark; at least {_fmt(least)}mm",
+                                    seen,
+                                )
                 if marked:
-                    _check_house_note(layout, page, lang, taken, raw_pages[n] if n < len(raw_pages) else raw,
-                                      f"pages[{n}]", ctx, seen)
+                    _check_house_note(
+                        layout, page, lang, taken, raw_pages[n] if n < len(raw_pages) else raw, f"pages[{n}]", ctx, seen
+                    )
 
 
 def _too_small(size: float, hint: bool) -> str:
     if hint:
         return f"a hint of {_fmt(size)}pt is too small to read; at least {_fmt(MIN_HINT)}pt"
-    return (f"text of {_fmt(size)}pt is too small to read; at least {_fmt(MIN_TEXT)}pt "
-            f"(only a hint inside a box, style: hint, may go down to {_fmt(MIN_HINT)}pt)")
+    return (
+        f"text of {_fmt(size)}pt is too small to read; at least {_fmt(MIN_TEXT)}pt "
+        f"(only a hint inside a box, style: hint, may go down to {_fmt(MIN_HINT)}pt)"
+    )
 
 
-def _check_house_note(layout: Layout, page: Page, lang: str, taken: list, node, path: str, ctx: Ctx,
-                      seen: set) -> None:
+def _check_house_note(layout: Layout, page: Page, lang: str, taken: list, node, path: str, ctx: Ctx, seen: set) -> None:
     """A page that prints a house value needs room for the house note (`taken`: what its
     elements cover, see _taken)."""
     from sheetgen import text as fonts
@@ -466,9 +560,11 @@ def _check_house_note(layout: Layout, page: Page, lang: str, taken: list, node, 
     if missing:
         message = f"house_note: the font has no glyph for {missing!r} ({lang})"
     elif layout.house_note_prims(page, lang, taken) is None:
-        message = (f"prints house values ({HOUSE_MARK}) but has no free place for the house note ({lang}: one "
-                   f"line of {_fmt(fonts.width(text, NOTE_FONT, NOTE_SIZE) * 25.4 / 72 + 1)} x {_fmt(NOTE_H)}mm "
-                   f"or 2-3 shorter lines); leave room at the bottom of the sheet")
+        message = (
+            f"prints house values ({HOUSE_MARK}) but has no free place for the house note ({lang}: one "
+            f"line of {_fmt(fonts.width(text, NOTE_FONT, NOTE_SIZE) * 25.4 / 72 + 1)} x {_fmt(NOTE_H)}mm "
+            f"or 2-3 shorter lines); leave room at the bottom of the sheet"
+        )
     else:
         return
     line = f"{getattr(node, 'file', layout.source)}:{getattr(node, 'line', 0)}: {path}: {message}"
@@ -480,6 +576,7 @@ def _check_house_note(layout: Layout, page: Page, lang: str, taken: list, node, 
 def _expand_titles(layout: Layout, raw: dict, ctx: Ctx) -> None:
     """Fill the `{placeholders}` of the layout's title, description and page titles
     once, so that every use (PDF metadata, `list`, score tables) shows the values."""
+
     def expand(label, node, key, path):
         out = {}
         for lang in E.LANGS:
@@ -574,7 +671,7 @@ def _whole_constants(raw: dict) -> dict:
     a bad constant is reported by the layout's own check."""
     consts = raw.get("constants")
     out = {}
-    for name, item in (consts.items() if isinstance(consts, dict) else ()):
+    for name, item in consts.items() if isinstance(consts, dict) else ():
         got = Constant().check(item, Ctx(), Where(consts, name, ""))
         if got is not INVALID and isinstance(got["value"], int) and not isinstance(got["value"], bool):
             out[name] = got["value"]
@@ -601,13 +698,22 @@ def build_layout(raw: dict, source: str) -> Layout:
     w, h = data["sheet"]["width"], data["sheet"]["height"]
     _check_geometry(data["pages"], w, h, ctx)
     layout = Layout(
-        id=data["id"], game=data["game"], title=data["title"], description=data.get("description"),
-        width=w, height=h, players=data["players"], theme=data["theme"],
+        id=data["id"],
+        game=data["game"],
+        title=data["title"],
+        description=data.get("description"),
+        width=w,
+        height=h,
+        players=data["players"],
+        theme=data["theme"],
         constants=Constants({k: c["value"] for k, c in data["constants"].items()}),
         unverified=_unverified(data),
         pages=[Page(p["id"], p["title"], p["elements"], p.get("house_note")) for p in data["pages"]],
-        source=source, by_id=ids,
-        origin={k: (raw.file_of(k), raw.line_of(k)) for k in raw} if hasattr(raw, "line_of") else {}, house_note=data["house_note"], house=_house_labels(data),
+        source=source,
+        by_id=ids,
+        origin={k: (raw.file_of(k), raw.line_of(k)) for k in raw} if hasattr(raw, "line_of") else {},
+        house_note=data["house_note"],
+        house=_house_labels(data),
         digest=tree_hash(raw),
     )
     layout.constants.source = source

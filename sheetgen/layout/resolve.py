@@ -15,9 +15,9 @@ Merging (`merge`) is a pure function:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Callable
 
 from sheetgen.errors import LayoutError, Problem, SheetgenError
 from sheetgen.yamlsrc import SrcDict, SrcList, load_file, where
@@ -52,8 +52,8 @@ def locate(ref: str, relative_to: Path | None) -> Path | None:
     if not path.is_absolute() and relative_to is not None:
         path = relative_to.parent / path
     try:
-        return path if path.exists() else None   # not a regular file: reading it says so
-    except (OSError, ValueError):   # a name too long, a NUL byte...
+        return path if path.exists() else None  # not a regular file: reading it says so
+    except (OSError, ValueError):  # a name too long, a NUL byte...
         return None
 
 
@@ -136,8 +136,9 @@ def describe_kind(value) -> str:
     return "a mapping" if isinstance(value, dict) else "nothing"
 
 
-def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack: tuple = (),
-            _done: dict | None = None) -> SrcDict:
+def resolve(
+    path: Path, load: Callable[[Path], dict] = load_layout_file, _stack: tuple = (), _done: dict | None = None
+) -> SrcDict:
     """Load the layout at `path` with every parent merged in. Each file is resolved once
     (a parent named twice, a diamond, is merged from the same result), at most
     MAX_EXTENDS_DEPTH files deep."""
@@ -147,7 +148,7 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack:
     if key in _done:
         return _done[key]
     if key in _stack:  # only reached when resolve() is called on a cycle directly
-        chain = " -> ".join(p.name for p in (*_stack, key)[list(_stack).index(key):])
+        chain = " -> ".join(p.name for p in (*_stack, key)[list(_stack).index(key) :])
         raise LayoutError(Problem(f"cycle: {chain}", str(path), 1, "extends"))
     try:
         data = load(path)
@@ -172,7 +173,7 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack:
         if parent_path is not None and parent_path.resolve() in (*_stack, key):
             # report the cycle where it closes: this file's `extends` line
             loop = (*_stack, key)
-            chain = " -> ".join(p.name for p in (*loop[loop.index(parent_path.resolve()):], parent_path.resolve()))
+            chain = " -> ".join(p.name for p in (*loop[loop.index(parent_path.resolve()) :], parent_path.resolve()))
             problems.append(Problem(f"cycle: {chain}", str(path), line, "extends"))
             continue
         if parent_path is None:
@@ -185,8 +186,10 @@ def resolve(path: Path, load: Callable[[Path], dict] = load_layout_file, _stack:
             problems.append(Problem(f"no {kind} '{ref}'{hint}", str(path), line, "extends"))
             continue
         if len(_stack) + 1 >= MAX_EXTENDS_DEPTH and parent_path.resolve() not in _done:
-            raise LayoutError(f"{path}:{line}: extends: more than {MAX_EXTENDS_DEPTH} files deep (the limit); "
-                              f"the chain starts at {(_stack or (key,))[0]}")
+            raise LayoutError(
+                f"{path}:{line}: extends: more than {MAX_EXTENDS_DEPTH} files deep (the limit); "
+                f"the chain starts at {(_stack or (key,))[0]}"
+            )
         parent = resolve(parent_path, load, (*_stack, key), _done)
         merged = parent if merged is None else merge(merged, parent)
     if problems:

@@ -8,8 +8,16 @@ layout, then draw it.
 from __future__ import annotations
 
 
-def render_pdf(layout, *, lang: str = "en", paper: str = "a4", copies: int = 1,
-               players: int | None = None, pages: list[str] | None = None, fillable: bool = False) -> bytes:
+def render_pdf(
+    layout,
+    *,
+    lang: str = "en",
+    paper: str = "a4",
+    copies: int = 1,
+    players: int | None = None,
+    pages: list[str] | None = None,
+    fillable: bool = False,
+) -> bytes:
     """The PDF bytes of `copies` sets of the layout's pages (all, or those named)."""
     from sheetgen.render.pdf import pdf_bytes
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
@@ -17,15 +17,15 @@ from reportlab.pdfbase.pdfdoc import PDFPage
 from reportlab.pdfgen.canvas import Canvas
 
 from sheetgen import __version__
-from sheetgen.layout.display import Box, Circle, Document, Icon, Line, Rect, Text, field_name
-from sheetgen.paper import PAPERS
 from sheetgen import text as fonts
 from sheetgen.icons import draw_icon
+from sheetgen.layout.display import Box, Circle, Document, Icon, Line, Rect, Text, field_name
+from sheetgen.paper import PAPERS
 
 PT = 72 / 25.4
 
 
-@lru_cache(maxsize=None)
+@cache
 def _color(hexstr: str):
     return HexColor(hexstr)
 
@@ -33,6 +33,7 @@ def _color(hexstr: str):
 @dataclass(frozen=True)
 class Placement:
     """Where the sheet sits on the paper: its top-left corner, in mm from the paper's."""
+
     paper_h: float
     left: float
     top: float
@@ -142,15 +143,40 @@ def add_fields(c: Canvas, boxes: list, at: Placement, copy: int) -> None:
         x, y, w, h = at.x(p.x), at.y(p.y + p.h), p.w * mm, p.h * mm
         if p.kind in ("check", "round", "mini"):
             size = min(w, h) - (0.9 * mm if p.kind == "check" else 0)
-            form.checkbox(name=name, x=x + (w - size) / 2, y=y + (h - size) / 2, size=size, checked=False,
-                          buttonStyle="cross", borderWidth=0, fillColor=None, borderColor=None,
-                          textColor=_color("#333333"), fieldFlags="",
-                          annotationFlags="print", tooltip=p.field)
+            form.checkbox(
+                name=name,
+                x=x + (w - size) / 2,
+                y=y + (h - size) / 2,
+                size=size,
+                checked=False,
+                buttonStyle="cross",
+                borderWidth=0,
+                fillColor=None,
+                borderColor=None,
+                textColor=_color("#333333"),
+                fieldFlags="",
+                annotationFlags="print",
+                tooltip=p.field,
+            )
         else:
-            form.textfield(name=name, x=x + 0.5, y=y + 0.5, width=w - 1, height=h - 1, value="", borderWidth=0,
-                           fillColor=None, borderColor=None, textColor=_color("#1a1a1a"), fieldFlags="",
-                           annotationFlags="print", tooltip=p.field, fontName=FIELD_FONT,
-                           fontSize=min(14, max(6, h * 0.55)), maxlen=200)
+            form.textfield(
+                name=name,
+                x=x + 0.5,
+                y=y + 0.5,
+                width=w - 1,
+                height=h - 1,
+                value="",
+                borderWidth=0,
+                fillColor=None,
+                borderColor=None,
+                textColor=_color("#1a1a1a"),
+                fieldFlags="",
+                annotationFlags="print",
+                tooltip=p.field,
+                fontName=FIELD_FONT,
+                fontSize=min(14, max(6, h * 0.55)),
+                maxlen=200,
+            )
 
 
 def pdf_bytes(doc: Document, *, paper: str = "a4", copies: int = 1, fillable: bool = False) -> bytes:
@@ -162,8 +188,9 @@ def pdf_bytes(doc: Document, *, paper: str = "a4", copies: int = 1, fillable: bo
     buf = io.BytesIO()
     # initialFontName: reportlab otherwise declares Helvetica (not embedded) on every
     # page, which print preflight checks flag; use a bundled font instead.
-    c = Canvas(buf, pagesize=(pw * mm, ph * mm), invariant=1, pageCompression=1,
-               initialFontName=fonts.font_name("sans"))
+    c = Canvas(
+        buf, pagesize=(pw * mm, ph * mm), invariant=1, pageCompression=1, initialFontName=fonts.font_name("sans")
+    )
     c.setTitle(doc.title)
     c.setSubject(doc.layout_id)
     c.setCreator(f"sheetgen {__version__}")
@@ -198,7 +225,7 @@ def _repeat_pages(c: Canvas, names: list[str], extra: int) -> None:
     fields, links) are drawn the plain way, since those must differ per page.
     """
     doc = c._doc
-    firsts = doc.Pages.pages[-len(names):]
+    firsts = doc.Pages.pages[-len(names) :]
     if any(page.Annots for page in firsts):
         for _ in range(extra):
             for name in names:

@@ -12,8 +12,8 @@ from typing import Protocol
 from sheetgen import yamlsrc
 from sheetgen.errors import SheetgenError
 from sheetgen.games import game_for
-from sheetgen.schema import INVALID, Ctx, Int, ListOf, Map, Where
 from sheetgen.games.fields import Name
+from sheetgen.schema import INVALID, Ctx, Int, ListOf, Map, Where
 
 
 def parse_answer(text: str, spec):
@@ -27,7 +27,7 @@ def parse_answer(text: str, spec):
 def _scalar(text: str):
     text = text.strip()
     try:
-        value = yamlsrc.loads(text)   # `010` is ten, not YAML 1.1's octal eight
+        value = yamlsrc.loads(text)  # `010` is ten, not YAML 1.1's octal eight
     except SheetgenError:
         return text
     return value if isinstance(value, (int, str, list)) and not isinstance(value, bool) else text
@@ -46,8 +46,9 @@ def ask(io: Prompter, prompt: str, spec, default=None):
     desc = getattr(spec, "description", "")
     shown = f"{prompt} [{desc}]" if desc and desc != "a value" else prompt
     while True:
-        dflt = None if default is None else (", ".join(map(str, default)) if isinstance(default, list)
-                                             else str(default))
+        dflt = (
+            None if default is None else (", ".join(map(str, default)) if isinstance(default, list) else str(default))
+        )
         text = io.prompt(shown, dflt)
         value = parse_answer(text, spec)
         ctx = Ctx()
@@ -60,8 +61,10 @@ def ask(io: Prompter, prompt: str, spec, default=None):
 
 def _ask_field(io: Prompter, who: str, key: str, field, default):
     if isinstance(field.spec, Map):
-        return {sub: _ask_field(io, who, f"{key}.{sub}", f, (default or {}).get(sub))
-                for sub, f in field.spec.fields.items()}
+        return {
+            sub: _ask_field(io, who, f"{key}.{sub}", f, (default or {}).get(sub))
+            for sub, f in field.spec.fields.items()
+        }
     doc = f" — {field.doc}" if field.doc else ""
     return ask(io, f"{who}: {key}{doc}", field.spec, default)
 

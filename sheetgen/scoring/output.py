@@ -15,10 +15,22 @@ from sheetgen.games import game_for
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 WORDS = {
-    "en": {"total": "Total", "rank": "Rank", "winner": "Winner", "winners": "Winners", "colon": ":",
-           "warnings": "Warnings"},
-    "fr": {"total": "Total", "rank": "Rang", "winner": "Gagnant", "winners": "Gagnants", "colon": " :",
-           "warnings": "Avertissements"},
+    "en": {
+        "total": "Total",
+        "rank": "Rank",
+        "winner": "Winner",
+        "winners": "Winners",
+        "colon": ":",
+        "warnings": "Warnings",
+    },
+    "fr": {
+        "total": "Total",
+        "rank": "Rang",
+        "winner": "Gagnant",
+        "winners": "Gagnants",
+        "colon": " :",
+        "warnings": "Avertissements",
+    },
 }
 
 
@@ -67,8 +79,15 @@ def as_csv(scored_list) -> str:
             w.writerow(head)
             header = head
         for s, r in zip(scored.scores, scored.ranks):
-            row = [scored.source, scored.layout.id, s.name, *[s.breakdown.get(k, "") for k in keys],
-                   s.total, r, "yes" if s.name in scored.winners else ""]
+            row = [
+                scored.source,
+                scored.layout.id,
+                s.name,
+                *[s.breakdown.get(k, "") for k in keys],
+                s.total,
+                r,
+                "yes" if s.name in scored.winners else "",
+            ]
             w.writerow([csv_text(c) for c in row])
     return buf.getvalue()
 
@@ -77,8 +96,10 @@ def lines(table: list[list[str]], left=(0,)) -> list[str]:
     """Each row of `table` as one line, every column padded to its widest cell: the
     columns in `left` aligned left, the others (numbers) right."""
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
-    return ["  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i]) for i, c in enumerate(r)).rstrip()
-            for r in table]
+    return [
+        "  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i]) for i, c in enumerate(r)).rstrip()
+        for r in table
+    ]
 
 
 def as_table(scored, lang: str = "en") -> str:
@@ -94,10 +115,13 @@ def as_table(scored, lang: str = "en") -> str:
     ties = []
     if len(set(totals)) < len(totals):
         for n, lab in enumerate(game.tiebreak_labels(scored.layout)):
-            ties.append([lab[lang], *[str(s.tiebreak_shown[n]) if n < len(s.tiebreak_shown) else "-"
-                                      for s in scored.scores]])
-    rank = [words["rank"], *[f"{r}{' *' if s.name in scored.winners else ''}"
-                             for s, r in zip(scored.scores, scored.ranks)]]
+            ties.append(
+                [lab[lang], *[str(s.tiebreak_shown[n]) if n < len(s.tiebreak_shown) else "-" for s in scored.scores]]
+            )
+    rank = [
+        words["rank"],
+        *[f"{r}{' *' if s.name in scored.winners else ''}" for s, r in zip(scored.scores, scored.ranks)],
+    ]
     top, *body = lines([head, *rows, total, *ties, rank])
     rule = "-" * len(top)
     n = len(rows)

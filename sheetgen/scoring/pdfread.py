@@ -19,7 +19,7 @@ from sheetgen.games import game_for, load_layout
 from sheetgen.layout.display import COPY_SEPARATOR
 from sheetgen.layout.model import Layout
 
-MAX_FIELDS = 50_000     # form fields in one PDF (a 100-copy fillable pad has ~20,000)
+MAX_FIELDS = 50_000  # form fields in one PDF (a 100-copy fillable pad has ~20,000)
 
 
 def _value(field: dict):
@@ -44,7 +44,7 @@ def read_fields(path: str | Path) -> tuple[str, list[str] | None, list[dict]]:
     if b"%PDF-" not in data[:1024]:
         raise RecordError(f"{path}: not a readable PDF (it does not start with %PDF-)")
     quiet = logging.getLogger("pypdf")
-    level, quiet.level = quiet.level, logging.CRITICAL + 1   # pypdf's own log lines: we say what is wrong
+    level, quiet.level = quiet.level, logging.CRITICAL + 1  # pypdf's own log lines: we say what is wrong
     try:
         reader = PdfReader(io.BytesIO(data))
         fields = reader.get_fields() or {}
@@ -68,11 +68,11 @@ def read_fields(path: str | Path) -> tuple[str, list[str] | None, list[dict]]:
         if not sep or not _COPY.fullmatch(copy):
             base, copy = str(name), "1"
         copies.setdefault(int(copy), {})[base] = _value(field) if isinstance(field, dict) else ""
-    pages = next((w[len("pages="):].split(",") for w in keywords.split() if w.startswith("pages=")), None)
+    pages = next((w[len("pages=") :].split(",") for w in keywords.split() if w.startswith("pages=")), None)
     return str(subject or ""), pages, [copies[n] for n in sorted(copies)]
 
 
-_COPY = re.compile(r"[0-9]{1,6}")   # ASCII digits only: a name like `pig_1__²` is no copy number
+_COPY = re.compile(r"[0-9]{1,6}")  # ASCII digits only: a name like `pig_1__²` is no copy number
 
 
 def _spans(numbers: list[int]) -> str:
@@ -114,11 +114,15 @@ def element_marks(layout: Layout, values: dict, warnings: list | None = None) ->
                 checked = [n for n in range(pre + 1, boxes + 1) if values.get(f"{eid}_{n}") is True]
                 marks[eid] = pre + len(checked)
                 if warnings is not None and checked and checked[-1] != pre + len(checked):
-                    warnings.append(f"{eid}: boxes {_spans(checked)} are checked, with a gap; "
-                                    f"read as the first {pre + len(checked)} boxes")
+                    warnings.append(
+                        f"{eid}: boxes {_spans(checked)} are checked, with a gap; "
+                        f"read as the first {pre + len(checked)} boxes"
+                    )
             elif kind == "grid":
-                marks[eid] = ["".join((values.get(f"{eid}_r{r}_c{c}") or ".")[:1].upper()
-                                      for c in range(1, el["cols"] + 1)) for r in range(1, el["rows"] + 1)]
+                marks[eid] = [
+                    "".join((values.get(f"{eid}_r{r}_c{c}") or ".")[:1].upper() for c in range(1, el["cols"] + 1))
+                    for r in range(1, el["rows"] + 1)
+                ]
             elif kind == "number_boxes":
                 for item in el["boxes"]:
                     marks[item["id"]] = values.get(item["id"], "")
@@ -128,16 +132,22 @@ def element_marks(layout: Layout, values: dict, warnings: list | None = None) ->
                     rid = row["id"]
                     if row["kind"] == "grid":
                         cols, rows = row["grid"]
-                        marks[rid] = [[[values.get(f"{rid}_p{i}_r{r}_c{c}") is True for c in range(1, cols + 1)]
-                                       for r in range(1, rows + 1)] for i in range(1, players + 1)]
+                        marks[rid] = [
+                            [
+                                [values.get(f"{rid}_p{i}_r{r}_c{c}") is True for c in range(1, cols + 1)]
+                                for r in range(1, rows + 1)
+                            ]
+                            for i in range(1, players + 1)
+                        ]
                     elif row["kind"] != "heading":
-                        marks[rid] = [values.get(f"{rid}_p{i}", "" if row["kind"] != "winner" else False)
-                                      for i in range(1, players + 1)]
+                        marks[rid] = [
+                            values.get(f"{rid}_p{i}", "" if row["kind"] != "winner" else False)
+                            for i in range(1, players + 1)
+                        ]
                         if row["kind"] == "names":
                             marks["player_names"] = marks[rid]
                         if row.get("count"):
-                            marks[f"{rid}_count"] = [values.get(f"{rid}_p{i}_count", "")
-                                                     for i in range(1, players + 1)]
+                            marks[f"{rid}_count"] = [values.get(f"{rid}_p{i}_count", "") for i in range(1, players + 1)]
     return marks
 
 
@@ -152,8 +162,13 @@ def _columns(values: dict, table: dict) -> int:
 
 def is_blank(values: dict, layout: Layout) -> bool:
     """No mark on the sheet beyond what is printed."""
-    pre = {f"{el['id']}_{n}" for p in layout.pages for el in p.elements if el["type"] == "track"
-           for n in range(1, el.get("prechecked", 0) + 1)}
+    pre = {
+        f"{el['id']}_{n}"
+        for p in layout.pages
+        for el in p.elements
+        if el["type"] == "track"
+        for n in range(1, el.get("prechecked", 0) + 1)
+    }
     return not any(v for k, v in values.items() if k not in pre)
 
 
@@ -170,14 +185,18 @@ def pdf_layout(path, subject: str, layout_ref: str | None) -> Layout:
         if not subject:
             raise RecordError(f"{path}: the PDF does not name its layout; give --layout")
         if not is_builtin_ref(subject) or subject not in builtin_ids():
-            raise RecordError(f"{path}: the PDF names the layout '{shown}', which is not a built-in layout; "
-                              "give --layout with the layout file it was rendered from")
+            raise RecordError(
+                f"{path}: the PDF names the layout '{shown}', which is not a built-in layout; "
+                "give --layout with the layout file it was rendered from"
+            )
         return load_layout(subject)
     layout = load_layout(layout_ref)
     if subject and subject != layout.id:
         given = f" ({layout_ref})" if layout_ref != layout.id else ""
-        raise RecordError(f"{path}: the PDF was rendered from layout '{shown}', not from '{layout.id}'{given}; "
-                          "give the --layout it was rendered from")
+        raise RecordError(
+            f"{path}: the PDF was rendered from layout '{shown}', not from '{layout.id}'{given}; "
+            "give the --layout it was rendered from"
+        )
     return layout
 
 
@@ -193,8 +212,10 @@ def record_from_pdfs(paths: list[str], layout_ref: str | None = None, warnings: 
         layout = this
         missing = [p.id for p in layout.pages if pages is not None and p.id not in pages]
         if missing:
-            raise RecordError(f"{path}: the PDF lacks the page{'s' if len(missing) > 1 else ''} "
-                              f"{', '.join(missing)} of '{layout.id}'; render every page with --fillable")
+            raise RecordError(
+                f"{path}: the PDF lacks the page{'s' if len(missing) > 1 else ''} "
+                f"{', '.join(missing)} of '{layout.id}'; render every page with --fillable"
+            )
         for n, values in enumerate(copies, 1):
             if is_blank(values, layout):
                 continue

@@ -14,8 +14,8 @@ from sheetgen.games import game_for, load_layout
 from sheetgen.games.base import Report
 from sheetgen.games.fields import Name
 from sheetgen.layout.model import Layout
-from sheetgen.schema import INVALID, Any_, Ctx, Field, Map, Spec, Str, Where, describe
 from sheetgen.layout.resolve import describe_kind
+from sheetgen.schema import INVALID, Any_, Ctx, Field, Map, Spec, Str, Where, describe
 from sheetgen.scoring.rank import rank_players
 from sheetgen.yamlsrc import load_file
 
@@ -24,7 +24,7 @@ from sheetgen.yamlsrc import load_file
 class Scored:
     layout: Layout
     record: dict
-    scores: list          # PlayerScore, record order
+    scores: list  # PlayerScore, record order
     ranks: list
     winners: list
     warnings: list
@@ -35,8 +35,10 @@ class Scored:
         return {
             "layout": self.layout.id,
             "game": self.layout.game,
-            "players": [{"name": s.name, "total": s.total, "rank": r, "breakdown": dict(s.breakdown)}
-                        for s, r in zip(self.scores, self.ranks)],
+            "players": [
+                {"name": s.name, "total": s.total, "rank": r, "breakdown": dict(s.breakdown)}
+                for s, r in zip(self.scores, self.ranks)
+            ],
             "winners": list(self.winners),
             "warnings": list(self.warnings),
         }
@@ -90,7 +92,7 @@ def layout_for(raw, source: str, ctx: Ctx) -> Layout | None:
     except LayoutError as exc:
         for problem in exc.problems:
             if problem.located():
-                ctx.errors.append(problem)   # a problem inside the layout file itself
+                ctx.errors.append(problem)  # a problem inside the layout file itself
             else:
                 ctx.error(at, str(problem))
         return None
@@ -127,14 +129,14 @@ def validate(raw, source: str) -> tuple[Layout, dict, list[str]]:
     if not lo <= len(players) <= hi:
         allowed = f"{lo}-{hi}" if lo != hi else str(lo)
         ctx.error(Where(raw, "players", "players"), f"{layout.game} is played by {allowed} players, got {len(players)}")
-        if len(players) > hi:   # checked before the work: no need to validate 50,000 players
+        if len(players) > hi:  # checked before the work: no need to validate 50,000 players
             raise RecordError(ctx.errors)
     pspec = Map({"name": Field(Name(), required=True), **game.player_fields(layout)}, what="a player mapping")
     out, names = [], []
     for i, p in enumerate(players):
         name = p.get("name") if isinstance(p, dict) else None
         named = isinstance(name, (str, int)) and str(name).strip()
-        label = f"players[{i}] '{str(name)[:60]}':" if named else f"players[{i}]:"   # escaped when shown
+        label = f"players[{i}] '{str(name)[:60]}':" if named else f"players[{i}]:"  # escaped when shown
         got = pspec.check(p, ctx, Where(players, i, label))
         if got is not INVALID:
             got["_where"] = Where(players, i, label)

@@ -47,7 +47,7 @@ def make_template(layout: Layout, players: int, source_ref: str) -> str:
     lines = [
         f"# {layout.title['en']} / {layout.title['fr']}",
         f"# A blank game record for {players} players. Fill in each player's marks from",
-        "# the paper sheets (numbers may be typed as sums, e.g. \"10+20-5\"), then run:",
+        '# the paper sheets (numbers may be typed as sums, e.g. "10+20-5"), then run:',
         "#   sheetgen score THIS_FILE",
         f"layout: {source_ref}",
     ]

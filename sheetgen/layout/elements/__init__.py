@@ -11,19 +11,54 @@ before anything is built.
 from __future__ import annotations
 
 from sheetgen.layout.elements import (
-    banner, building, frame, grid, icon, line_tally, number_boxes, score_table, table, text, track,
+    banner,
+    building,
+    frame,
+    grid,
+    icon,
+    line_tally,
+    number_boxes,
+    score_table,
+    table,
+    text,
+    track,
 )
 from sheetgen.layout.elements.common import (  # noqa: F401  (the names other modules use)
+    COMMON_FIELDS,
+    FONT,
+    ID_PATTERN,
+    LANGS,
+    POINT,
+    SIZE,
+    ElementType,
+    Env,
+    IconName,
+    IdStr,
+    IntRef,
+    Label,
+    cannot_build,
+    label_problems,
+    problem_at,
     text_problem,
-    COMMON_FIELDS, FONT, ID_PATTERN, LANGS, POINT, SIZE, ElementType, Env, IconName, IdStr, IntRef,
-    Label, cannot_build, label_problems, problem_at,
 )
 from sheetgen.schema import Ctx, Map, Where, describe
 
-TYPES: dict[str, ElementType] = {t.name: t for t in (
-    frame.TYPE, banner.TYPE, text.TYPE, icon.TYPE, grid.TYPE, track.TYPE, number_boxes.TYPE, table.TYPE,
-    score_table.TYPE, building.TYPE, line_tally.TYPE,
-)}
+TYPES: dict[str, ElementType] = {
+    t.name: t
+    for t in (
+        frame.TYPE,
+        banner.TYPE,
+        text.TYPE,
+        icon.TYPE,
+        grid.TYPE,
+        track.TYPE,
+        number_boxes.TYPE,
+        table.TYPE,
+        score_table.TYPE,
+        building.TYPE,
+        line_tally.TYPE,
+    )
+}
 
 
 def element_spec(type_name: str) -> Map:
@@ -43,8 +78,12 @@ def check_element(value, ctx: Ctx, at: Where):
     kind = value.get("type")
     if not isinstance(kind, str) or kind not in TYPES:
         where = at.child(value, "type") if "type" in value else at
-        return ctx.error(where, f"unknown element type {describe(kind)}; types: {', '.join(sorted(TYPES))}"
-                         if "type" in value else "missing key 'type'")
+        return ctx.error(
+            where,
+            f"unknown element type {describe(kind)}; types: {', '.join(sorted(TYPES))}"
+            if "type" in value
+            else "missing key 'type'",
+        )
     spec = _SPECS.get(kind) or _SPECS.setdefault(kind, element_spec(kind))
     return spec.check(value, ctx, at)
 

@@ -1,5 +1,4 @@
-"""The `banner` element: the title banner, with an optional subtitle and icons.
-"""
+"""The `banner` element: the title banner, with an optional subtitle and icons."""
 
 from __future__ import annotations
 
@@ -20,8 +19,7 @@ BANNER_FIELDS = {
 def _banner_build(el, env):
     x, y, (w, h) = el["x"], el["y"], el["size"]
     color = el.get("color") or env.accent
-    out = [Rect(x, y, w, h, None, color, 0, 3.0),
-           Rect(x + 1.2, y + 1.2, w - 2.4, h - 2.4, "#ffffff", None, 0.6, 2.2)]
+    out = [Rect(x, y, w, h, None, color, 0, 3.0), Rect(x + 1.2, y + 1.2, w - 2.4, h - 2.4, "#ffffff", None, 0.6, 2.2)]
     s = h * 0.62
     icons_w = len(el["icons"]) * (s + 1.5)
     for n, name in enumerate(el["icons"]):
@@ -29,13 +27,49 @@ def _banner_build(el, env):
     text_w = w - 8 - icons_w
     p = el["_path"]
     if el.get("subtitle"):
-        out.append(Text(x + 5, y + 1.5, text_w, h * 0.58, env.t(el["text"], p + ".text"),
-                        "sans-bold", el["font_size"], color="#ffffff", wrap=False, path=p + ".text"))
-        out.append(Text(x + 5, y + h * 0.58, text_w, h * 0.36, env.t(el["subtitle"], p + ".subtitle"),
-                        "condensed", 9.0, color="#ffffff", valign="top", path=p + ".subtitle"))
+        out.append(
+            Text(
+                x + 5,
+                y + 1.5,
+                text_w,
+                h * 0.58,
+                env.t(el["text"], p + ".text"),
+                "sans-bold",
+                el["font_size"],
+                color="#ffffff",
+                wrap=False,
+                path=p + ".text",
+            )
+        )
+        out.append(
+            Text(
+                x + 5,
+                y + h * 0.58,
+                text_w,
+                h * 0.36,
+                env.t(el["subtitle"], p + ".subtitle"),
+                "condensed",
+                9.0,
+                color="#ffffff",
+                valign="top",
+                path=p + ".subtitle",
+            )
+        )
     else:
-        out.append(Text(x + 5, y, text_w, h, env.t(el["text"], p + ".text"), "sans-bold",
-                        el["font_size"], color="#ffffff", wrap=False, path=p + ".text"))
+        out.append(
+            Text(
+                x + 5,
+                y,
+                text_w,
+                h,
+                env.t(el["text"], p + ".text"),
+                "sans-bold",
+                el["font_size"],
+                color="#ffffff",
+                wrap=False,
+                path=p + ".text",
+            )
+        )
     return out
 
 

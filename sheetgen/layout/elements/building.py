@@ -35,15 +35,15 @@ from sheetgen.layout.display import HOUSE_MARK, INK, MIN_TEXT, Box, Circle, Icon
 from sheetgen.layout.elements.common import SIZE, ElementType, IconName, IdStr, Label, _box_marks, cannot_build
 from sheetgen.schema import Bool, Field, Int, Length, ListOf, Map, Num, Str
 
-HEADER = 7.0       # mm, the name band
-PAD = 2.5          # mm, inner margin
-GAP = 1.2          # mm between boxes
-PANEL = 17.0       # mm, the points panel's width
-LOWER = 14.0       # mm, the blueprint and ladder band (advanced rules)
-STEP = 7.5         # mm, one step of the ladder
-ARROW = 3.2        # mm between two steps
-FINISHED = 6.8     # mm, the "finished in round" caption above its box
-TAG = 30.0         # mm, the "advanced rules" tag
+HEADER = 7.0  # mm, the name band
+PAD = 2.5  # mm, inner margin
+GAP = 1.2  # mm between boxes
+PANEL = 17.0  # mm, the points panel's width
+LOWER = 14.0  # mm, the blueprint and ladder band (advanced rules)
+STEP = 7.5  # mm, one step of the ladder
+ARROW = 3.2  # mm between two steps
+FINISHED = 6.8  # mm, the "finished in round" caption above its box
+TAG = 30.0  # mm, the "advanced rules" tag
 ADVANCED_COLOR = "#8c2f1b"
 
 
@@ -51,12 +51,15 @@ def _lab(fr: str, en: str):
     return lambda: {"fr": fr, "en": en}
 
 
-PER = Map({
-    "track": Field(IdStr(), required=True),
-    "count": Field(Str(choices=("sections", "boxes")), default="sections"),
-    "label": Field(Label(), required=True),
-    "icon": Field(IconName()),
-}, what="a per mapping (track, count, label)")
+PER = Map(
+    {
+        "track": Field(IdStr(), required=True),
+        "count": Field(Str(choices=("sections", "boxes")), default="sections"),
+        "label": Field(Label(), required=True),
+        "icon": Field(IconName()),
+    },
+    what="a per mapping (track, count, label)",
+)
 
 BUILDING_FIELDS = {
     "size": Field(SIZE, required=True),
@@ -74,8 +77,13 @@ BUILDING_FIELDS = {
     "blueprint": Field(ListOf(Str(r"[X.]{1,6}", what="a row of X (a section) and . (no section)"), 1, 4)),
     "advanced_mark": Field(Label(), default=_lab("Règles avancées", "Advanced rules")),
     "points_label": Field(Label(), default=_lab("points", "points")),
-    "ladder_label": Field(Label(), default=_lab("Valeur soulignée\u00a0: à chaque colonie, entourez la suivante",
-                                                "Underlined value: at each colony, circle the next one")),
+    "ladder_label": Field(
+        Label(),
+        default=_lab(
+            "Valeur soulignée\u00a0: à chaque colonie, entourez la suivante",
+            "Underlined value: at each colony, circle the next one",
+        ),
+    ),
     "blueprint_label": Field(Label(), default=_lab("Plan", "Blueprint")),
     "finished_label": Field(Label(), default=_lab("Terminé au tour", "Finished in round")),
 }
@@ -101,12 +109,16 @@ def _building_post(el, ctx, at):
         if not cells:
             return ctx.error(where, "a blueprint needs at least one section (X)")
         if not _connected(cells):
-            return ctx.error(where, "the sections (X) of a blueprint must be adjacent "
-                                    "(side by side or one above the other)")
+            return ctx.error(
+                where, "the sections (X) of a blueprint must be adjacent (side by side or one above the other)"
+            )
     ladder = el.get("ladder")
     if ladder is not None and el["ladder_of"] == "points" and ladder[0] != el["points"]:
-        return ctx.error(at.child(raw, "ladder"), f"ladder[0] is {ladder[0]} but points is {el['points']}: with ladder_of: points, "
-                             f"the ladder starts at the printed points")
+        return ctx.error(
+            at.child(raw, "ladder"),
+            f"ladder[0] is {ladder[0]} but points is {el['points']}: with ladder_of: points, "
+            f"the ladder starts at the printed points",
+        )
     if el.get("per") and el["ladder_of"] == "points" and ladder is None and el["points"] == 0:
         return ctx.error(at, "points: a building scored 'per' something needs points above 0")
     return el
@@ -168,17 +180,22 @@ def _has_lower(el) -> bool:
 
 
 def _tag(x, y, w, h, text, color, path):
-    return [Rect(x, y, w, h, None, "#ffffff", 0, 1.6),
-            Text(x + 1, y, w - 2, h, text, "condensed-bold", 7.0, "center", color=color, path=path)]
+    return [
+        Rect(x, y, w, h, None, "#ffffff", 0, 1.6),
+        Text(x + 1, y, w - 2, h, text, "condensed-bold", 7.0, "center", color=color, path=path),
+    ]
 
 
 def _finished(el, env, px, py):
     """Where to note the round the building was finished (it works from the next one)."""
     p = el["_path"] + ".finished_label"
     b = el["box"]
-    return [Text(px, py, PANEL, FINISHED - 0.4, env.t(el["finished_label"], p), "condensed", 7.0, "center", "bottom",
-                 path=p),
-            Box(px + (PANEL - b) / 2, py + FINISHED, b, b, "write", False, f"{el['id']}_round")]
+    return [
+        Text(
+            px, py, PANEL, FINISHED - 0.4, env.t(el["finished_label"], p), "condensed", 7.0, "center", "bottom", path=p
+        ),
+        Box(px + (PANEL - b) / 2, py + FINISHED, b, b, "write", False, f"{el['id']}_round"),
+    ]
 
 
 def _points_panel(el, env, px, py):
@@ -187,8 +204,19 @@ def _points_panel(el, env, px, py):
     r = 4.6
     cx, cy = px + PANEL / 2, py + r + 0.3
     out.append(Circle(cx, cy, r, env.accent, "#ffffff", 1.2))
-    out.append(Text(cx - r, cy - r, 2 * r, 2 * r, env.value(el["points"], el["id"] + ".points", p + ".points"),
-                    "sans-bold", 11.0, "center", path=p + ".points"))
+    out.append(
+        Text(
+            cx - r,
+            cy - r,
+            2 * r,
+            2 * r,
+            env.value(el["points"], el["id"] + ".points", p + ".points"),
+            "sans-bold",
+            11.0,
+            "center",
+            path=p + ".points",
+        )
+    )
     if el.get("ladder") and el["ladder_of"] == "points":  # the points are the underlined value
         half = 1.2 + 1.0 * len(str(el["points"]))
         out.append(Line(cx - half, cy + 2.6, cx + half, cy + 2.6, INK, 0.9))
@@ -211,8 +239,18 @@ def _blueprint(el, env, x, y, h):
     label_h = 3.4
     cell = min(4.0, (h - label_h) / len(rows))
     ncols = len(rows[0])
-    out = [Text(x, y, max(ncols * cell, 14.0), label_h, env.t(el["blueprint_label"], p + ".blueprint_label"),
-                "condensed-bold", 7.0, path=p + ".blueprint_label")]
+    out = [
+        Text(
+            x,
+            y,
+            max(ncols * cell, 14.0),
+            label_h,
+            env.t(el["blueprint_label"], p + ".blueprint_label"),
+            "condensed-bold",
+            7.0,
+            path=p + ".blueprint_label",
+        )
+    ]
     gy = y + label_h + (h - label_h - cell * len(rows)) / 2
     for r, c in blueprint_cells(rows):
         out.append(Rect(x + c * cell, gy + r * cell, cell, cell, INK, env.tint, 0.7))
@@ -231,13 +269,36 @@ def _ladder(el, env, right, y, h):
     for i, v in enumerate(values):
         sx = x0 + i * (STEP + ARROW)
         out.append(Rect(sx, sy, STEP, STEP, env.accent, env.tint if i == 0 else "#ffffff", 0.8, 1.5))
-        out.append(Text(sx, sy, STEP, STEP - 0.8, env.value(v, f"{el['id']}.ladder[{i}]", f"{p}.ladder[{i}]"),
-                        "sans-bold", 9.0, "center", path=f"{p}.ladder[{i}]"))
+        out.append(
+            Text(
+                sx,
+                sy,
+                STEP,
+                STEP - 0.8,
+                env.value(v, f"{el['id']}.ladder[{i}]", f"{p}.ladder[{i}]"),
+                "sans-bold",
+                9.0,
+                "center",
+                path=f"{p}.ladder[{i}]",
+            )
+        )
         half = 1.2 + 0.9 * len(str(v))
         out.append(Line(sx + STEP / 2 - half, sy + STEP - 1.5, sx + STEP / 2 + half, sy + STEP - 1.5, INK, 0.9))
         if i:
-            out.append(Text(sx - ARROW, sy, ARROW, STEP, "›", "sans-bold", 10.0, "center", color=env.accent,
-                            path=f"{p}.ladder[{i}]"))
+            out.append(
+                Text(
+                    sx - ARROW,
+                    sy,
+                    ARROW,
+                    STEP,
+                    "›",
+                    "sans-bold",
+                    10.0,
+                    "center",
+                    color=env.accent,
+                    path=f"{p}.ladder[{i}]",
+                )
+            )
     return out, x0
 
 
@@ -245,16 +306,17 @@ def _ladder(el, env, right, y, h):
 class Card:
     """Where a card's parts go (mm), and its ability sentence as printed: what both the
     check and the build of a building read."""
-    top: float         # the boxes' top
-    points: bool       # whether the card has a points panel
-    fy: float          # the top of the "finished in round" caption
-    lower: float       # the height of the blueprint and ladder band (0 without one)
-    ty: float          # the ability's top
-    text_h: float      # the ability's height (below 4 mm: the card is too short)
+
+    top: float  # the boxes' top
+    points: bool  # whether the card has a points panel
+    fy: float  # the top of the "finished in round" caption
+    lower: float  # the height of the blueprint and ladder band (0 without one)
+    ty: float  # the ability's top
+    text_h: float  # the ability's height (below 4 mm: the card is too short)
     text_w: float
-    boxes_w: float     # the boxes' row
-    room: float        # the width beside the points panel
-    ability: str       # the sentence in env's language, without the underline marker
+    boxes_w: float  # the boxes' row
+    room: float  # the width beside the points panel
+    ability: str  # the sentence in env's language, without the underline marker
     mark: tuple | None  # the underlined part (see split_mark)
     problem: str | None  # a badly marked sentence (see split_mark)
 
@@ -266,10 +328,20 @@ def card_layout(el, env) -> Card:
     lower = LOWER if _has_lower(el) else 0.0
     ty = top + b + 1.5
     ability, mark, problem = split_mark(env.t(el["ability"], el["_path"] + ".ability"))
-    return Card(top=top, points=points, fy=top + (15.0 if points else 0.0), lower=lower, ty=ty,
-                text_h=y + h - PAD - lower - ty, text_w=w - 2 * PAD - (PANEL + 1.5),
-                boxes_w=len(el["boxes"]) * (b + GAP) - GAP, room=w - 2 * PAD - (PANEL + 1.5),
-                ability=ability, mark=mark, problem=problem)
+    return Card(
+        top=top,
+        points=points,
+        fy=top + (15.0 if points else 0.0),
+        lower=lower,
+        ty=ty,
+        text_h=y + h - PAD - lower - ty,
+        text_w=w - 2 * PAD - (PANEL + 1.5),
+        boxes_w=len(el["boxes"]) * (b + GAP) - GAP,
+        room=w - 2 * PAD - (PANEL + 1.5),
+        ability=ability,
+        mark=mark,
+        problem=problem,
+    )
 
 
 def _building_check(el, env, card: Card | None = None) -> list[tuple[str, str]]:
@@ -282,8 +354,13 @@ def _building_check(el, env, card: Card | None = None) -> list[tuple[str, str]]:
     if card.fy + FINISHED + b > y + h - PAD - card.lower + 0.01:
         out.append((p + ".size", "the card is too short for its points and its 'finished in round' box"))
     if card.boxes_w > card.room + 0.01:
-        out.append((p + ".boxes", f"{len(el['boxes'])} boxes of {b:g}mm do not fit in the card "
-                                  f"({card.room:.1f}mm wide beside the points)"))
+        out.append(
+            (
+                p + ".boxes",
+                f"{len(el['boxes'])} boxes of {b:g}mm do not fit in the card "
+                f"({card.room:.1f}mm wide beside the points)",
+            )
+        )
     if card.text_h < 4:
         out.append((p + ".size", f"the card is too short for its ability ({card.text_h:.1f}mm left)"))
     if card.problem:
@@ -291,14 +368,18 @@ def _building_check(el, env, card: Card | None = None) -> list[tuple[str, str]]:
     ladder = el.get("ladder")
     if ladder and el["ladder_of"] == "ability":
         if card.mark is None:
-            out.append((p + ".ability", "with a ladder of the ability's value, mark that value in the "
-                                        "sentence as _value_ (it is printed underlined)"))
+            out.append(
+                (
+                    p + ".ability",
+                    "with a ladder of the ability's value, mark that value in the "
+                    "sentence as _value_ (it is printed underlined)",
+                )
+            )
         else:
             word, a, c = card.mark
             shown = _words(card.ability)[word][a:c]
             if shown.lstrip("+").rstrip(HOUSE_MARK) != str(ladder[0]):
-                out.append((p + ".ability", f"the underlined value is {shown!r} but the ladder starts "
-                                            f"at {ladder[0]}"))
+                out.append((p + ".ability", f"the underlined value is {shown!r} but the ladder starts at {ladder[0]}"))
     per = el.get("per")
     if per:
         track = env.elements.get(per["track"])
@@ -311,19 +392,35 @@ def _building_build(el, env):
     x, y, (w, h) = el["x"], el["y"], el["size"]
     p, eid, b = el["_path"], el["id"], el["box"]
     color = ADVANCED_COLOR if el["advanced"] else env.accent
-    out = [Rect(x, y, w, h, color, "#ffffff", 1.4, 2.5),
-           Rect(x, y, w, HEADER, None, color, 0, 2.5), Rect(x, y + HEADER / 2, w, HEADER / 2, None, color, 0)]
+    out = [
+        Rect(x, y, w, h, color, "#ffffff", 1.4, 2.5),
+        Rect(x, y, w, HEADER, None, color, 0, 2.5),
+        Rect(x, y + HEADER / 2, w, HEADER / 2, None, color, 0),
+    ]
     tx = x + PAD
     if el.get("icon"):
         out.append(Icon(tx, y + 0.6, HEADER - 1.2, el["icon"]))
         tx += HEADER + 0.3
     tags = [(el["advanced_mark"], ".advanced_mark")] if el["advanced"] else []
     name_right = x + w - PAD - len(tags) * (TAG + 1.5)
-    out.append(Text(tx, y, name_right - tx, HEADER, env.t(el["name"], p + ".name"), "sans-bold", 10.0,
-                    color="#ffffff", wrap=False, path=p + ".name"))
+    out.append(
+        Text(
+            tx,
+            y,
+            name_right - tx,
+            HEADER,
+            env.t(el["name"], p + ".name"),
+            "sans-bold",
+            10.0,
+            color="#ffffff",
+            wrap=False,
+            path=p + ".name",
+        )
+    )
     for n, (label, key) in enumerate(tags):
-        out += _tag(x + w - PAD - (n + 1) * TAG - n * 1.5, y + 1.1, TAG, HEADER - 2.2, env.t(label, p + key),
-                    color, p + key)
+        out += _tag(
+            x + w - PAD - (n + 1) * TAG - n * 1.5, y + 1.1, TAG, HEADER - 2.2, env.t(label, p + key), color, p + key
+        )
     card = card_layout(el, env)
     problems = _building_check(el, env, card)
     if problems:
@@ -336,11 +433,23 @@ def _building_build(el, env):
         bx = x + PAD + n * (b + GAP)
         out.append(Box(bx, top, b, b, "check", False, f"{eid}_{n + 1}"))
         _box_marks(out, bx, top, b, costs, False)
-    out.append(Text(x + PAD, card.ty, card.text_w, card.text_h, card.ability, "condensed", el["ability_size"],
-                    valign="top", path=p + ".ability"))
+    out.append(
+        Text(
+            x + PAD,
+            card.ty,
+            card.text_w,
+            card.text_h,
+            card.ability,
+            "condensed",
+            el["ability_size"],
+            valign="top",
+            path=p + ".ability",
+        )
+    )
     if el.get("ladder") and card.mark is not None:
-        out += _underline(card.ability, card.mark, x + PAD, card.ty, card.text_w, card.text_h, "condensed",
-                          el["ability_size"])
+        out += _underline(
+            card.ability, card.mark, x + PAD, card.ty, card.text_w, card.text_h, "condensed", el["ability_size"]
+        )
     lower = card.lower
     if lower:
         ly = y + h - PAD - lower + 1.0
@@ -354,12 +463,29 @@ def _building_build(el, env):
         if el.get("ladder"):
             prims, lx = _ladder(el, env, x + w - PAD, ly, lh)
             out += prims
-            out.append(Text(left, ly, lx - left - 2.0, lh, env.t(el["ladder_label"], p + ".ladder_label"),
-                            "condensed", 7.0, "right", path=p + ".ladder_label"))
+            out.append(
+                Text(
+                    left,
+                    ly,
+                    lx - left - 2.0,
+                    lh,
+                    env.t(el["ladder_label"], p + ".ladder_label"),
+                    "condensed",
+                    7.0,
+                    "right",
+                    path=p + ".ladder_label",
+                )
+            )
     return out
 
 
-TYPE = ElementType("building", BUILDING_FIELDS, lambda el: el["size"], _building_build, post=_building_post,
-                   check=_building_check,
-                   doc="a building card: boxes with costs, points (fixed or per section of a track), "
-                       "ability, advanced-rules mark, blueprint and colony ladder")
+TYPE = ElementType(
+    "building",
+    BUILDING_FIELDS,
+    lambda el: el["size"],
+    _building_build,
+    post=_building_post,
+    check=_building_check,
+    doc="a building card: boxes with costs, points (fixed or per section of a track), "
+    "ability, advanced-rules mark, blueprint and colony ladder",
+)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from sheetgen.errors import LayoutError, Problem
 from sheetgen.layout.display import HOUSE_MARK, Circle, Icon, Text
@@ -33,7 +33,7 @@ def _printable(value):
     return value
 
 
-MAX_LABEL = 2000   # characters: more cannot fit a sheet, and would only slow the fit check
+MAX_LABEL = 2000  # characters: more cannot fit a sheet, and would only slow the fit check
 
 
 def _rtl(text: str) -> str | None:
@@ -50,8 +50,10 @@ def text_problem(text: str) -> str | None:
         return f"a label is at most {MAX_LABEL} characters (the limit), got {len(text):,}"
     ch = _rtl(text)
     if ch is not None:
-        return (f"right-to-left text ({ch!r}, U+{ord(ch):04X}) is not supported: the sheet would print "
-                "it reversed and unshaped; write the label in French and English")
+        return (
+            f"right-to-left text ({ch!r}, U+{ord(ch):04X}) is not supported: the sheet would print "
+            "it reversed and unshaped; write the label in French and English"
+        )
     return None
 
 
@@ -59,7 +61,7 @@ class Label(Spec):
     """Text shown to players: {fr: ..., en: ...}; a plain string only without letters."""
 
     def check(self, value, ctx, at):
-        for text in (value.values() if isinstance(value, dict) else [value]):
+        for text in value.values() if isinstance(value, dict) else [value]:
             problem = text_problem(text) if isinstance(text, str) else None
             if problem:
                 return ctx.error(at, problem)
@@ -119,8 +121,9 @@ class IntRef(Int):
             constants = ctx.constants
             got = constants.get(value[1:-1])
             if got is None:
-                return ctx.error(at, f"unknown constant '{value}'; whole-number constants: "
-                                     f"{', '.join(sorted(constants)) or 'none'}")
+                return ctx.error(
+                    at, f"unknown constant '{value}'; whole-number constants: {', '.join(sorted(constants)) or 'none'}"
+                )
             value = got
         return super().check(value, ctx, at)
 
@@ -150,12 +153,13 @@ def _parts(text: str) -> list[tuple[str, str | None]]:
 @dataclass
 class Env:
     """What building a display list needs besides the element."""
+
     lang: str
     constants: dict
     theme: dict
     players: int = 1
     elements: dict = field(default_factory=dict)
-    unverified: frozenset = frozenset()   # Layout.unverified: `constants.x`, `pig`, `walls.sections[0]`
+    unverified: frozenset = frozenset()  # Layout.unverified: `constants.x`, `pig`, `walls.sections[0]`
     marks: list = field(default_factory=list)  # key paths of the house values printed so far
 
     def t(self, label: dict | None, path: str = "", house: bool = False) -> str:
@@ -191,9 +195,15 @@ class Env:
         except ValueError as exc:
             return [(path, f"bad braces in text: {exc}")]
         known = ", ".join(sorted(self.constants)) or "none"
-        return [(path, f"unknown constant '{{{name}}}' in text; constants: {known} "
-                       f"(or an element key path like garden.row_value)")
-                for _literal, name in parts if name is not None and self.lookup(name) is None]
+        return [
+            (
+                path,
+                f"unknown constant '{{{name}}}' in text; constants: {known} "
+                f"(or an element key path like garden.row_value)",
+            )
+            for _literal, name in parts
+            if name is not None and self.lookup(name) is None
+        ]
 
     def _fill(self, text: str, path: str) -> str:
         try:
@@ -248,10 +258,10 @@ class ElementType:
     fields: dict[str, Field]
     size: Callable[[dict], tuple[float, float]]
     build: Callable[[dict, Env], list]
-    container: bool = False   # other elements may sit inside it (`in:`)
+    container: bool = False  # other elements may sit inside it (`in:`)
     doc: str = ""
-    post: Callable | None = None   # (element, ctx, at) -> element or INVALID, after the keys are checked
-    read: Callable | None = None   # (element, {field: value}) -> marks, for reading a filled PDF (pdfread)
+    post: Callable | None = None  # (element, ctx, at) -> element or INVALID, after the keys are checked
+    read: Callable | None = None  # (element, {field: value}) -> marks, for reading a filled PDF (pdfread)
     # (element, env) -> [(key path, message)]: what makes the placed element impossible to
     # draw as written (in env's language, with env's players); the build assumes none
     check: Callable | None = None
@@ -269,8 +279,18 @@ def _label_block(x, y, w, h, el, env, path, size=8.0, bold=True, icon_size=None)
         out.append(Icon(x, y + (h - s) / 2, s, el["icon"], el.get("icon_color")))
         tx = x + s + (1.0 if s <= 5 else 1.5)
     if el.get("label"):
-        out.append(Text(tx, y, max(x + w - tx, 1), h, env.t(el["label"], path + ".label"),
-                        "condensed-bold" if bold else "condensed", size, path=path + ".label"))
+        out.append(
+            Text(
+                tx,
+                y,
+                max(x + w - tx, 1),
+                h,
+                env.t(el["label"], path + ".label"),
+                "condensed-bold" if bold else "condensed",
+                size,
+                path=path + ".label",
+            )
+        )
     return out
 
 
@@ -289,8 +309,10 @@ def _label_fits(el, env, path, w, h, size, icon_size) -> bool:
 
 def _badge(cx, cy, r, value, env, path, ref, fill=None):
     """A value in a circle; `ref` is the value's key path (marked when unverified)."""
-    return [Circle(cx, cy, r, env.accent, fill or "#ffffff", 1.0),
-            Text(cx - r, cy - r, 2 * r, 2 * r, env.value(value, ref, path), "sans-bold", 9.0, "center", path=path)]
+    return [
+        Circle(cx, cy, r, env.accent, fill or "#ffffff", 1.0),
+        Text(cx - r, cy - r, 2 * r, 2 * r, env.value(value, ref, path), "sans-bold", 9.0, "center", path=path),
+    ]
 
 
 def _box_marks(out, bx, by, b, icons, tinted):
@@ -347,7 +369,7 @@ def line_of_path(node, subpath: str) -> tuple[str, int]:
 def problem_at(el: dict, subpath: str, message: str) -> Problem:
     """A problem of a placed element at the key path `subpath` (the element's own path
     followed by keys, or anything else for the element itself), with its file and line."""
-    rel = subpath[len(el["_path"]):].lstrip(".") if subpath.startswith(el["_path"]) else ""
+    rel = subpath[len(el["_path"]) :].lstrip(".") if subpath.startswith(el["_path"]) else ""
     file, line = line_of_path(el["_node"], rel)
     path = el["_path"] + ("." + rel if rel and not rel.startswith("[") else rel)
     return Problem(message, file, line, path)

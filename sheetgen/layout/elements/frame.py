@@ -29,10 +29,27 @@ def _frame_build(el, env):
         if el.get("icon"):
             out.append(Icon(tx, y + 0.6, hh - 1.2, el["icon"]))
             tx += hh + 0.5
-        out.append(Text(tx, y, w - (tx - x) - 2, hh, env.t(el["title"], el["_path"] + ".title"),
-                        "sans-bold", min(11.0, hh * 1.5), color="#ffffff", path=el["_path"] + ".title"))
+        out.append(
+            Text(
+                tx,
+                y,
+                w - (tx - x) - 2,
+                hh,
+                env.t(el["title"], el["_path"] + ".title"),
+                "sans-bold",
+                min(11.0, hh * 1.5),
+                color="#ffffff",
+                path=el["_path"] + ".title",
+            )
+        )
     return out
 
 
-TYPE = ElementType("frame", FRAME_FIELDS, lambda el: el["size"], _frame_build, container=True,
-                   doc="a bordered zone with an optional header title and icon")
+TYPE = ElementType(
+    "frame",
+    FRAME_FIELDS,
+    lambda el: el["size"],
+    _frame_build,
+    container=True,
+    doc="a bordered zone with an optional header title and icon",
+)

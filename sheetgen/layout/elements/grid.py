@@ -33,19 +33,34 @@ def _grid_build(el, env):
     if el.get("col_labels"):
         for i, lab in enumerate(el["col_labels"][: el["cols"]]):
             out.append(Rect(x + i * c + 0.6, y + 0.4, c - 1.2, GRID_HEADER - 1.2, None, env.tint, 0, 1.2))
-            out.append(Text(x + i * c, y, c, GRID_HEADER - 0.4, env.t(lab, f"{p}.col_labels[{i}]"),
-                            "sans-bold", 9.0, "center", path=f"{p}.col_labels[{i}]"))
+            out.append(
+                Text(
+                    x + i * c,
+                    y,
+                    c,
+                    GRID_HEADER - 0.4,
+                    env.t(lab, f"{p}.col_labels[{i}]"),
+                    "sans-bold",
+                    9.0,
+                    "center",
+                    path=f"{p}.col_labels[{i}]",
+                )
+            )
         y += GRID_HEADER
     for r in range(el["rows"]):
         for col in range(el["cols"]):
             out.append(Box(x + col * c, y + r * c, c, c, "write", field=f"{el['id']}_r{r + 1}_c{col + 1}"))
         if el.get("row_value") is not None:
             cx = x + el["cols"] * c + GRID_VALUE / 2 + 0.5
-            out += _badge(cx, y + r * c + c / 2, 3.6, el["row_value"], env, p + ".row_value",
-                          el["id"] + ".row_value")
+            out += _badge(cx, y + r * c + c / 2, 3.6, el["row_value"], env, p + ".row_value", el["id"] + ".row_value")
     out.append(Rect(x, y, el["cols"] * c, el["rows"] * c, INK, None, 1.2))
     return out
 
 
-TYPE = ElementType("grid", GRID_FIELDS, _grid_size, _grid_build,
-                   doc="rows x columns of cells to draw in, with column labels and a row value")
+TYPE = ElementType(
+    "grid",
+    GRID_FIELDS,
+    _grid_size,
+    _grid_build,
+    doc="rows x columns of cells to draw in, with column labels and a row value",
+)

@@ -1,5 +1,4 @@
-"""The `icon` element: one of the built-in icons.
-"""
+"""The `icon` element: one of the built-in icons."""
 
 from __future__ import annotations
 
@@ -18,5 +17,6 @@ def _icon_build(el, env):
     return [Icon(el["x"], el["y"], el["size"], el["name"], el.get("color"))]
 
 
-TYPE = ElementType("icon", ICON_FIELDS, lambda el: (el["size"], el["size"]), _icon_build,
-                   doc="one of the built-in icons")
+TYPE = ElementType(
+    "icon", ICON_FIELDS, lambda el: (el["size"], el["size"]), _icon_build, doc="one of the built-in icons"
+)

@@ -27,8 +27,13 @@ from sheetgen.schema import Bool, Field, Length, Str
 
 LINE_TALLY_FIELDS = {
     "size": Field(SIZE, required=True),
-    "lines": Field(Str(r"[a-z][a-z0-9_]*\{players\}[a-z0-9_]*",
-                       what="a constant's name with {players} in it, e.g. board_lines_{players}p"), required=True),
+    "lines": Field(
+        Str(
+            r"[a-z][a-z0-9_]*\{players\}[a-z0-9_]*",
+            what="a constant's name with {players} in it, e.g. board_lines_{players}p",
+        ),
+        required=True,
+    ),
     "label_width": Field(Length(10, 200), default=40.0),
     "header": Field(Length(4, 30), default=7.0),
     "row_height": Field(Length(4, 60), default=12.0),
@@ -53,8 +58,9 @@ def _lines_name(el, env) -> str:
 def _tally_check(el, env) -> list[tuple[str, str]]:
     if tally_lines(el, env) is not None:
         return []
-    return [(el["_path"] + ".lines", f"no whole-number constant '{_lines_name(el, env)}' (1-30) "
-                                     f"for {env.players} players")]
+    return [
+        (el["_path"] + ".lines", f"no whole-number constant '{_lines_name(el, env)}' (1-30) for {env.players} players")
+    ]
 
 
 def _tally_build(el, env):
@@ -65,12 +71,24 @@ def _tally_build(el, env):
     players, lw, hh, eid, p = max(env.players, 1), el["label_width"], el["header"], el["id"], el["_path"]
     cw = (w - lw) / n
     rh = min(el["row_height"], (h - hh) / players)
-    out = [Rect(x, y, lw, hh, INK, env.tint, 0.5),
-           Text(x + 1.5, y, lw - 3, hh, env.t(el["line_label"], p + ".line_label"), "condensed-bold", 7.5,
-                path=p + ".line_label")]
+    out = [
+        Rect(x, y, lw, hh, INK, env.tint, 0.5),
+        Text(
+            x + 1.5,
+            y,
+            lw - 3,
+            hh,
+            env.t(el["line_label"], p + ".line_label"),
+            "condensed-bold",
+            7.5,
+            path=p + ".line_label",
+        ),
+    ]
     for k in range(n):
-        out += [Rect(x + lw + k * cw, y, cw, hh, INK, env.tint, 0.5),
-                Text(x + lw + k * cw, y, cw, hh, str(k + 1), "sans-bold", 8.5, "center", path=p)]
+        out += [
+            Rect(x + lw + k * cw, y, cw, hh, INK, env.tint, 0.5),
+            Text(x + lw + k * cw, y, cw, hh, str(k + 1), "sans-bold", 8.5, "center", path=p),
+        ]
     for i in range(players):
         ry = y + hh + i * rh
         out.append(Rect(x, ry, lw, rh, INK, "#ffffff", 0.5))
@@ -96,14 +114,18 @@ def _tally_read(el, values: dict) -> dict:
     lines = 0
     while f"{eid}_p1_{lines + 1}" in values:
         lines += 1
-    marks = {eid: [[values.get(f"{eid}_p{i}_{k}", "") for k in range(1, lines + 1)]
-                   for i in range(1, players + 1)]}
+    marks = {eid: [[values.get(f"{eid}_p{i}_{k}", "") for k in range(1, lines + 1)] for i in range(1, players + 1)]}
     if el["names"]:
         marks[f"{eid}_names"] = [values.get(f"{eid}_p{i}_name", "") for i in range(1, players + 1)]
     return marks
 
 
-TYPE = ElementType("line_tally", LINE_TALLY_FIELDS, lambda el: el["size"], _tally_build, read=_tally_read,
-                   check=_tally_check,
-                   doc="one number box per board line (rows 1..N) for each player, N a constant "
-                       "that depends on the player count")
+TYPE = ElementType(
+    "line_tally",
+    LINE_TALLY_FIELDS,
+    lambda el: el["size"],
+    _tally_build,
+    read=_tally_read,
+    check=_tally_check,
+    doc="one number box per board line (rows 1..N) for each player, N a constant that depends on the player count",
+)

@@ -1,21 +1,29 @@
-"""The `number_boxes` element: labelled boxes to write numbers in (score areas).
-"""
+"""The `number_boxes` element: labelled boxes to write numbers in (score areas)."""
 
 from __future__ import annotations
 
 from sheetgen.layout.display import INK, Box, Rect, Text
 from sheetgen.layout.elements.common import (
-    SIZE, ElementType, IconName, IdStr, Label, _label_block, _label_fits,
+    SIZE,
+    ElementType,
+    IconName,
+    IdStr,
+    Label,
+    _label_block,
+    _label_fits,
 )
 from sheetgen.schema import Bool, Field, Length, ListOf, Map, Str
 
-NB_ITEM = Map({
-    "id": Field(IdStr(), required=True),
-    "label": Field(Label(), required=True),
-    "icon": Field(IconName()),
-    "op": Field(Str(choices=("", "+", "-", "×", "=")), default=""),
-    "total": Field(Bool(), default=False),
-}, what="a box mapping")
+NB_ITEM = Map(
+    {
+        "id": Field(IdStr(), required=True),
+        "label": Field(Label(), required=True),
+        "icon": Field(IconName()),
+        "op": Field(Str(choices=("", "+", "-", "×", "=")), default=""),
+        "total": Field(Bool(), default=False),
+    },
+    what="a box mapping",
+)
 
 NB_OP = 6.0
 NB_LABEL = 7.0
@@ -63,5 +71,6 @@ def _nb_build(el, env):
     return out
 
 
-TYPE = ElementType("number_boxes", NUMBER_BOXES_FIELDS, _nb_size, _nb_build,
-                   doc="labelled boxes to write numbers in (score areas)")
+TYPE = ElementType(
+    "number_boxes", NUMBER_BOXES_FIELDS, _nb_size, _nb_build, doc="labelled boxes to write numbers in (score areas)"
+)

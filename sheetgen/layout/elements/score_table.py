@@ -8,26 +8,29 @@ from sheetgen.layout.display import INK, Box, Icon, Rect, Text
 from sheetgen.layout.elements.common import ElementType, IconName, IdStr, IntRef, Label, _badge
 from sheetgen.schema import Bool, Field, Length, ListOf, Map, Pair, Str
 
-ST_ROW = Map({
-    "id": Field(IdStr(), required=True),
-    "label": Field(Label(), default=None),
-    "icon": Field(IconName()),
-    "hint": Field(Label()),
-    "height": Field(Length(4, 80), default=10.0),
-    "kind": Field(Str(choices=("write", "names", "total", "winner", "grid", "heading")), default="write"),
-    "grid": Field(Pair(IntRef(1, 12), "[columns, rows]")),
-    # grid rows: `wide` spreads the copies over the label column too when the player
-    # columns are too narrow for cells of 5 mm (the label on a strip above, each
-    # player's copy numbered like the names row's `numbered` cells); `col_labels` are
-    # printed under each copy's columns; `from_bottom` numbers the cells' rows from the
-    # bottom (r1 the lowest, as a board counts them)
-    "wide": Field(Bool(), default=False),
-    "col_labels": Field(ListOf(Label())),
-    "from_bottom": Field(Bool(), default=False),
-    "numbered": Field(Bool(), default=False),  # names rows: each player's number in a corner
-    "count": Field(Label()),  # a small box, captioned so, before the points in each cell (leaves, tokens...)
-    "verified": Field(Bool(), default=True),
-}, what="a row mapping")
+ST_ROW = Map(
+    {
+        "id": Field(IdStr(), required=True),
+        "label": Field(Label(), default=None),
+        "icon": Field(IconName()),
+        "hint": Field(Label()),
+        "height": Field(Length(4, 80), default=10.0),
+        "kind": Field(Str(choices=("write", "names", "total", "winner", "grid", "heading")), default="write"),
+        "grid": Field(Pair(IntRef(1, 12), "[columns, rows]")),
+        # grid rows: `wide` spreads the copies over the label column too when the player
+        # columns are too narrow for cells of 5 mm (the label on a strip above, each
+        # player's copy numbered like the names row's `numbered` cells); `col_labels` are
+        # printed under each copy's columns; `from_bottom` numbers the cells' rows from the
+        # bottom (r1 the lowest, as a board counts them)
+        "wide": Field(Bool(), default=False),
+        "col_labels": Field(ListOf(Label())),
+        "from_bottom": Field(Bool(), default=False),
+        "numbered": Field(Bool(), default=False),  # names rows: each player's number in a corner
+        "count": Field(Label()),  # a small box, captioned so, before the points in each cell (leaves, tokens...)
+        "verified": Field(Bool(), default=True),
+    },
+    what="a row mapping",
+)
 
 
 def _st_post(el, ctx, at):
@@ -55,8 +58,8 @@ def _st_size(el):
     return el["width"], sum(r["height"] for r in el["rows"])
 
 
-ST_STRIP = 6.0     # a wide row's strip for its label and hint
-ST_BADGE = 2.2     # radius of a player's number badge
+ST_STRIP = 6.0  # a wide row's strip for its label and hint
+ST_BADGE = 2.2  # radius of a player's number badge
 ST_COL_LABEL = 3.4  # height of the labels under a grid's columns
 ST_MAX_CELL = 7.0
 ST_MIN_CELL = 5.0  # a wide grid row spreads its copies over the whole table below this cell size
@@ -78,8 +81,20 @@ def _st_grid(gx, gy, cell, row, fname, env, p) -> list:
         for gc in range(cols):
             out.append(Box(gx + gc * cell, gy + gr * cell, cell, cell, "mini", False, f"{fname}_r{r}_c{gc + 1}"))
     for c, lab in enumerate((row.get("col_labels") or [])[:cols]):
-        out.append(Text(gx + c * cell, gy + rows * cell, cell, ST_COL_LABEL, env.t(lab, f"{p}.col_labels[{c}]"),
-                        "sans-bold", 7.0, "center", color="#444444", path=f"{p}.col_labels[{c}]"))
+        out.append(
+            Text(
+                gx + c * cell,
+                gy + rows * cell,
+                cell,
+                ST_COL_LABEL,
+                env.t(lab, f"{p}.col_labels[{c}]"),
+                "sans-bold",
+                7.0,
+                "center",
+                color="#444444",
+                path=f"{p}.col_labels[{c}]",
+            )
+        )
     return out
 
 
@@ -96,11 +111,32 @@ def _st_wide_grid(x, ry, width, row, n, env, p, house=False) -> list:
         out.append(Icon(ix, ry + 0.75, ST_STRIP - 1.5, row["icon"]))
         ix += ST_STRIP
     if row.get("label"):
-        out.append(Text(ix, ry, x + lw - ix, ST_STRIP, env.t(row["label"], p + ".label", house), "condensed-bold", 8.5,
-                        path=p + ".label"))
+        out.append(
+            Text(
+                ix,
+                ry,
+                x + lw - ix,
+                ST_STRIP,
+                env.t(row["label"], p + ".label", house),
+                "condensed-bold",
+                8.5,
+                path=p + ".label",
+            )
+        )
     if row.get("hint"):
-        out.append(Text(x + lw, ry, width - lw - 1.5, ST_STRIP, env.t(row["hint"], p + ".hint"), "condensed", 7.5,
-                        color="#444444", path=p + ".hint"))
+        out.append(
+            Text(
+                x + lw,
+                ry,
+                width - lw - 1.5,
+                ST_STRIP,
+                env.t(row["hint"], p + ".hint"),
+                "condensed",
+                7.5,
+                color="#444444",
+                path=p + ".hint",
+            )
+        )
     sw = width / n
     labels = ST_COL_LABEL if row.get("col_labels") else 0.0
     top = ry + ST_STRIP + 2 * ST_BADGE + 1.0
@@ -129,8 +165,23 @@ def _st_build(el, env):
         fill = env.tint if kind in ("total", "names", "heading") else None
         if kind == "heading":
             out.append(Rect(x, ry, el["width"], h, INK, env.accent, 0.5))
-            out += [Text(x + 2, ry, el["width"] - 4, h, env.t(row["label"], p + ".label"), "sans-bold", 9,
-                         color="#ffffff", path=p + ".label")] if row.get("label") else []
+            out += (
+                [
+                    Text(
+                        x + 2,
+                        ry,
+                        el["width"] - 4,
+                        h,
+                        env.t(row["label"], p + ".label"),
+                        "sans-bold",
+                        9,
+                        color="#ffffff",
+                        path=p + ".label",
+                    )
+                ]
+                if row.get("label")
+                else []
+            )
             ry += h
             continue
         if row.get("wide") and _st_cell(row, cw) < ST_MIN_CELL - 1e-9:
@@ -146,11 +197,33 @@ def _st_build(el, env):
         label_h = h if not row.get("hint") else min(h * 0.5, 4.6)
         if row.get("label"):
             house = env.is_house(f"{el['id']}.rows[{r}]")
-            out.append(Text(ix, ry + (0.5 if row.get("hint") else 0), x + lw - ix - 1, label_h,
-                            env.t(row["label"], p + ".label", house), "condensed-bold", 8.5, path=p + ".label"))
+            out.append(
+                Text(
+                    ix,
+                    ry + (0.5 if row.get("hint") else 0),
+                    x + lw - ix - 1,
+                    label_h,
+                    env.t(row["label"], p + ".label", house),
+                    "condensed-bold",
+                    8.5,
+                    path=p + ".label",
+                )
+            )
         if row.get("hint"):
-            out.append(Text(ix, ry + label_h, x + lw - ix - 1, h - label_h - 0.5, env.t(row["hint"], p + ".hint"),
-                            "condensed", 7.0, valign="top", color="#444444", path=p + ".hint"))
+            out.append(
+                Text(
+                    ix,
+                    ry + label_h,
+                    x + lw - ix - 1,
+                    h - label_h - 0.5,
+                    env.t(row["hint"], p + ".hint"),
+                    "condensed",
+                    7.0,
+                    valign="top",
+                    color="#444444",
+                    path=p + ".hint",
+                )
+            )
         for i in range(n):
             bx = x + lw + i * cw
             fname = f"{row['id']}_p{i + 1}"
@@ -170,8 +243,22 @@ def _st_build(el, env):
                 if row.get("count"):  # the count the points come from, in a small tinted box
                     sw = min(cw * 0.4, 14.0)
                     out.append(Box(bx, ry, sw, h, "write", False, fname + "_count", fill=env.tint))
-                    out.append(Text(bx + 0.5, ry + 0.4, sw - 1.0, 2.4, env.t(row["count"], p + ".count"),
-                                    "condensed", 5.6, "center", "top", "#666666", path=p + ".count", hint=True))
+                    out.append(
+                        Text(
+                            bx + 0.5,
+                            ry + 0.4,
+                            sw - 1.0,
+                            2.4,
+                            env.t(row["count"], p + ".count"),
+                            "condensed",
+                            5.6,
+                            "center",
+                            "top",
+                            "#666666",
+                            path=p + ".count",
+                            hint=True,
+                        )
+                    )
                     bx, pw = bx + sw, cw - sw
                 out.append(Box(bx, ry, pw, h, "write", False, fname, fill=fill or "#ffffff"))
                 if row["numbered"]:
@@ -183,5 +270,11 @@ def _st_build(el, env):
     return out
 
 
-TYPE = ElementType("score_table", SCORE_TABLE_FIELDS, _st_size, _st_build, post=_st_post,
-                   doc="a score pad: one row per category, one column per player")
+TYPE = ElementType(
+    "score_table",
+    SCORE_TABLE_FIELDS,
+    _st_size,
+    _st_build,
+    post=_st_post,
+    doc="a score pad: one row per category, one column per player",
+)

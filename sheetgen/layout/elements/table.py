@@ -1,5 +1,4 @@
-"""The `table` element: write-in cells with column headers and row labels.
-"""
+"""The `table` element: write-in cells with column headers and row labels."""
 
 from __future__ import annotations
 
@@ -7,8 +6,10 @@ from sheetgen.layout.display import INK, Box, Icon, Rect, Text
 from sheetgen.layout.elements.common import ElementType, IconName, Label
 from sheetgen.schema import Field, Int, Length, ListOf, Map
 
-TABLE_COLUMN = Map({"label": Field(Label(), default=None), "width": Field(Length(3, 300), required=True),
-                    "icon": Field(IconName())}, what="a column mapping")
+TABLE_COLUMN = Map(
+    {"label": Field(Label(), default=None), "width": Field(Length(3, 300), required=True), "icon": Field(IconName())},
+    what="a column mapping",
+)
 
 TABLE_FIELDS = {
     "columns": Field(ListOf(TABLE_COLUMN, 1, 30), required=True),
@@ -37,15 +38,37 @@ def _table_build(el, env):
             out.append(Icon(cx + 1, y + 1, hh - 2, col["icon"]))
             tx += hh - 1
         if col.get("label"):
-            out.append(Text(tx, y, cx + cw - tx - 0.5, hh, env.t(col["label"], f"{p}.columns[{c}].label"),
-                            "condensed-bold", 7.5, "center", path=f"{p}.columns[{c}].label"))
+            out.append(
+                Text(
+                    tx,
+                    y,
+                    cx + cw - tx - 0.5,
+                    hh,
+                    env.t(col["label"], f"{p}.columns[{c}].label"),
+                    "condensed-bold",
+                    7.5,
+                    "center",
+                    path=f"{p}.columns[{c}].label",
+                )
+            )
         for r in range(el["rows"]):
             ry = y + hh + r * rh
             if c == 0 and labels:
                 out.append(Rect(cx, ry, cw, rh, INK, env.tint, 0.5))  # under its label
                 if r < len(labels):
-                    out.append(Text(cx, ry, cw, rh, env.t(labels[r], f"{p}.row_labels[{r}]"), "sans-bold", 8.5,
-                                    "center", path=f"{p}.row_labels[{r}]"))
+                    out.append(
+                        Text(
+                            cx,
+                            ry,
+                            cw,
+                            rh,
+                            env.t(labels[r], f"{p}.row_labels[{r}]"),
+                            "sans-bold",
+                            8.5,
+                            "center",
+                            path=f"{p}.row_labels[{r}]",
+                        )
+                    )
             else:
                 out.append(Box(cx, ry, cw, rh, "write", False, f"{el['id']}_r{r + 1}_c{c + 1}"))
         cx += cw
@@ -53,5 +76,6 @@ def _table_build(el, env):
     return out
 
 
-TYPE = ElementType("table", TABLE_FIELDS, _table_size, _table_build,
-                   doc="a table of write-in cells with column headers and row labels")
+TYPE = ElementType(
+    "table", TABLE_FIELDS, _table_size, _table_build, doc="a table of write-in cells with column headers and row labels"
+)

@@ -1,5 +1,4 @@
-"""The `text` element: a block of wrapped text (rules reminders, hints).
-"""
+"""The `text` element: a block of wrapped text (rules reminders, hints)."""
 
 from __future__ import annotations
 
@@ -22,9 +21,24 @@ TEXT_FIELDS = {
 def _text_build(el, env):
     (w, h) = el["size"]
     p = el["_path"] + ".text"
-    return [Text(el["x"], el["y"], w, h, env.t(el["text"], p, house=env.is_house(el["id"])), el["font"],
-                 el["font_size"], el["align"], el["valign"], el["color"], path=p, hint=el["style"] == "hint")]
+    return [
+        Text(
+            el["x"],
+            el["y"],
+            w,
+            h,
+            env.t(el["text"], p, house=env.is_house(el["id"])),
+            el["font"],
+            el["font_size"],
+            el["align"],
+            el["valign"],
+            el["color"],
+            path=p,
+            hint=el["style"] == "hint",
+        )
+    ]
 
 
-TYPE = ElementType("text", TEXT_FIELDS, lambda el: el["size"], _text_build,
-                   doc="a block of wrapped text (rules reminders)")
+TYPE = ElementType(
+    "text", TEXT_FIELDS, lambda el: el["size"], _text_build, doc="a block of wrapped text (rules reminders)"
+)

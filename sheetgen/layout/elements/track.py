@@ -8,15 +8,18 @@ from sheetgen.layout.display import Box, Rect, Text
 from sheetgen.layout.elements.common import ElementType, IconName, Label, _badge, _box_marks, _label_block
 from sheetgen.schema import Bool, Field, Int, Length, ListOf, Map, Str
 
-SECTION = Map({
-    "boxes": Field(Int(1, 40), required=True),
-    "value": Field(Int(-999, 999)),
-    "costs": Field(ListOf(ListOf(IconName(), 0, 4))),
-    "yields": Field(ListOf(ListOf(IconName(), 0, 4))),
-    "badge": Field(Label()),
-    "bonus": Field(Bool(), default=False),
-    "verified": Field(Bool(), default=True),
-}, what="a section mapping")
+SECTION = Map(
+    {
+        "boxes": Field(Int(1, 40), required=True),
+        "value": Field(Int(-999, 999)),
+        "costs": Field(ListOf(ListOf(IconName(), 0, 4))),
+        "yields": Field(ListOf(ListOf(IconName(), 0, 4))),
+        "badge": Field(Label()),
+        "bonus": Field(Bool(), default=False),
+        "verified": Field(Bool(), default=True),
+    },
+    what="a section mapping",
+)
 
 TRACK_BADGE = 4.5
 SECTION_GAP = 3.0
@@ -33,8 +36,9 @@ def _track_post(el, ctx, at):
     for n, s in enumerate(el["sections"]):
         for key in ("costs", "yields"):
             if key in s and len(s[key]) != s["boxes"]:
-                return ctx.error(at, f"sections[{n}].{key}: expected one list per box ({s['boxes']}), "
-                                     f"got {len(s[key])}")
+                return ctx.error(
+                    at, f"sections[{n}].{key}: expected one list per box ({s['boxes']}), got {len(s[key])}"
+                )
     return el
 
 
@@ -102,12 +106,31 @@ def _track_build(el, env):
             cx = x + lw + max(t["boxes"] for t in secs) * (b + g) - g
             if s["bonus"]:
                 out.append(Box(cx + g + 2, by, b, b, "round", False, f"{eid}_bonus{r + 1}", stroke=env.accent))
-                out.append(Text(cx + g + 2.8, by, b - 1.6, b, env.t(el["bonus_mark"], p + ".bonus_mark"),
-                                "condensed", 7.0, "center", color="#6a6a6a", path=p + ".bonus_mark"))
+                out.append(
+                    Text(
+                        cx + g + 2.8,
+                        by,
+                        b - 1.6,
+                        b,
+                        env.t(el["bonus_mark"], p + ".bonus_mark"),
+                        "condensed",
+                        7.0,
+                        "center",
+                        color="#6a6a6a",
+                        path=p + ".bonus_mark",
+                    )
+                )
                 cx += g + 2 + b
             if s.get("value") is not None:
-                out += _badge(cx + 2 + TRACK_BADGE, by + b / 2, min(TRACK_BADGE, b / 2 + 0.4), s["value"],
-                              env, f"{p}.sections[{r}].value", f"{eid}.sections[{r}].value")
+                out += _badge(
+                    cx + 2 + TRACK_BADGE,
+                    by + b / 2,
+                    min(TRACK_BADGE, b / 2 + 0.4),
+                    s["value"],
+                    env,
+                    f"{p}.sections[{r}].value",
+                    f"{eid}.sections[{r}].value",
+                )
         return out
     cx = x + lw
     top = y + (4.0 if any(s.get("badge") for s in secs) else 0)
@@ -116,8 +139,20 @@ def _track_build(el, env):
         if len(secs) > 1:
             out.append(Rect(cx - 0.8, top - 0.8, sw + 1.6, b + 1.6, env.accent, env.tint, 0.8, 1.5))
         if s.get("badge"):
-            out.append(Text(cx, y, sw, 3.8, env.t(s["badge"], f"{p}.sections[{n}].badge"), "condensed-bold",
-                            7.0, "center", color=env.accent, path=f"{p}.sections[{n}].badge"))
+            out.append(
+                Text(
+                    cx,
+                    y,
+                    sw,
+                    3.8,
+                    env.t(s["badge"], f"{p}.sections[{n}].badge"),
+                    "condensed-bold",
+                    7.0,
+                    "center",
+                    color=env.accent,
+                    path=f"{p}.sections[{n}].badge",
+                )
+            )
         for i in range(s["boxes"]):
             bx = cx + i * (b + g)
             checked = n_box < el["prechecked"]
@@ -127,12 +162,25 @@ def _track_build(el, env):
             _box_marks(out, bx, top, b, (s.get("yields") or [[]] * s["boxes"])[i], True)
         cx += sw
         if s.get("value") is not None:
-            out += _badge(cx + 1 + TRACK_BADGE, top + b / 2, min(TRACK_BADGE, b / 2 + 0.4), s["value"],
-                          env, f"{p}.sections[{n}].value", f"{eid}.sections[{n}].value")
+            out += _badge(
+                cx + 1 + TRACK_BADGE,
+                top + b / 2,
+                min(TRACK_BADGE, b / 2 + 0.4),
+                s["value"],
+                env,
+                f"{p}.sections[{n}].value",
+                f"{eid}.sections[{n}].value",
+            )
             cx += 1 + 2 * TRACK_BADGE
         cx += SECTION_GAP
     return out
 
 
-TYPE = ElementType("track", TRACK_FIELDS, _track_size, _track_build, post=_track_post,
-                   doc="check boxes in sections, each section with an optional printed value")
+TYPE = ElementType(
+    "track",
+    TRACK_FIELDS,
+    _track_size,
+    _track_build,
+    post=_track_post,
+    doc="check boxes in sections, each section with an optional printed value",
+)
