@@ -16,7 +16,7 @@ from pathlib import Path
 
 from sheetgen.errors import Problem, RecordError, SheetgenError
 from sheetgen.games import game_for, load_layout
-from sheetgen.layout.display import COPY_SEPARATOR
+from sheetgen.layout.display import COPY_SEPARATOR, Box
 from sheetgen.layout.model import Layout
 
 MAX_FIELDS = 50_000  # form fields in one PDF (a 100-copy fillable pad has ~20,000)
@@ -75,101 +75,31 @@ def read_fields(path: str | Path) -> tuple[str, list[str] | None, list[dict]]:
 _COPY = re.compile(r"[0-9]{1,6}")  # ASCII digits only: a name like `pig_1__²` is no copy number
 
 
-def _spans(numbers: list[int]) -> str:
-    """[1, 2, 3, 7] -> '1-3 and 7'."""
-    runs: list[list[int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][1] + 1:
-            runs[-1][1] = n
-        else:
-            runs.append([n, n])
-    parts = [f"{a}-{b}" if a != b else str(a) for a, b in runs]
-    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
-
-
 def element_marks(layout: Layout, values: dict, warnings: list | None = None) -> dict:
-    """One sheet's marks, per element id (and per number box id):
-
-    - track and building: boxes checked (pre-printed ones included);
-    - grid: its rows as strings, one character per cell ('.' when empty);
-    - number boxes: each box's text, under the box's id;
-    - score table: per row id, one entry per player column: the text, the
-      winner box's state, or for a grid row the grid's rows of booleans;
-      a row's small count boxes under `<row id>_count`; the names row also
-      under `player_names`;
-    - an element type with its own `read` (sheetgen.layout.elements.common.ElementType):
-      what that returns.
-    """
+    """One sheet's marks: each element type reads its own boxes (`read` of its module in
+    sheetgen.layout.elements, with the same field-naming functions its builder uses):
+    a track or a building gives the boxes checked, a grid its rows as strings, number
+    boxes their texts, a score table its rows per player column..."""
     from sheetgen.layout.elements import TYPES
 
     marks: dict = {}
     for page in layout.pages:
         for el in page.elements:
-            eid, kind = el["id"], el["type"]
-            if TYPES[kind].read is not None:
-                marks.update(TYPES[kind].read(el, values))
-            elif kind in ("track", "building"):
-                boxes = sum(s["boxes"] for s in el["sections"]) if kind == "track" else len(el["boxes"])
-                pre = el.get("prechecked", 0) if kind == "track" else 0
-                checked = [n for n in range(pre + 1, boxes + 1) if values.get(f"{eid}_{n}") is True]
-                marks[eid] = pre + len(checked)
-                if warnings is not None and checked and checked[-1] != pre + len(checked):
-                    warnings.append(
-                        f"{eid}: boxes {_spans(checked)} are checked, with a gap; "
-                        f"read as the first {pre + len(checked)} boxes"
-                    )
-            elif kind == "grid":
-                marks[eid] = [
-                    "".join((values.get(f"{eid}_r{r}_c{c}") or ".")[:1].upper() for c in range(1, el["cols"] + 1))
-                    for r in range(1, el["rows"] + 1)
-                ]
-            elif kind == "number_boxes":
-                for item in el["boxes"]:
-                    marks[item["id"]] = values.get(item["id"], "")
-            elif kind == "score_table":
-                players = _columns(values, el)
-                for row in el["rows"]:
-                    rid = row["id"]
-                    if row["kind"] == "grid":
-                        cols, rows = row["grid"]
-                        marks[rid] = [
-                            [
-                                [values.get(f"{rid}_p{i}_r{r}_c{c}") is True for c in range(1, cols + 1)]
-                                for r in range(1, rows + 1)
-                            ]
-                            for i in range(1, players + 1)
-                        ]
-                    elif row["kind"] != "heading":
-                        marks[rid] = [
-                            values.get(f"{rid}_p{i}", "" if row["kind"] != "winner" else False)
-                            for i in range(1, players + 1)
-                        ]
-                        if row["kind"] == "names":
-                            marks["player_names"] = marks[rid]
-                        if row.get("count"):
-                            marks[f"{rid}_count"] = [values.get(f"{rid}_p{i}_count", "") for i in range(1, players + 1)]
+            read = TYPES[el["type"]].read
+            if read is not None:
+                marks.update(read(el, values, warnings))
     return marks
 
 
-def _columns(values: dict, table: dict) -> int:
-    """How many player columns the filled pad has (its first row's fields tell)."""
-    rid = next(r["id"] for r in table["rows"] if r["kind"] != "heading")
-    n = 0
-    while f"{rid}_p{n + 1}" in values or any(k.startswith(f"{rid}_p{n + 1}_") for k in values):
-        n += 1
-    return n
-
-
 def is_blank(values: dict, layout: Layout) -> bool:
-    """No mark on the sheet beyond what is printed."""
-    pre = {
-        f"{el['id']}_{n}"
-        for p in layout.pages
-        for el in p.elements
-        if el["type"] == "track"
-        for n in range(1, el.get("prechecked", 0) + 1)
+    """No mark on the sheet beyond what is printed (the display list's pre-printed boxes)."""
+    printed = {
+        prim.field
+        for page in layout.document().pages
+        for prim in page.prims
+        if isinstance(prim, Box) and prim.checked and prim.field
     }
-    return not any(v for k, v in values.items() if k not in pre)
+    return not any(v for key, v in values.items() if key not in printed)
 
 
 def pdf_layout(path, subject: str, layout_ref: str | None) -> Layout:

@@ -32,7 +32,17 @@ from dataclasses import dataclass
 
 from sheetgen.cells import groups
 from sheetgen.layout.display import HOUSE_MARK, INK, MIN_TEXT, Box, Circle, Icon, Line, Rect, Text
-from sheetgen.layout.elements.common import SIZE, ElementType, IconName, IdStr, Label, _box_marks, cannot_build
+from sheetgen.layout.elements.common import (
+    SIZE,
+    ElementType,
+    IconName,
+    IdStr,
+    Label,
+    _box_marks,
+    box_field,
+    cannot_build,
+    read_checked,
+)
 from sheetgen.schema import Bool, Field, Int, Length, ListOf, Map, Num, Str
 
 HEADER = 7.0  # mm, the name band
@@ -431,7 +441,7 @@ def _building_build(el, env):
     out += _finished(el, env, x + w - PAD - PANEL, card.fy)
     for n, costs in enumerate(el["boxes"]):
         bx = x + PAD + n * (b + GAP)
-        out.append(Box(bx, top, b, b, "check", False, f"{eid}_{n + 1}"))
+        out.append(Box(bx, top, b, b, "check", False, box_field(eid, n + 1)))
         _box_marks(out, bx, top, b, costs, False)
     out.append(
         Text(
@@ -486,6 +496,7 @@ TYPE = ElementType(
     _building_build,
     post=_building_post,
     check=_building_check,
+    read=lambda el, values, warnings=None: {el["id"]: read_checked(el["id"], len(el["boxes"]), 0, values, warnings)},
     doc="a building card: boxes with costs, points (fixed or per section of a track), "
     "ability, advanced-rules mark, blueprint and colony ladder",
 )

@@ -261,10 +261,57 @@ class ElementType:
     container: bool = False  # other elements may sit inside it (`in:`)
     doc: str = ""
     post: Callable | None = None  # (element, ctx, at) -> element or INVALID, after the keys are checked
-    read: Callable | None = None  # (element, {field: value}) -> marks, for reading a filled PDF (pdfread)
+    # (element, {field: value}, warnings) -> marks: a filled sheet's marks (pdfread, scan), read
+    # with the same field-naming functions the builder uses
+    read: Callable | None = None
     # (element, env) -> [(key path, message)]: what makes the placed element impossible to
     # draw as written (in env's language, with env's players); the build assumes none
     check: Callable | None = None
+
+
+# ----------------------------------------------------------------------------- field names
+
+# A markable box's field name is made by one of these, in the element module that draws
+# it and in the same module's `read`: the names are written once, never re-derived.
+
+
+def box_field(eid: str, n: int) -> str:
+    """The n-th box (1-based) of a track or a building card."""
+    return f"{eid}_{n}"
+
+
+def cell_field(prefix: str, r: int, c: int) -> str:
+    """Cell (row r, column c; 1-based) of a grid or a table; `prefix` is the element id
+    (or a score table's row and player, see player_field)."""
+    return f"{prefix}_r{r}_c{c}"
+
+
+def player_field(rid: str, i: int) -> str:
+    """Player column i (1-based) of a score table's row, or of a tally."""
+    return f"{rid}_p{i}"
+
+
+def _spans(numbers: list[int]) -> str:
+    """[1, 2, 3, 7] -> '1-3 and 7'."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    parts = [f"{a}-{b}" if a != b else str(a) for a, b in runs]
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+
+
+def read_checked(eid: str, boxes: int, pre: int, values: dict, warnings: list | None) -> int:
+    """Boxes checked from the left (the `pre` pre-printed ones included); a gap is read
+    as the first boxes, with a warning."""
+    checked = [n for n in range(pre + 1, boxes + 1) if values.get(box_field(eid, n)) is True]
+    if warnings is not None and checked and checked[-1] != pre + len(checked):
+        warnings.append(
+            f"{eid}: boxes {_spans(checked)} are checked, with a gap; read as the first {pre + len(checked)} boxes"
+        )
+    return pre + len(checked)
 
 
 # ----------------------------------------------------------------------------- helpers

@@ -5,7 +5,7 @@ printed value beside each row.
 from __future__ import annotations
 
 from sheetgen.layout.display import INK, Box, Rect, Text
-from sheetgen.layout.elements.common import ElementType, Label, _badge
+from sheetgen.layout.elements.common import ElementType, Label, _badge, cell_field
 from sheetgen.schema import Field, Int, Length, ListOf
 
 GRID_HEADER = 6.0
@@ -49,7 +49,7 @@ def _grid_build(el, env):
         y += GRID_HEADER
     for r in range(el["rows"]):
         for col in range(el["cols"]):
-            out.append(Box(x + col * c, y + r * c, c, c, "write", field=f"{el['id']}_r{r + 1}_c{col + 1}"))
+            out.append(Box(x + col * c, y + r * c, c, c, "write", field=cell_field(el["id"], r + 1, col + 1)))
         if el.get("row_value") is not None:
             cx = x + el["cols"] * c + GRID_VALUE / 2 + 0.5
             out += _badge(cx, y + r * c + c / 2, 3.6, el["row_value"], env, p + ".row_value", el["id"] + ".row_value")
@@ -57,10 +57,19 @@ def _grid_build(el, env):
     return out
 
 
+def _grid_read(el, values: dict, warnings: list | None = None) -> dict:
+    """The rows as strings, one character per cell ('.' when empty)."""
+    rows = range(1, el["rows"] + 1)
+    cols = range(1, el["cols"] + 1)
+    eid = el["id"]
+    return {eid: ["".join((values.get(cell_field(eid, r, c)) or ".")[:1].upper() for c in cols) for r in rows]}
+
+
 TYPE = ElementType(
     "grid",
     GRID_FIELDS,
     _grid_size,
     _grid_build,
+    read=_grid_read,
     doc="rows x columns of cells to draw in, with column labels and a row value",
 )

@@ -22,7 +22,7 @@ Read back (`read`): `{<id>: [[text per line] per player], <id>_names: [...]}`.
 from __future__ import annotations
 
 from sheetgen.layout.display import INK, Box, Line, Rect, Text
-from sheetgen.layout.elements.common import SIZE, ElementType, Label, _badge, cannot_build
+from sheetgen.layout.elements.common import SIZE, ElementType, Label, _badge, cannot_build, player_field
 from sheetgen.schema import Bool, Field, Length, Str
 
 LINE_TALLY_FIELDS = {
@@ -96,27 +96,28 @@ def _tally_build(el, env):
         out += _badge(x + 1.5 + r, ry + rh / 2, r, i + 1, env, p, "")
         if el["names"]:
             nx = x + 2.5 + 2 * r
-            out.append(Box(nx, ry, x + lw - nx, rh, "write", False, f"{eid}_p{i + 1}_name"))
+            out.append(Box(nx, ry, x + lw - nx, rh, "write", False, player_field(eid, i + 1) + "_name"))
         for k in range(n):
-            out.append(Box(x + lw + k * cw, ry, cw, rh, "write", False, f"{eid}_p{i + 1}_{k + 1}"))
+            out.append(Box(x + lw + k * cw, ry, cw, rh, "write", False, f"{player_field(eid, i + 1)}_{k + 1}"))
     out.append(Line(x + lw, y, x + lw, y + hh + players * rh, INK, 1.2))
     out.append(Rect(x, y, w, hh + players * rh, INK, None, 1.2))
     return out
 
 
-def _tally_read(el, values: dict) -> dict:
+def _tally_read(el, values: dict, warnings: list | None = None) -> dict:
     """The filled boxes: per player, the text of each line's box (players and lines as
     many as the PDF has fields for)."""
     eid = el["id"]
     players = 0
-    while f"{eid}_p{players + 1}_1" in values:
+    while f"{player_field(eid, players + 1)}_1" in values:
         players += 1
     lines = 0
-    while f"{eid}_p1_{lines + 1}" in values:
+    while f"{player_field(eid, 1)}_{lines + 1}" in values:
         lines += 1
-    marks = {eid: [[values.get(f"{eid}_p{i}_{k}", "") for k in range(1, lines + 1)] for i in range(1, players + 1)]}
+    seats, numbers = range(1, players + 1), range(1, lines + 1)
+    marks = {eid: [[values.get(f"{player_field(eid, i)}_{k}", "") for k in numbers] for i in seats]}
     if el["names"]:
-        marks[f"{eid}_names"] = [values.get(f"{eid}_p{i}_name", "") for i in range(1, players + 1)]
+        marks[f"{eid}_names"] = [values.get(player_field(eid, i) + "_name", "") for i in range(1, players + 1)]
     return marks
 
 

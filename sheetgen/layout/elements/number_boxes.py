@@ -71,6 +71,16 @@ def _nb_build(el, env):
     return out
 
 
+def _nb_read(el, values: dict, warnings: list | None = None) -> dict:
+    """Each box's text, under the box's own id."""
+    return {item["id"]: values.get(item["id"], "") for item in el["boxes"]}
+
+
 TYPE = ElementType(
-    "number_boxes", NUMBER_BOXES_FIELDS, _nb_size, _nb_build, doc="labelled boxes to write numbers in (score areas)"
+    "number_boxes",
+    NUMBER_BOXES_FIELDS,
+    _nb_size,
+    _nb_build,
+    read=_nb_read,
+    doc="labelled boxes to write numbers in (score areas)",
 )

@@ -5,7 +5,16 @@ player (write-in, names, total, winner, heading and small-board grid rows).
 from __future__ import annotations
 
 from sheetgen.layout.display import INK, Box, Icon, Rect, Text
-from sheetgen.layout.elements.common import ElementType, IconName, IdStr, IntRef, Label, _badge
+from sheetgen.layout.elements.common import (
+    ElementType,
+    IconName,
+    IdStr,
+    IntRef,
+    Label,
+    _badge,
+    cell_field,
+    player_field,
+)
 from sheetgen.schema import Bool, Field, Length, ListOf, Map, Pair, Str
 
 ST_ROW = Map(
@@ -79,7 +88,7 @@ def _st_grid(gx, gy, cell, row, fname, env, p) -> list:
     for gr in range(rows):
         r = rows - gr if row["from_bottom"] else gr + 1
         for gc in range(cols):
-            out.append(Box(gx + gc * cell, gy + gr * cell, cell, cell, "mini", False, f"{fname}_r{r}_c{gc + 1}"))
+            out.append(Box(gx + gc * cell, gy + gr * cell, cell, cell, "mini", False, cell_field(fname, r, gc + 1)))
     for c, lab in enumerate((row.get("col_labels") or [])[:cols]):
         out.append(
             Text(
@@ -147,7 +156,7 @@ def _st_wide_grid(x, ry, width, row, n, env, p, house=False) -> list:
             out.append(Rect(sx, ry + ST_STRIP, 0, h - ST_STRIP, INK, None, 0.5))
         gx = sx + (sw - cell * cols) / 2
         out += _badge(gx + ST_BADGE, ry + ST_STRIP + ST_BADGE + 0.5, ST_BADGE, i + 1, env, p, "", env.tint)
-        out += _st_grid(gx, top, cell, row, f"{row['id']}_p{i + 1}", env, p)
+        out += _st_grid(gx, top, cell, row, player_field(row["id"], i + 1), env, p)
     return out
 
 
@@ -226,7 +235,7 @@ def _st_build(el, env):
             )
         for i in range(n):
             bx = x + lw + i * cw
-            fname = f"{row['id']}_p{i + 1}"
+            fname = player_field(row["id"], i + 1)
             if kind == "grid":
                 cols, rows = row["grid"]
                 labels = ST_COL_LABEL if row.get("col_labels") else 0.0
@@ -270,11 +279,49 @@ def _st_build(el, env):
     return out
 
 
+def _columns(values: dict, table: dict) -> int:
+    """How many player columns the filled pad has (its first row's fields tell)."""
+    rid = next(r["id"] for r in table["rows"] if r["kind"] != "heading")
+    n = 0
+    while player_field(rid, n + 1) in values or any(k.startswith(player_field(rid, n + 1) + "_") for k in values):
+        n += 1
+    return n
+
+
+def _st_read(el, values: dict, warnings: list | None = None) -> dict:
+    """Per row id, one entry per player column: the text, the winner box's state, or for
+    a grid row the grid's rows of booleans; a row's small count boxes under
+    `<row id>_count`; the names row also under `player_names`."""
+    marks: dict = {}
+    players = range(1, _columns(values, el) + 1)
+    for row in el["rows"]:
+        rid, kind = row["id"], row["kind"]
+        if kind == "heading":
+            continue
+        if kind == "grid":
+            cols, rows = row["grid"]
+            marks[rid] = [
+                [
+                    [values.get(cell_field(player_field(rid, i), r, c)) is True for c in range(1, cols + 1)]
+                    for r in range(1, rows + 1)
+                ]
+                for i in players
+            ]
+            continue
+        marks[rid] = [values.get(player_field(rid, i), "" if kind != "winner" else False) for i in players]
+        if kind == "names":
+            marks["player_names"] = marks[rid]
+        if row.get("count"):
+            marks[f"{rid}_count"] = [values.get(player_field(rid, i) + "_count", "") for i in players]
+    return marks
+
+
 TYPE = ElementType(
     "score_table",
     SCORE_TABLE_FIELDS,
     _st_size,
     _st_build,
     post=_st_post,
+    read=_st_read,
     doc="a score pad: one row per category, one column per player",
 )

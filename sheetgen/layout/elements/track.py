@@ -5,7 +5,16 @@ printed value, badge, costs and yields.
 from __future__ import annotations
 
 from sheetgen.layout.display import Box, Rect, Text
-from sheetgen.layout.elements.common import ElementType, IconName, Label, _badge, _box_marks, _label_block
+from sheetgen.layout.elements.common import (
+    ElementType,
+    IconName,
+    Label,
+    _badge,
+    _box_marks,
+    _label_block,
+    box_field,
+    read_checked,
+)
 from sheetgen.schema import Bool, Field, Int, Length, ListOf, Map, Str
 
 SECTION = Map(
@@ -101,7 +110,7 @@ def _track_build(el, env):
                 bx = x + lw + i * (b + g)
                 checked = n_box < el["prechecked"]
                 n_box += 1
-                out.append(Box(bx, by, b, b, "check", checked, f"{eid}_{n_box}"))
+                out.append(Box(bx, by, b, b, "check", checked, box_field(eid, n_box)))
                 _box_marks(out, bx, by, b, (s.get("costs") or [[]] * s["boxes"])[i], False)
             cx = x + lw + max(t["boxes"] for t in secs) * (b + g) - g
             if s["bonus"]:
@@ -157,7 +166,7 @@ def _track_build(el, env):
             bx = cx + i * (b + g)
             checked = n_box < el["prechecked"]
             n_box += 1
-            out.append(Box(bx, top, b, b, "check", checked, f"{eid}_{n_box}"))
+            out.append(Box(bx, top, b, b, "check", checked, box_field(eid, n_box)))
             _box_marks(out, bx, top, b, (s.get("costs") or [[]] * s["boxes"])[i], False)
             _box_marks(out, bx, top, b, (s.get("yields") or [[]] * s["boxes"])[i], True)
         cx += sw
@@ -176,11 +185,18 @@ def _track_build(el, env):
     return out
 
 
+def _track_read(el, values: dict, warnings: list | None = None) -> dict:
+    """Boxes checked (the pre-printed ones included)."""
+    boxes = sum(s["boxes"] for s in el["sections"])
+    return {el["id"]: read_checked(el["id"], boxes, el.get("prechecked", 0), values, warnings)}
+
+
 TYPE = ElementType(
     "track",
     TRACK_FIELDS,
     _track_size,
     _track_build,
     post=_track_post,
+    read=_track_read,
     doc="check boxes in sections, each section with an optional printed value",
 )
