@@ -92,14 +92,17 @@ def element_marks(layout: Layout, values: dict, warnings: list | None = None) ->
 
 
 def is_blank(values: dict, layout: Layout) -> bool:
-    """No mark on the sheet beyond what is printed (the display list's pre-printed boxes)."""
-    printed = {
-        prim.field
-        for page in layout.document().pages
+    """No mark on the sheet beyond what is printed: only the display list's markable
+    boxes count (at the most players), pre-printed ones excepted; a field the layout
+    does not draw (a stranger's `pig_1__²`) is no mark."""
+    boxes = [
+        prim
+        for page in layout.document(players=layout.players["max"]).pages
         for prim in page.prims
-        if isinstance(prim, Box) and prim.checked and prim.field
-    }
-    return not any(v for key, v in values.items() if key not in printed)
+        if isinstance(prim, Box) and prim.field
+    ]
+    markable = {b.field for b in boxes if not b.checked}
+    return not any(v for key, v in values.items() if key in markable)
 
 
 def pdf_layout(path, subject: str, layout_ref: str | None) -> Layout:
