@@ -210,6 +210,8 @@ class Layout:
     house_note: dict = field(default_factory=lambda: dict(HOUSE_NOTE))
     house: list = field(default_factory=list)  # key paths of the labels marked `house: true`
     digest: str = ""  # tree_hash of the resolved layout tree (what a kept game was scored with)
+    # the resolved tree, with the file and line of every key (for `sheetgen show`)
+    tree: dict = field(default_factory=dict, repr=False, compare=False)
 
     def element(self, eid: str) -> dict:
         try:
@@ -518,6 +520,7 @@ def _check_geometry(pages: list, width: float, height: float, ctx: Ctx, root: st
         def report(el, message, by_id=by_id):
             ctx.errors.append(geometry_problem(el, message, by_id, root))
 
+        outside: set = set()  # an element in a frame already reported outside is not reported again
         for el in els:
             if (
                 el["x"] < -0.01
@@ -525,6 +528,9 @@ def _check_geometry(pages: list, width: float, height: float, ctx: Ctx, root: st
                 or el["x"] + el["w"] > width + 0.01
                 or el["y"] + el["h"] > height + 0.01
             ):
+                outside.add(el["id"])
+                if el.get("in") in outside:
+                    continue
                 report(
                     el,
                     f"outside the printable area: spans x {_fmt(el['x'])}-{_fmt(el['x'] + el['w'])}mm, "
@@ -567,13 +573,12 @@ def _check_geometry(pages: list, width: float, height: float, ctx: Ctx, root: st
 
 def _full(el: dict, width: float, height: float) -> str:
     """Why an element that follows another (below:, right_of:) left the sheet: the page is full."""
-    if not (el.get("below") or el.get("right_of")):
-        return ""
-    if el.get("below"):
-        over = el["y"] + el["h"] - height
-        return f"; the page is full: what is above '{el['id']}' is {_fmt(over)}mm too tall"
-    over = el["x"] + el["w"] - width
-    return f"; the page is full: what is left of '{el['id']}' is {_fmt(over)}mm too wide"
+    over_y, over_x = el["y"] + el["h"] - height, el["x"] + el["w"] - width
+    if el.get("below") and over_y > 0.01:
+        return f"; the page is full: what is above '{el['id']}' is {_fmt(over_y)}mm too tall"
+    if el.get("right_of") and over_x > 0.01:
+        return f"; the page is full: what is left of '{el['id']}' is {_fmt(over_x)}mm too wide"
+    return ""
 
 
 def _overlapping_pairs(els: list) -> list[tuple[int, int]]:
@@ -843,6 +848,7 @@ def build_layout(raw: dict, source: str) -> Layout:
         house_note=data["house_note"],
         house=_house_labels(data),
         digest=tree_hash(raw),
+        tree=raw,
     )
     layout.constants.source = source
     _expand_titles(layout, raw, ctx)
