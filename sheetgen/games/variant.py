@@ -81,7 +81,7 @@ def new_child_text(layout, ref: str, child: Path) -> str:
         lines.append(f"# players: {_flow(dict(layout.players))}")
     constants = layout.tree.get("constants") or {}
     if constants:
-        lines.append("# constants:                 # read by the scorer and printed on the sheet")
+        lines.append("# constants:   # the game's numbers; `sheetgen show FILE --scorer` says which the scorer reads")
         for key, value in constants.items():
             lines.append(f"#   {key}: {_flow(value)}  # from {origin(constants, key)}")
     lines.append("# pages:")
