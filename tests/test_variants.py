@@ -271,6 +271,26 @@ def test_plus_equal_offsets_move_from_the_parents_value(tmp_path):
     assert layout.element("garden")["rows"] == 4
 
 
+def test_a_childs_own_position_overrides_the_parents_relative_placing(tmp_path):
+    """Variants written when the built-ins used positions keep working: a child's `at` is
+    where the element goes; a child's `+=` offsets stay relative to where the parent puts it."""
+    body = (
+        "      - {id: garden_row_caption, at: [136, 56]}\n"
+        "      - {id: score_frame, at: [0, 200]}\n"
+        "      - {id: rules_frame, at: [0, 234], size: [194, 29]}\n"
+        '      - {id: market_help, at: ["+=0", "+=1"]}\n'
+        '      - {id: pig_frame, at: ["+=0", "+=0"]}\n'
+    )
+    layout = load_layout(str(child(tmp_path, body)))
+    assert boxes(layout, "garden_row_caption", "score_frame", "rules_frame", "market_help", "pig_frame") == {
+        "garden_row_caption": (136, 101, 20, 6),
+        "score_frame": (0, 200, 194, 31),
+        "rules_frame": (0, 234, 194, 29),
+        "market_help": (112, 161.5, 79, 32),
+        "pig_frame": (0, 111.5, 106, 84),  # the garden frame grew 0.5 mm around the caption
+    }
+
+
 def test_below_right_of_and_auto_frames(tmp_path):
     path = tmp_path / "flow.yaml"
     path.write_text(

@@ -372,6 +372,8 @@ def _place_one(el: dict, placed: dict, ctx: Ctx, sheet: tuple) -> None:
     if "below" in el and "right_of" in el:
         ctx.error(Where(node, "right_of", path + ".right_of"), "give either below or right_of, not both")
     refs = el.get("below") or ([el["right_of"]] if "right_of" in el else [])
+    if refs and _own_at(node, key):
+        refs = []  # a child's own `at` over a parent's below/right_of: that position, as written
     anchors = []
     for ref in refs:
         if ref not in placed:
@@ -399,6 +401,15 @@ def _place_one(el: dict, placed: dict, ctx: Ctx, sheet: tuple) -> None:
     el["_after"] = [a["id"] for a in anchors] + ([frame["id"]] if frame is not None else [])
     if frame is not None:
         _grow(frame, el, placed, ctx)
+
+
+def _own_at(node, key: str) -> bool:
+    """Whether `at` was written in a later file than `key` (below/right_of), as a position
+    (not `+=` offsets): a variant of a layout that places the element relatively puts it
+    where its `at` says, as it did when the parent used positions."""
+    if "at" not in node or not hasattr(node, "file_of") or getattr(node["at"], "offset", False):
+        return False
+    return node.file_of("at") != node.file_of(key)
 
 
 def _grow(frame: dict, el: dict, placed: dict, ctx: Ctx) -> None:

@@ -74,6 +74,8 @@ def merge(parent, child):
             for key, value in src.items():
                 if key in out and src is child:
                     out[key] = merge(out[key], value)
+                elif src is child and parent:
+                    out[key] = _offset(None, value)  # `at: ["+=0", "+=4"]` where the parent has none: from 0
                 else:
                     out[key] = value
                 if hasattr(src, "line_of"):
@@ -112,13 +114,19 @@ _OFFSET = re.compile(r"([+-])=\s*([0-9]+(?:\.[0-9]+)?)")
 
 
 def _offset(parent, child):
-    """`child`, or the parent's number moved by it when it is a `+=N` / `-=N` offset."""
+    """`child`, or the parent's number moved by it when it is a `+=N` / `-=N` offset (from 0
+    when the parent has no value). A list made of offsets is marked `offset` (an `at` that
+    stays relative to where `below:` / `right_of:` put the element)."""
+    offsets = isinstance(child, list) and any(isinstance(c, str) and _OFFSET.fullmatch(c.strip()) for c in child)
+    if offsets and parent is None:
+        parent = [0] * len(child)
     if isinstance(child, list) and isinstance(parent, list) and len(child) == len(parent):
-        if any(isinstance(c, str) and _OFFSET.fullmatch(c.strip()) for c in child):
+        if offsets:
             out = SrcList(_offset(p, c) for p, c in zip(parent, child, strict=True))
             out.file, out.line = getattr(child, "file", "<string>"), getattr(child, "line", 0)
             out.lines = list(getattr(child, "lines", []))
             out.files = list(getattr(child, "files", []))
+            out.offset = True
             return out
         return child
     m = _OFFSET.fullmatch(child.strip()) if isinstance(child, str) else None
