@@ -385,3 +385,14 @@ def test_the_variants_change_what_the_tutorial_says():
     assert settlers["players"][0]["breakdown"]["buildings"] == 17
     shown = re.findall(r"^id: ([a-z-]+)$", (ROOT / "docs" / "variants.md").read_text(encoding="utf-8"), re.M)
     assert shown == [name for name, _ in VARIANTS]
+
+
+def test_a_player_count_set_by_the_child_is_blamed_for_boxes_too_small(tmp_path):
+    path = tmp_path / "gw9.yaml"
+    path.write_text("id: gw9\nextends: river-valley-glassworks\nconstants:\n  players_max: 9\n")
+    lines = problems(path)
+    assert lines[0] == (
+        f"{path}:4: constants.players_max: score: boxes of 2.8 x 2.8mm with 9 players are too small to mark; "
+        "at least 3.5mm ('score' is at river-valley-glassworks:181)"
+    )
+    assert all(line.startswith(f"{path}:4: constants.players_max: score") for line in lines)

@@ -614,6 +614,7 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
     from sheetgen import text as fonts
 
     counts = sorted({layout.players["min"], layout.players["max"]})
+    causes = _player_causes(raw)
     seen = set()
     raw_pages = raw.get("pages") if isinstance(raw.get("pages"), list) else []
     for n, page in enumerate(layout.pages):
@@ -666,6 +667,7 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
                                     f"text does not fit in {_fmt(prim.w)} x {_fmt(prim.h)}mm"
                                     f"{who} ({lang}): {_quoted(prim.text)}",
                                     seen,
+                                    causes.get(players) if who else None,
                                 )
                         elif isinstance(prim, Box):
                             least = MIN_MINI_BOX if prim.kind == "mini" else MIN_BOX
@@ -678,6 +680,7 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
                                     f"boxes of {_fmt(prim.w)} x {_fmt(prim.h)}mm{who} are too "
                                     f"small to mark; at least {_fmt(least)}mm",
                                     seen,
+                                    causes.get(players) if who else None,
                                 )
                 if marked:
                     _check_house_note(
@@ -739,8 +742,33 @@ def _expand_titles(layout: Layout, raw: dict, ctx: Ctx) -> None:
         page.title = expand(page.title, node, "title", f"pages[{n}].title")
 
 
-def _report(ctx, el, subpath, message, seen):
+def _player_causes(raw: dict) -> dict:
+    """{player count: (file, line, key path)} of `players.min` / `players.max` when the
+    layout's own file (not a parent) set them, directly or through the constant they name."""
+    root, node = getattr(raw, "file", ""), raw.get("players")
+    out = {}
+    for key in ("min", "max"):
+        if not isinstance(node, dict) or key not in node or not hasattr(node, "file_of"):
+            continue
+        value, where = node[key], (node.file_of(key), node.line_of(key), f"players.{key}")
+        consts = raw.get("constants")
+        name = value[1:-1] if isinstance(value, str) and value.startswith("{") and value.endswith("}") else None
+        if name and isinstance(consts, dict) and name in consts and hasattr(consts, "file_of"):
+            where = (consts.file_of(name), consts.line_of(name), f"constants.{name}")
+            value = _whole_constants(raw).get(name)
+        if where[0] == root and isinstance(value, int):
+            out[value] = where
+    return out
+
+
+def _report(ctx, el, subpath, message, seen, cause=None):
+    """Report a problem of an element; with `cause` (file, line, key path: the child's key that
+    set the player count it appears with), at that key first, the element's place after it."""
     problem = E.problem_at(el, subpath, message)
+    if cause is not None and problem.file != cause[0]:
+        problem = Problem(
+            f"{problem.path}: {message} ('{el['id']}' is at {problem.file}:{problem.line})", *cause[:2], cause[2]
+        )
     if problem not in seen:
         seen.add(problem)
         ctx.errors.append(problem)
