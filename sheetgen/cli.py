@@ -590,6 +590,56 @@ def template(layout, players, output, force):
     _emit(make_template(lay, _game_players(lay, players), _layout_ref_for(layout, output)), output, inputs, force)
 
 
+@cli.command()
+@click.argument("layout", shell_complete=_complete_layout)
+@click.option("--page", "page", default=None, shell_complete=_complete_page, help="Only this page.")
+@click.option("--players", type=int, default=None, help="Show the boxes as printed for this many players.")
+@click.option("--format", "fmt", type=click.Choice(["tree", "json", "yaml"]), default="tree", help="Output format.")
+@click.option("--scorer", is_flag=True, help="Only what the game's scorer reads, with its current values.")
+def show(layout, page, players, fmt, scorer):
+    """Show LAYOUT after `extends`: every element's id, type, page, place and size in mm,
+    each key with the file and line it comes from, the constants and the boxes."""
+    import json
+
+    from sheetgen.errors import UsageError
+    from sheetgen.games import load_layout
+    from sheetgen.games.reference import scorer_reads, scorer_text
+    from sheetgen.layout.describe import describe_layout, tree_text
+
+    lay = load_layout(layout)
+    if page is not None and page not in [p.id for p in lay.pages]:
+        raise UsageError(f"--page: no page '{page}' in '{lay.id}'; pages: {', '.join(p.id for p in lay.pages)}")
+    if scorer:
+        data, text = scorer_reads(lay), scorer_text
+    else:
+        data, text = describe_layout(lay, _game_players(lay, players), page), tree_text
+    if fmt == "json":
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    elif fmt == "yaml":
+        click.echo(_record_yaml(data), nl=False)
+    else:
+        click.echo(text(data), nl=False)
+
+
+@cli.command("new")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--from", "parent", required=True, shell_complete=_complete_layout, help="The layout to start from.")
+def new_cmd(file, parent):
+    """Write FILE, a commented child layout of --from LAYOUT (never overwrites a file)."""
+    from sheetgen.errors import UsageError
+    from sheetgen.fileio import check_output, write_output
+    from sheetgen.games import load_layout
+    from sheetgen.games.variant import new_child_text
+
+    if os.path.lexists(file):
+        raise UsageError(f"{file}: the file exists; `sheetgen new` never overwrites a file: give another name")
+    check_output(file, inputs=_layout_inputs(parent), record=True)
+    lay = load_layout(parent)
+    text = new_child_text(lay, parent, Path(file))
+    shown = write_output(file, text.encode("utf-8"), inputs=_layout_inputs(parent), record=True)
+    click.echo(f"wrote {printable(shown)}: edit it, then `sheetgen show {printable(shown)}` and `sheetgen validate`")
+
+
 def _game_players(lay, players: int | None) -> int | None:
     """`players` checked against the game's range (a usage error outside it)."""
     from sheetgen.games import game_for

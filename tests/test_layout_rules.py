@@ -20,8 +20,8 @@ from sheetgen.schema import parse_length
 
 FIX = "tests/fixtures/layouts"
 ACCEPTED_TRACK_KEYS = (
-    "arrange, at, bonus_mark, box, boxes, gap, icon, id, in, label, label_width, prechecked, "
-    "remove, sections, type, verified"
+    "arrange, at, below, bonus_mark, box, boxes, gap, icon, id, in, label, label_width, prechecked, "
+    "remove, right_of, sections, space, type, verified"
 )
 
 
@@ -321,10 +321,10 @@ def test_errors_in_an_inherited_element_point_at_the_child(tmp_path):
         load_layout(str(child))
     base = f"{ROOT / FIX / 'base.yaml'}"
     assert info.value.lines == [
-        f"{base}:16: note.size: unknown key; accepted keys: at, cell, col_labels, cols, id, in, remove, row_value, "
-        "rows, type, verified",
-        f"{base}:17: note.text: unknown key; accepted keys: at, cell, col_labels, cols, id, in, remove, row_value, "
-        "rows, type, verified",
+        f"{base}:16: note.size: unknown key; accepted keys: at, below, cell, col_labels, cols, id, in, remove, right_of, "
+        "row_value, rows, space, type, verified",
+        f"{base}:17: note.text: unknown key; accepted keys: at, below, cell, col_labels, cols, id, in, remove, right_of, "
+        "row_value, rows, space, type, verified",
         f"{child}:6: note: missing key 'rows'",
         f"{child}:6: note: missing key 'cols'",
     ]

@@ -386,9 +386,18 @@ def tiebreak_labels(layout) -> list:
     return [label("Ponts construits", "Bridges built"), label("Cases de champ récoltées", "Field boxes harvested")]
 
 
+def reads_for(layout) -> Reads:
+    """The tracks, the fields and every building card of the layout (each scores)."""
+    return Reads(
+        elements={**{t: "track" for t in TRACKS}, FIELDS: "track", **{b["id"]: "building" for b in buildings(layout)}},
+        optional_constants=("rules",),
+    )
+
+
 GAME = Game(
     id="imperial-settlers",
     reads=Reads(elements={**{t: "track" for t in TRACKS}, FIELDS: "track"}, optional_constants=("rules",)),
+    reads_for=reads_for,
     player_range=player_range,
     player_fields=player_fields,
     blank_player=blank_player,

@@ -210,6 +210,8 @@ class Layout:
     house_note: dict = field(default_factory=lambda: dict(HOUSE_NOTE))
     house: list = field(default_factory=list)  # key paths of the labels marked `house: true`
     digest: str = ""  # tree_hash of the resolved layout tree (what a kept game was scored with)
+    # the resolved tree, with the file and line of every key (for `sheetgen show`)
+    tree: dict = field(default_factory=dict, repr=False, compare=False)
 
     def element(self, eid: str) -> dict:
         try:
@@ -345,25 +347,149 @@ def free_strip(taken: list, width: float, height: float, need: float, h: float) 
     return None
 
 
-def _place(pages: list, ctx: Ctx) -> None:
-    """Absolute x, y, w, h for every element (resolving `in:` frames)."""
+def _place(pages: list, ctx: Ctx, sheet: tuple = (MAX_SHEET[0], MAX_SHEET[1])) -> None:
+    """Absolute x, y, w, h for every element, in list order: `at` from the sheet's corner or
+    from the inside of its `in:` frame, or an offset from where `below:` / `right_of:` put
+    it; a frame with an `auto` side grows around what sits in it, one with a `fill` side
+    reaches the sheet's edge (`sheet`: its width and height) and grows like `auto` past it."""
     for page in pages:
-        frames = {}
+        placed: dict = {}
         for el in page["elements"]:
-            x, y = el["at"]
-            if "in" in el:
-                frame = frames.get(el["in"])
-                if frame is None:
-                    ctx.error(
-                        Where(el["_node"], "in", el["_path"] + ".in"), f"no frame '{el['in']}' earlier on this page"
-                    )
-                else:
-                    x += frame["x"]
-                    y += frame["y"] + (frame["header"] if frame.get("title") else 0)
-            el["x"], el["y"] = x, y
-            el["w"], el["h"] = E.TYPES[el["type"]].size(el)
-            if E.TYPES[el["type"]].container:
-                frames[el["id"]] = el
+            _place_one(el, placed, ctx, sheet)
+            placed[el["id"]] = el
+
+
+def _place_one(el: dict, placed: dict, ctx: Ctx, sheet: tuple) -> None:
+    node, path = el["_node"], el["_path"]
+    el["w"], el["h"] = E.TYPES[el["type"]].size(el)
+    frame = None
+    if "in" in el:
+        frame = placed.get(el["in"])
+        if frame is None or not E.TYPES[frame["type"]].container:
+            ctx.error(Where(node, "in", path + ".in"), f"no frame '{el['in']}' earlier on this page")
+            frame = None
+    key = "below" if "below" in el else "right_of"
+    if "below" in el and "right_of" in el:
+        ctx.error(Where(node, "right_of", path + ".right_of"), "give either below or right_of, not both")
+    refs = el.get("below") or ([el["right_of"]] if "right_of" in el else [])
+    if refs and _own_at(node, key):
+        refs = []  # a child's own `at` over a parent's below/right_of: that position, as written
+    anchors = []
+    for ref in refs:
+        if ref not in placed:
+            ctx.error(Where(node, key, f"{path}.{key}"), f"no element '{ref}' earlier on this page")
+        else:
+            anchors.append(placed[ref])
+    x = y = 0.0
+    if anchors:
+        if key == "below":
+            x, y = anchors[0]["x"], max(a["y"] + a["h"] for a in anchors) + el["space"]
+        else:
+            x, y = anchors[0]["x"] + anchors[0]["w"] + el["space"], anchors[0]["y"]
+        for a in anchors:
+            a.setdefault("_followed", []).append(el["id"])
+    elif not refs and "at" not in el:
+        ctx.error(Where(node, None, path), "missing key 'at' (or place it with below: or right_of:)")
+    elif frame is not None and not refs:
+        x, y = frame["x"], frame["y"] + (frame["header"] if frame.get("title") else 0)
+    dx, dy = el.get("at") or (0.0, 0.0)
+    el["x"], el["y"] = x + dx, y + dy
+    for n, side in enumerate(el.get("size") or () if E.TYPES[el["type"]].container else ()):
+        if side == "fill":
+            least = el["h" if n else "w"]
+            el["h" if n else "w"] = max(least, sheet[n] - (el["y"] if n else el["x"]))
+    el["_after"] = [a["id"] for a in anchors] + ([frame["id"]] if frame is not None else [])
+    if frame is not None:
+        _grow(frame, el, placed, ctx)
+
+
+def _own_at(node, key: str) -> bool:
+    """Whether `at` was written in a later file than `key` (below/right_of), as a position
+    (not `+=` offsets): a variant of a layout that places the element relatively puts it
+    where its `at` says, as it did when the parent used positions."""
+    if "at" not in node or not hasattr(node, "file_of") or getattr(node["at"], "offset", False):
+        return False
+    return node.file_of("at") != node.file_of(key)
+
+
+def _grow(frame: dict, el: dict, placed: dict, ctx: Ctx) -> None:
+    """Grow a frame with an `auto` side around `el` (one of its contents), and its own
+    frame in turn; a frame something was already placed after cannot grow any more."""
+    auto_w, auto_h = (side in ("auto", "fill") for side in frame["size"])
+    if not (auto_w or auto_h):
+        return
+    frame.setdefault("_sized_by", []).append(el["id"])
+    right, bottom = frame["padding"]
+    w = max(frame["w"], el["x"] + el["w"] + right - frame["x"]) if auto_w else frame["w"]
+    h = max(frame["h"], el["y"] + el["h"] + bottom - frame["y"]) if auto_h else frame["h"]
+    if (w, h) == (frame["w"], frame["h"]):
+        return
+    if frame.get("_followed"):
+        ctx.error(
+            Where(el["_node"], "in", el["_path"] + ".in"),
+            f"frame '{frame['id']}' sizes to its contents, but '{frame['_followed'][0]}' is placed "
+            f"after it earlier in the list; list '{el['id']}' before '{frame['_followed'][0]}'",
+        )
+        return
+    frame["w"], frame["h"] = w, h
+    outer = placed.get(frame.get("in"))
+    if outer is not None and E.TYPES[outer["type"]].container:
+        _grow(outer, frame, placed, ctx)
+
+
+# keys that never move or size an element: not blamed for a geometry problem
+_NOT_GEOMETRY = frozenset(
+    ("id", "type", "text", "title", "subtitle", "label", "icon", "icons", "color", "fill", "verified", "note")
+)
+
+
+def _influences(el: dict, by_id: dict) -> list:
+    """`el`, then the elements its place or size follows, nearest first: what it is placed
+    below, right of or in, and what sizes a frame with an `auto` side."""
+    out, seen, todo = [], set(), [el["id"]]
+    while todo:
+        eid = todo.pop(0)
+        if eid in seen or eid not in by_id:
+            continue
+        seen.add(eid)
+        cur = by_id[eid]
+        out.append(cur)
+        todo += cur.get("_after", []) + cur.get("_sized_by", [])
+    return out
+
+
+def _child_key(node, root: str, path: str) -> tuple | None:
+    """(file, line, key path) of the first geometry key under `node` set in the file `root`."""
+    keys = node.keys() if isinstance(node, dict) else range(len(node)) if isinstance(node, list) else ()
+    for key in keys:
+        if key in _NOT_GEOMETRY or not hasattr(node, "file_of"):
+            continue
+        sub = f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}"
+        if node.file_of(key) == root:
+            return root, node.line_of(key), sub
+        found = _child_key(node[key], root, sub)
+        if found:
+            return found
+    return None
+
+
+def geometry_problem(el: dict, message: str, by_id: dict, root: str) -> Problem:
+    """A problem with where `el` sits, located where the designer can fix it: at its own
+    `at` (or `below`, `right_of`); but when `el` comes from a parent layout and a key of the
+    child's file `root` moved or sized it, at that key first, with `el`'s place as context."""
+    node = el["_node"]
+    key = next((k for k in ("at", "below", "right_of") if k in node), None)
+    file, line = getattr(node, "file", "<layout>"), getattr(node, "line", 0)
+    if key is not None:
+        file, line = node.file_of(key), node.line_of(key)
+    if file != root:
+        for other in _influences(el, by_id):
+            found = _child_key(other["_node"], root, other["_path"])
+            if found:
+                kfile, kline, kpath = found
+                head = "" if other is el else f"moves '{el['id']}': "
+                return Problem(f"{head}{message} ('{el['id']}' is at {file}:{line})", kfile, kline, kpath)
+    return Problem(message, file, line, el["_path"])
 
 
 def _overlap(a, b) -> bool:
@@ -395,29 +521,39 @@ def _fmt(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
 
 
-def _check_geometry(pages: list, width: float, height: float, ctx: Ctx) -> None:
+def _check_geometry(pages: list, width: float, height: float, ctx: Ctx, root: str = "") -> None:
+    """Every element inside the sheet and inside its frame, and no overlaps; each problem at
+    the key that caused it (geometry_problem)."""
     for page in pages:
         els = page["elements"]
+        by_id = {el["id"]: el for el in els}
+
+        def report(el, message, by_id=by_id):
+            ctx.errors.append(geometry_problem(el, message, by_id, root))
+
+        outside: set = set()  # an element in a frame already reported outside is not reported again
         for el in els:
-            at = Where(el["_node"], "at", el["_path"])
             if (
                 el["x"] < -0.01
                 or el["y"] < -0.01
                 or el["x"] + el["w"] > width + 0.01
                 or el["y"] + el["h"] > height + 0.01
             ):
-                ctx.error(
-                    at,
+                outside.add(el["id"])
+                if el.get("in") in outside:
+                    continue
+                report(
+                    el,
                     f"outside the printable area: spans x {_fmt(el['x'])}-{_fmt(el['x'] + el['w'])}mm, "
                     f"y {_fmt(el['y'])}-{_fmt(el['y'] + el['h'])}mm; the sheet is "
-                    f"{_fmt(width)} x {_fmt(height)}mm",
+                    f"{_fmt(width)} x {_fmt(height)}mm{_full(el, width, height)}",
                 )
         frames = {el["id"]: el for el in els if E.TYPES[el["type"]].container}
         for el in els:
             frame = frames.get(el.get("in"))
             if frame is not None and not _inside(el, frame):
-                ctx.error(
-                    Where(el["_node"], "at", el["_path"]),
+                report(
+                    el,
                     f"sticks out of frame '{frame['id']}': spans x {_fmt(el['x'])}-{_fmt(el['x'] + el['w'])}mm, "
                     f"y {_fmt(el['y'])}-{_fmt(el['y'] + el['h'])}mm; the frame spans x {_fmt(frame['x'])}-"
                     f"{_fmt(frame['x'] + frame['w'])}mm, y {_fmt(frame['y'])}-{_fmt(frame['y'] + frame['h'])}mm",
@@ -434,18 +570,26 @@ def _check_geometry(pages: list, width: float, height: float, ctx: Ctx) -> None:
                     head = dict(frame, h=frame["header"]) if frame.get("title") else None
                     if head is None or not _overlap(other, head):
                         continue
-                    ctx.error(
-                        Where(other["_node"], "at", other["_path"]), f"overlaps the title of frame '{frame['id']}'"
-                    )
+                    report(other, f"overlaps the title of frame '{frame['id']}'")
                     continue
                 if fa and fb and _inside(frame, other):
                     continue
             overlaps += 1
             if overlaps <= MAX_OVERLAPS:
-                ctx.error(Where(b["_node"], "at", b["_path"]), f"overlaps '{a['id']}'")
+                report(b, f"overlaps '{a['id']}'")
         if overlaps > MAX_OVERLAPS:
             file = getattr(els[0]["_node"], "file", "<layout>")
             ctx.errors.append(f"{file}: ... and {overlaps - MAX_OVERLAPS:,} more overlaps on page '{page['id']}'")
+
+
+def _full(el: dict, width: float, height: float) -> str:
+    """Why an element that follows another (below:, right_of:) left the sheet: the page is full."""
+    over_y, over_x = el["y"] + el["h"] - height, el["x"] + el["w"] - width
+    if el.get("below") and over_y > 0.01:
+        return f"; the page is full: what is above '{el['id']}' is {_fmt(over_y)}mm too tall"
+    if el.get("right_of") and over_x > 0.01:
+        return f"; the page is full: what is left of '{el['id']}' is {_fmt(over_x)}mm too wide"
+    return ""
 
 
 def _overlapping_pairs(els: list) -> list[tuple[int, int]]:
@@ -470,6 +614,7 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
     from sheetgen import text as fonts
 
     counts = sorted({layout.players["min"], layout.players["max"]})
+    causes = _player_causes(raw)
     seen = set()
     raw_pages = raw.get("pages") if isinstance(raw.get("pages"), list) else []
     for n, page in enumerate(layout.pages):
@@ -522,6 +667,7 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
                                     f"text does not fit in {_fmt(prim.w)} x {_fmt(prim.h)}mm"
                                     f"{who} ({lang}): {_quoted(prim.text)}",
                                     seen,
+                                    causes.get(players) if who else None,
                                 )
                         elif isinstance(prim, Box):
                             least = MIN_MINI_BOX if prim.kind == "mini" else MIN_BOX
@@ -534,6 +680,7 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
                                     f"boxes of {_fmt(prim.w)} x {_fmt(prim.h)}mm{who} are too "
                                     f"small to mark; at least {_fmt(least)}mm",
                                     seen,
+                                    causes.get(players) if who else None,
                                 )
                 if marked:
                     _check_house_note(
@@ -595,8 +742,33 @@ def _expand_titles(layout: Layout, raw: dict, ctx: Ctx) -> None:
         page.title = expand(page.title, node, "title", f"pages[{n}].title")
 
 
-def _report(ctx, el, subpath, message, seen):
+def _player_causes(raw: dict) -> dict:
+    """{player count: (file, line, key path)} of `players.min` / `players.max` when the
+    layout's own file (not a parent) set them, directly or through the constant they name."""
+    root, node = getattr(raw, "file", ""), raw.get("players")
+    out = {}
+    for key in ("min", "max"):
+        if not isinstance(node, dict) or key not in node or not hasattr(node, "file_of"):
+            continue
+        value, where = node[key], (node.file_of(key), node.line_of(key), f"players.{key}")
+        consts = raw.get("constants")
+        name = value[1:-1] if isinstance(value, str) and value.startswith("{") and value.endswith("}") else None
+        if name and isinstance(consts, dict) and name in consts and hasattr(consts, "file_of"):
+            where = (consts.file_of(name), consts.line_of(name), f"constants.{name}")
+            value = _whole_constants(raw).get(name)
+        if where[0] == root and isinstance(value, int):
+            out[value] = where
+    return out
+
+
+def _report(ctx, el, subpath, message, seen, cause=None):
+    """Report a problem of an element; with `cause` (file, line, key path: the child's key that
+    set the player count it appears with), at that key first, the element's place after it."""
     problem = E.problem_at(el, subpath, message)
+    if cause is not None and problem.file != cause[0]:
+        problem = Problem(
+            f"{problem.path}: {message} ('{el['id']}' is at {problem.file}:{problem.line})", *cause[:2], cause[2]
+        )
     if problem not in seen:
         seen.add(problem)
         ctx.errors.append(problem)
@@ -692,11 +864,11 @@ def build_layout(raw: dict, source: str) -> Layout:
                 ctx.error(Where(el["_node"], "id", el["_path"] + ".id"), "duplicate element id")
             ids[el["id"]] = el
     _check_item_ids(data["pages"], ids, ctx)
-    _place(data["pages"], ctx)
+    w, h = data["sheet"]["width"], data["sheet"]["height"]
+    _place(data["pages"], ctx, (w, h))
     if ctx.errors:
         raise LayoutError(ctx.errors)
-    w, h = data["sheet"]["width"], data["sheet"]["height"]
-    _check_geometry(data["pages"], w, h, ctx)
+    _check_geometry(data["pages"], w, h, ctx, getattr(raw, "file", source))
     layout = Layout(
         id=data["id"],
         game=data["game"],
@@ -715,6 +887,7 @@ def build_layout(raw: dict, source: str) -> Layout:
         house_note=data["house_note"],
         house=_house_labels(data),
         digest=tree_hash(raw),
+        tree=raw,
     )
     layout.constants.source = source
     _expand_titles(layout, raw, ctx)

@@ -10,11 +10,14 @@ Merging (`merge`) is a pure function:
   an item with the parent's id merges into it (and `remove: true` deletes it),
   a new id goes right after the item listed before it in the child (at the
   end when it comes first);
+- a child's `"+=N"` / `"-=N"` (Squib's relative values) adds to the parent's number,
+  also item by item in a list (`at: ["+=0", "+=10"]`);
 - any other value is replaced by the child's.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
@@ -71,6 +74,8 @@ def merge(parent, child):
             for key, value in src.items():
                 if key in out and src is child:
                     out[key] = merge(out[key], value)
+                elif src is child and parent:
+                    out[key] = _offset(None, value)  # `at: ["+=0", "+=4"]` where the parent has none: from 0
                 else:
                     out[key] = value
                 if hasattr(src, "line_of"):
@@ -102,12 +107,52 @@ def merge(parent, child):
             out.lines.append(line)
             out.files.append(file)
         return out
-    return child
+    return _offset(parent, child)
+
+
+_OFFSET = re.compile(r"([+-])=\s*([0-9]+(?:\.[0-9]+)?)")
+
+
+def _offset(parent, child):
+    """`child`, or the parent's number moved by it when it is a `+=N` / `-=N` offset (from 0
+    when the parent has no value). A list made of offsets is marked `offset` (an `at` that
+    stays relative to where `below:` / `right_of:` put the element)."""
+    offsets = isinstance(child, list) and any(isinstance(c, str) and _OFFSET.fullmatch(c.strip()) for c in child)
+    if offsets and parent is None:
+        parent = [0] * len(child)
+    if isinstance(child, list) and isinstance(parent, list) and len(child) == len(parent):
+        if offsets:
+            out = SrcList(_offset(p, c) for p, c in zip(parent, child, strict=True))
+            out.file, out.line = getattr(child, "file", "<string>"), getattr(child, "line", 0)
+            out.lines = list(getattr(child, "lines", []))
+            out.files = list(getattr(child, "files", []))
+            out.offset = True
+            return out
+        return child
+    m = _OFFSET.fullmatch(child.strip()) if isinstance(child, str) else None
+    if m is None or isinstance(parent, bool) or not isinstance(parent, (int, float)):
+        return child  # an offset over no number: the validator reports the text where it is
+    delta = float(m.group(2)) if "." in m.group(2) else int(m.group(2))
+    got = parent + delta if m.group(1) == "+" else parent - delta
+    return round(got, 6) if isinstance(got, float) else got
+
+
+def shown_name(path: Path) -> str:
+    """How problems name a layout file: a built-in by its id (`harvest-dice-normal`, not a
+    path inside the installed package), any other file by its path."""
+    path = Path(path)
+    try:
+        if path.suffix == ".yaml" and path.resolve().parent == builtin_dir().resolve():
+            return path.stem
+    except (OSError, ValueError):
+        pass
+    return str(path)
 
 
 def load_layout_file(path: Path):
-    """A layout file's tree (`yamlsrc.load_file`: libyaml when PyYAML has it, within limits)."""
-    return load_file(path)
+    """A layout file's tree (`yamlsrc.load_file`: libyaml when PyYAML has it, within limits),
+    its problems naming a built-in by its id (shown_name)."""
+    return load_file(path, shown_name(path))
 
 
 MAX_EXTENDS_DEPTH = 32

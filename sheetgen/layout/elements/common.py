@@ -132,11 +132,35 @@ POINT = Pair(Length(-1000, 1000), "a position [x, y]")
 SIZE = Pair(Length(0.5, 1000), "a size [width, height]")
 FONT = Str(choices=("sans", "sans-bold", "condensed", "condensed-bold"))
 
+
+class IdOrIds(Spec):
+    """An element id, or a non-empty list of them (`below: [pig_frame, market_frame]`)."""
+
+    def check(self, value, ctx, at):
+        items = value if isinstance(value, list) else [value]
+        if not items:
+            return ctx.error(at, "expected an element id or a list of them, got an empty list")
+        out = []
+        for n, item in enumerate(items):
+            got = IdStr().check(item, ctx, at.child(value, n) if isinstance(value, list) else at)
+            if got is INVALID:
+                return INVALID
+            out.append(got)
+        return out
+
+
+# the house space between two zones placed one after the other (below:, right_of:)
+FLOW_SPACE = 3.0
+
 COMMON_FIELDS = {
     "id": Field(IdStr(), required=True),
     "type": Field(Str(), required=True),
-    "at": Field(POINT, required=True),
+    # required unless `below` or `right_of` places the element (then an offset, default [0, 0])
+    "at": Field(POINT),
     "in": Field(IdStr()),
+    "below": Field(IdOrIds()),
+    "right_of": Field(IdStr()),
+    "space": Field(Length(-100, 1000), default=FLOW_SPACE),
     "verified": Field(Bool(), default=True),
     "remove": Field(Bool()),
 }

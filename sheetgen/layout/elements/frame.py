@@ -5,11 +5,34 @@ elements sit `in:` it.
 from __future__ import annotations
 
 from sheetgen.layout.display import Icon, Rect, Text
-from sheetgen.layout.elements.common import SIZE, ElementType, IconName, Label
-from sheetgen.schema import Color, Field, Length
+from sheetgen.layout.elements.common import ElementType, IconName, Label
+from sheetgen.schema import INVALID, Color, Field, Length, Pair, Spec
+
+AUTO = "auto"
+FILL = "fill"
+
+
+class _Side(Spec):
+    """A frame's width or height: a length, `auto` (sized to what sits `in:` it) or `fill`
+    (to the sheet's edge, and at least its contents)."""
+
+    def check(self, value, ctx, at):
+        return value if value in (AUTO, FILL) else Length(0.5, 1000).check(value, ctx, at)
+
+
+class _Padding(Spec):
+    """The room `auto` leaves after the contents: one length, or [right, bottom]."""
+
+    def check(self, value, ctx, at):
+        if isinstance(value, list):
+            return Pair(Length(0, 100), "a padding [right, bottom]").check(value, ctx, at)
+        got = Length(0, 100).check(value, ctx, at)
+        return got if got is INVALID else (got, got)
+
 
 FRAME_FIELDS = {
-    "size": Field(SIZE, required=True),
+    "size": Field(Pair(_Side(), "a size [width, height] (each a length, auto or fill)"), required=True),
+    "padding": Field(_Padding(), default=lambda: (3.0, 3.0)),
     "title": Field(Label()),
     "icon": Field(IconName()),
     "header": Field(Length(3, 30), default=7.0),
@@ -19,7 +42,7 @@ FRAME_FIELDS = {
 
 
 def _frame_build(el, env):
-    x, y, (w, h) = el["x"], el["y"], el["size"]
+    x, y, w, h = el["x"], el["y"], el["w"], el["h"]
     color = el.get("color") or env.accent
     out = [Rect(x, y, w, h, color, el.get("fill", "#ffffff"), 1.4, 2.5)]
     if el.get("title"):
@@ -48,7 +71,11 @@ def _frame_build(el, env):
 TYPE = ElementType(
     "frame",
     FRAME_FIELDS,
-    lambda el: el["size"],
+    # an `auto` side starts at the header's height (model._place grows it around its contents)
+    lambda el: (
+        0.0 if el["size"][0] in (AUTO, FILL) else el["size"][0],
+        (el["header"] if el.get("title") else 0.0) if el["size"][1] in (AUTO, FILL) else el["size"][1],
+    ),
     _frame_build,
     container=True,
     doc="a bordered zone with an optional header title and icon",
