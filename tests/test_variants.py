@@ -59,7 +59,7 @@ def test_show_tree_gives_ids_types_places_sizes_and_origins():
     assert "        rows: 3  harvest-dice-normal:59" in lines
     assert "        = 18 write boxes of 15 x 15 mm" in lines
     assert "  pig_frame  frame  x 0 y 111  106 x 84 mm  harvest-dice-normal:115" in lines
-    assert "  rules_frame  frame  x 0 y 232  194 x 31 mm  harvest-dice-normal:228" in lines
+    assert "  rules_frame  frame  x 0 y 232  194 x 31 mm  harvest-dice-normal:225" in lines
 
 
 def test_show_marks_the_keys_a_child_set_with_its_own_file(tmp_path):
@@ -206,7 +206,7 @@ def test_a_child_key_that_fills_the_page_is_reported_at_its_line(tmp_path):
     assert problems(path) == [
         f"{path}:7: garden.rows: moves 'rules_frame': outside the printable area: spans x 0-194mm, "
         "y 247-273mm; the sheet is 194 x 263mm; the page is full: what is above 'rules_frame' is 10mm "
-        "too tall ('rules_frame' is at harvest-dice-normal:230)"
+        "too tall ('rules_frame' is at harvest-dice-normal:227)"
     ]
 
 
@@ -214,9 +214,9 @@ def test_a_child_key_that_pushes_an_element_out_of_its_frame(tmp_path):
     path = child(tmp_path, "      - {id: market_tomato, box: 9}\n")
     assert problems(path) == [
         f"{path}:6: market_tomato.box: outside the printable area: spans x 111-198mm, y 147-156mm; the sheet "
-        "is 194 x 263mm ('market_tomato' is at harvest-dice-normal:185)",
+        "is 194 x 263mm ('market_tomato' is at harvest-dice-normal:183)",
         f"{path}:6: market_tomato.box: sticks out of frame 'market_frame': spans x 111-198mm, y 147-156mm; "
-        "the frame spans x 109-194mm, y 111-196mm ('market_tomato' is at harvest-dice-normal:185)",
+        "the frame spans x 109-194mm, y 111-196mm ('market_tomato' is at harvest-dice-normal:183)",
     ]
 
 
