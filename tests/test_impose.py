@@ -103,6 +103,14 @@ def test_copies_fill_cells_in_order_and_the_last_page_may_have_empty_cells():
     assert impose.empty_cells(sides) == 2
 
 
+def test_duplex_an_odd_last_page_gets_a_blank_back():
+    g = impose.grid("a4", 1)
+    sides = impose.sequence(g, 3, 2, duplex=True)
+    shown = [[c.page if c else None for c in s.cells] for s in sides]
+    assert shown == [[0], [1], [2], [None]] * 2
+    assert [s.back for s in sides] == [False, True] * 4
+
+
 @pytest.mark.parametrize(
     "per_page, flip, behind",
     [
@@ -177,6 +185,29 @@ def test_a_big_pad_stays_small():
     data = pdf_bytes(doc, per_page=2, copies=1000)
     assert len(PdfReader(io.BytesIO(data)).pages) == 1000
     assert len(data) < 400 * 1024
+
+
+@pytest.mark.parametrize("paper, per_page", [("a4", 2), ("letter", 4), ("a5", 2)])
+def test_nothing_drawn_in_the_printer_margin(paper, per_page):
+    """Rasterised: the 8 mm band along every edge of the paper stays white, cut marks
+    included, and each cell holds ink."""
+    pdfium = pytest.importorskip("pypdfium2")
+    doc = pdfium.PdfDocument(small_pdf(paper=paper, per_page=per_page, copies=per_page))
+    try:
+        dpi = 50
+        image = doc[0].render(scale=dpi / 72, grayscale=True).to_pil().convert("L")
+    finally:
+        doc.close()
+    w, h = image.size
+    band = int(MARGIN * dpi / 25.4) - 1
+    px = image.load()
+    edges = [(x, y) for x in range(w) for y in (*range(band), *range(h - band, h))]
+    edges += [(x, y) for y in range(h) for x in (*range(band), *range(w - band, w))]
+    assert min(px[x, y] for x, y in edges) >= 250
+    g = impose.grid(paper, per_page)
+    for cell in range(per_page):
+        x, y, cw, ch = (round(v * dpi / 25.4) for v in g.area(cell))
+        assert image.crop((x, y, x + cw, y + ch)).getextrema()[0] < 100
 
 
 def test_no_marks():
