@@ -229,6 +229,8 @@ def render(layout, **opts):
         raise click.BadParameter("form fields are for a PDF, not with --format png", param_hint="'--fillable'")
     if watch and layout == "-":
         raise click.BadParameter("--watch needs a layout file to watch, not standard input", param_hint="'LAYOUT'")
+    if watch and output == "-":
+        raise click.BadParameter("--watch rewrites a file on each save: give a file, not -", param_hint="'-o'")
     inputs = _layout_inputs(layout)
     if output is not None:
         check_output(output, inputs=inputs)

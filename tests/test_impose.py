@@ -418,3 +418,39 @@ def test_cli_notes_and_summary(tmp_path):
     result = run("render", SMALL, "--per-page", "2", "--fillable", "-o", str(tmp_path / "f.pdf"))
     assert result.exit_code == 2
     assert "--fillable prints one full-size sheet a page" in result.output
+
+
+def test_the_readme_table_says_what_the_rule_computes():
+    """README.md lists, for each built-in layout, the largest --per-page on A4 and Letter
+    (every player count checked, the strictest kept)."""
+    from sheetgen.layout.resolve import builtin_ids
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    for lid in builtin_ids():
+        lay = load_layout(lid)
+        best = {}
+        for paper in ("a4", "letter"):
+            best[paper] = min(
+                impose.largest_per_page(doc, paper, impose.smallest(doc))
+                for doc in (lay.document("en", n, None) for n in range(lay.players["min"], lay.players["max"] + 1))
+            )
+        row = next(line for line in readme.splitlines() if line.startswith(f"| {lid} |"))
+        assert row.split("|")[-3:-1] == [f" {best['a4']} ", f" {best['letter']} "], row
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["-", "--watch"],
+            "Error: Invalid value for 'LAYOUT': --watch needs a layout file to watch, not standard input\n",
+        ),
+        (
+            [SMALL, "--watch", "-o", "-"],
+            "Error: Invalid value for '-o': --watch rewrites a file on each save: give a file, not -\n",
+        ),
+    ],
+)
+def test_watch_needs_files(args, message):
+    result = run("render", *args)
+    assert result.exit_code == 2 and result.output.endswith("\n\n" + message)
