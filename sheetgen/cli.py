@@ -155,14 +155,17 @@ def _layout_inputs(ref: str) -> list[str]:
 
 @cli.command()
 @click.argument("layout", shell_complete=_complete_layout)
-@_output_option("Where to write the PDF (default: output/LAYOUT.pdf; - for standard output).")
+@_output_option(
+    "Where to write the PDF or PNG (default: output/LAYOUT.pdf or .png; - for standard output). "
+    "PNGs of several pages are numbered: NAME-1.png, NAME-2.png..."
+)
 @LANG_OPTION
 @click.option(
     "--paper",
-    type=click.Choice(["a4", "letter"]),
+    type=click.Choice(["a4", "letter", "a5", "legal"]),
     default="a4",
     show_default=True,
-    help="Paper size; the sheet is centred with printer-safe margins.",
+    help="Paper size; sheets keep 8 mm printer margins (on A5 a sheet prints scaled down, if it stays writable).",
 )
 @click.option(
     "--copies",
@@ -178,21 +181,107 @@ def _layout_inputs(ref: str) -> list[str]:
 @click.option(
     "--fillable", is_flag=True, help="Add form fields to fill on a screen; `sheetgen score` reads the filled PDF."
 )
-def render(layout, output, lang, paper, copies, players, pages, fillable):
-    """Render LAYOUT (a built-in id or a layout file) to a print-ready PDF."""
-    from sheetgen.fileio import check_output, write_output
-    from sheetgen.games import load_layout
-    from sheetgen.render import render_pdf
-    from sheetgen.schema import did_you_mean
+@click.option(
+    "--per-page",
+    type=click.Choice(["1", "2", "4"]),
+    default="1",
+    show_default=True,
+    help="Sheets a page: 2 = two halves of a landscape page, 4 = four quarters, scaled to fit, with cut marks. "
+    "Refused when a box would be under 5 mm or text under 6 pt.",
+)
+@click.option("--no-marks", is_flag=True, help="With --per-page 2 or 4: no cut marks.")
+@click.option(
+    "--duplex",
+    is_flag=True,
+    help="Front and back: page 2 of each copy on the back of its page 1, for a printer that turns the "
+    "paper over its long edge (the usual two-sided setting; see --flip). Ignored for one-page layouts.",
+)
+@click.option(
+    "--flip",
+    type=click.Choice(["long", "short"]),
+    default="long",
+    show_default=True,
+    help="With --duplex: the edge your printer turns the paper over ('flip on long/short edge').",
+)
+@click.option(
+    "--grey", is_flag=True, help="Toner saving: greys only (light tints, dark text and lines, no solid areas)."
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["pdf", "png"]), default="pdf", show_default=True, help="Output format."
+)
+@click.option("--dpi", type=click.IntRange(30, 600), default=150, show_default=True, help="With --format png.")
+@click.option(
+    "--watch",
+    is_flag=True,
+    help="Live preview: render again on every save of the layout file or a file it extends (Ctrl-C ends).",
+)
+def render(layout, **opts):
+    """Render LAYOUT (a built-in id or a layout file) to a print-ready PDF, or PNGs."""
+    from sheetgen.fileio import check_output
 
+    output, copies, fillable, fmt, watch = (opts[k] for k in ("output", "copies", "fillable", "fmt", "watch"))
     if fillable and copies > MAX_FILLABLE_COPIES:
         raise click.BadParameter(
             f"at most {MAX_FILLABLE_COPIES} with --fillable (each copy has its own form fields), got {copies}",
             param_hint="'--copies'",
         )
+    if fillable and fmt == "png":
+        raise click.BadParameter("form fields are for a PDF, not with --format png", param_hint="'--fillable'")
+    if watch and layout == "-":
+        raise click.BadParameter("--watch needs a layout file to watch, not standard input", param_hint="'LAYOUT'")
+    if watch and output == "-":
+        raise click.BadParameter("--watch rewrites a file on each save: give a file, not -", param_hint="'-o'")
     inputs = _layout_inputs(layout)
     if output is not None:
         check_output(output, inputs=inputs)
+    job = dict(opts, layout=layout, lang=opts["lang"] or default_lang(), per_page=int(opts["per_page"]))
+    job["marks"] = not job.pop("no_marks")
+    del job["watch"]
+    if not watch:
+        _render_once(job)
+        return
+    from sheetgen.errors import shown_problems
+    from sheetgen.render.watch import watch as watch_layout
+
+    def report(exc):
+        click.echo("Error: " + "\n".join(shown_problems(exc.lines)), err=True)
+        click.echo("waiting for the next change (the last good output is kept)...", err=True)
+
+    click.echo(f"watching {printable(layout)} and the files it extends; Ctrl-C ends", err=True)
+    try:
+        watch_layout(layout, lambda: _render_watched(job), report)
+    except KeyboardInterrupt:
+        click.echo("stopped", err=True)
+
+
+def _render_watched(job: dict) -> None:
+    """One render of --watch: a bad option value is reported like a bad layout."""
+    from sheetgen.errors import UsageError
+
+    try:
+        _render_once(job, watching=True)
+    except click.ClickException as exc:
+        raise UsageError(exc.format_message()) from None
+
+
+def _render_once(job: dict, watching: bool = False) -> None:
+    """One render of the `render` command (`job`: its options): check the request, draw,
+    write, say what was written."""
+    layout, output, lang, paper, copies, players = (
+        job[k] for k in ("layout", "output", "lang", "paper", "copies", "players")
+    )
+    pages, fillable, per_page, duplex, flip, fmt = (
+        job[k] for k in ("pages", "fillable", "per_page", "duplex", "flip", "fmt")
+    )
+    from sheetgen.errors import UsageError
+    from sheetgen.fileio import check_output, write_output
+    from sheetgen.games import load_layout
+    from sheetgen.paper import paper_name
+    from sheetgen.render import impose
+    from sheetgen.render.pdf import pdf_bytes
+    from sheetgen.schema import did_you_mean
+
+    inputs = _layout_inputs(layout)
     lay = load_layout(layout)
     lo, hi = lay.players["min"], lay.players["max"]
     if players is not None and not lo <= players <= hi:
@@ -208,19 +297,111 @@ def render(layout, output, lang, paper, copies, players, pages, fillable):
             )
     if fillable:
         _check_form_fields(lay, list(pages) or known, players, copies)
-    data = render_pdf(
-        lay,
-        lang=lang or default_lang(),
-        paper=paper,
-        copies=copies,
-        players=players,
-        pages=list(pages) or None,
-        fillable=fillable,
+    doc = lay.document(lang, players, list(pages) or None)
+    notes = []
+    if duplex and len(doc.pages) < 2:
+        notes.append(f"note: {lay.id} prints one page{' here' if pages else ''}: --duplex ignored")
+        duplex = False
+    if fillable and (per_page > 1 or duplex or paper not in ("a4", "letter", "legal")):
+        raise UsageError(
+            "--fillable prints one full-size sheet a page: not with --per-page 2/4, --duplex or --paper a5"
+        )
+    impose.check_scale(doc, paper, per_page, lay.id)
+    g = impose.grid(paper, per_page)
+    sides = impose.sequence(g, len(doc.pages), copies, duplex, flip)
+    n = len(sides)
+    bar = _progress(
+        n * (2 if fmt == "png" else 1), slow=(fillable and copies >= 20) or n >= 2000 or (fmt == "png" and n >= 4)
     )
-    path = output if output is not None else str(Path("output") / f"{lay.id}.pdf")
-    shown = write_output(path, data, inputs=inputs)
-    n = copies * (len(pages) or len(lay.pages))
-    click.echo(f"wrote {printable(shown)} ({n} page{'s' if n > 1 else ''}, {len(data) / 1024:.0f} KiB)", err=True)
+    with bar as update:
+        data = pdf_bytes(
+            doc,
+            paper=paper,
+            copies=copies,
+            fillable=fillable,
+            per_page=per_page,
+            duplex=duplex,
+            flip=flip,
+            marks=job["marks"],
+            grey=job["grey"],
+            progress=update,
+        )
+        outputs = [data]
+        if fmt == "png":
+            from sheetgen.render.png import png_pages
+
+            outputs = png_pages(data, job["dpi"], job["grey"], progress=update and (lambda k: update(n + k)))
+    suffix = ".png" if fmt == "png" else ".pdf"
+    path = output if output is not None else str(Path("output") / f"{lay.id}{suffix}")
+    if fmt == "png":
+        from sheetgen.render.png import png_paths
+
+        if path == "-" and len(outputs) > 1:
+            raise UsageError(f"-o -: {len(outputs)} PNG pages cannot all go to standard output; give a file name")
+        paths = png_paths(path, len(outputs))
+        for p in paths:
+            check_output(p, inputs=inputs)
+    else:
+        paths = [path]
+    shown = [write_output(p, d, inputs=inputs) for p, d in zip(paths, outputs)]
+    for note in notes:
+        click.echo(note, err=True)
+    what = [f"{n} page{'s' if n > 1 else ''}"]
+    if per_page > 1:
+        what.append(f"{per_page} sheets a page on {paper_name(paper)}")
+        empty = impose.empty_cells(sides)
+        if empty:
+            what.append(f"{empty} empty cell{'s' if empty > 1 else ''} on the last page")
+    if duplex:
+        what.append(f"front and back, {flip}-edge flip")
+    size = sum(len(d) for d in outputs)
+    where = printable(shown[0]) if len(shown) == 1 else f"{printable(shown[0])} ... {printable(shown[-1])}"
+    stamp = f"{_now()} " if watching else ""
+    click.echo(f"{stamp}wrote {where} ({', '.join(what)}, {size / 1024:.0f} KiB)", err=True)
+
+
+def _now() -> str:
+    import time
+
+    return time.strftime("%H:%M:%S")
+
+
+class _NoBar:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+class _Bar:
+    """A progress bar on standard error (click's), fed with the count done so far."""
+
+    def __init__(self, total: int):
+        import sys
+
+        self.bar = click.progressbar(length=total, label="rendering", file=sys.stderr)
+        self.done = 0
+
+    def __enter__(self):
+        self.bar.__enter__()
+
+        def update(done: int) -> None:
+            self.bar.update(max(0, done - self.done))
+            self.done = max(self.done, done)
+
+        return update
+
+    def __exit__(self, *exc):
+        return self.bar.__exit__(*exc)
+
+
+def _progress(total: int, slow: bool):
+    """A progress bar for a job expected to take over a second, when standard error is a
+    terminal; nothing otherwise (a pipe, a log file, a test)."""
+    import sys
+
+    return _Bar(total) if slow and sys.stderr.isatty() else _NoBar()
 
 
 def _check_form_fields(lay, pages: list[str], players, copies: int) -> None:

@@ -33,6 +33,9 @@ def layer(module: str) -> str:
     return parts[1]
 
 
+MODULES = {module_name(p) for p in PACKAGE.rglob("*.py")}
+
+
 def imports(path: Path) -> list[tuple[str, int]]:
     """The sheetgen modules (and click) that a file imports, anywhere in it."""
     out = []
@@ -40,8 +43,9 @@ def imports(path: Path) -> list[tuple[str, int]]:
         if isinstance(node, ast.Import):
             out += [(a.name, node.lineno) for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            out.append((node.module, node.lineno))
-            out += [(f"{node.module}.{a.name}", node.lineno) for a in node.names if node.module == "sheetgen"]
+            # `from sheetgen.render import impose` imports the module sheetgen.render.impose
+            subs = [f"{node.module}.{a.name}" for a in node.names if f"{node.module}.{a.name}" in MODULES]
+            out += [(m, node.lineno) for m in subs] or [(node.module, node.lineno)]
     return [(m, n) for m, n in out if m.split(".")[0] in ("sheetgen", "click")]
 
 

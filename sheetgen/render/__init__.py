@@ -1,4 +1,4 @@
-"""Backends over the display list (sheetgen.layout.display): PDF today.
+"""Backends over the display list (sheetgen.layout.display): PDF, and PNG from it.
 
 A backend draws a `Document` (the pages' display lists); it never reads a
 layout. `render_pdf` is the one-call convenience: build the document of a
@@ -17,8 +17,10 @@ def render_pdf(
     players: int | None = None,
     pages: list[str] | None = None,
     fillable: bool = False,
+    **options,
 ) -> bytes:
-    """The PDF bytes of `copies` sets of the layout's pages (all, or those named)."""
+    """The PDF bytes of `copies` sets of the layout's pages (all, or those named);
+    `options` are pdf_bytes' (per_page, duplex, flip, marks, grey, progress)."""
     from sheetgen.render.pdf import pdf_bytes
 
-    return pdf_bytes(layout.document(lang, players, pages), paper=paper, copies=copies, fillable=fillable)
+    return pdf_bytes(layout.document(lang, players, pages), paper=paper, copies=copies, fillable=fillable, **options)

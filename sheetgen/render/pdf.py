@@ -13,7 +13,7 @@ from functools import cache
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfdoc import PDFPage
+from reportlab.pdfbase.pdfdoc import PDFObjectReference, PDFPage
 from reportlab.pdfgen.canvas import Canvas
 
 from sheetgen import __version__
@@ -179,28 +179,86 @@ def add_fields(c: Canvas, boxes: list, at: Placement, copy: int) -> None:
             )
 
 
-def pdf_bytes(doc: Document, *, paper: str = "a4", copies: int = 1, fillable: bool = False) -> bytes:
-    """The PDF bytes of `copies` sets of the document's pages.
+CUT_MARK = 5.0  # mm: the length of a cut mark at each end of a cut line
+CUT_CROSS = 3.0  # mm: the half-size of the cross where two cut lines meet
+CUT_WIDTH = 0.3  # pt
+CUT_INK = "#444444"
 
-    With `fillable`, every box a player marks is also a form field (see add_fields);
-    each copy then gets its own fields, so each page is drawn on its own."""
-    pw, ph = PAPERS[paper]
-    buf = io.BytesIO()
+
+def _canvas(buf, size_mm: tuple[float, float], doc: Document, paper: str, grey: bool) -> Canvas:
+    from sheetgen.render.grey import GreyCanvas
+
     # initialFontName: reportlab otherwise declares Helvetica (not embedded) on every
     # page, which print preflight checks flag; use a bundled font instead.
-    c = Canvas(
-        buf, pagesize=(pw * mm, ph * mm), invariant=1, pageCompression=1, initialFontName=fonts.font_name("sans")
+    c = (GreyCanvas if grey else Canvas)(
+        buf,
+        pagesize=(size_mm[0] * mm, size_mm[1] * mm),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=fonts.font_name("sans"),
     )
     c.setTitle(doc.title)
     c.setSubject(doc.layout_id)
     c.setCreator(f"sheetgen {__version__}")
     c.setAuthor("sheetgen")
     c.setKeywords(f"{doc.game} lang={doc.lang} paper={paper} pages={','.join(p.id for p in doc.pages)}")
+    return c
+
+
+def _prims(page, grey: bool) -> tuple:
+    if not grey:
+        return page.prims
+    from sheetgen.render.grey import greyed
+
+    return greyed(page.prims)
+
+
+def pdf_bytes(
+    doc: Document,
+    *,
+    paper: str = "a4",
+    copies: int = 1,
+    fillable: bool = False,
+    per_page: int = 1,
+    duplex: bool = False,
+    flip: str = "long",
+    marks: bool = True,
+    grey: bool = False,
+    progress=None,
+) -> bytes:
+    """The PDF bytes of `copies` sets of the document's pages.
+
+    With `fillable`, every box a player marks is also a form field (see add_fields);
+    each copy then gets its own fields, so each page is drawn on its own.
+    `per_page` sheets share a page (sheetgen.render.impose), with cut marks unless
+    not `marks`; `duplex` orders them front and back for a printer that turns the
+    paper over its `flip` edge; `grey` maps every colour to a grey (render.grey).
+    `progress(n)`, when given, is called with the number of pages drawn so far."""
+    from sheetgen.render import impose
+
+    g = impose.grid(paper, per_page)
+    w, h = max(p.width for p in doc.pages), max(p.height for p in doc.pages)
+    plain = (
+        per_page == 1
+        and g.scale(w, h) >= 1.0
+        and (not duplex or (len(doc.pages) % 2 == 0 and g.turns_vertically(flip)))
+    )
+    if fillable and not plain:
+        from sheetgen.errors import UsageError
+
+        raise UsageError(
+            "--fillable prints one full-size sheet a page, front side up: not with this --per-page, --paper or --duplex"
+        )
+    if not plain:
+        return _imposed(doc, g, copies, duplex, flip, marks, grey, paper, progress)
+    pw, ph = PAPERS[paper]
+    buf = io.BytesIO()
+    c = _canvas(buf, (pw, ph), doc, paper, grey)
     names = []
     for page in doc.pages:
         name = f"sheet_{page.id}"
         c.beginForm(name, 0, 0, pw * mm, ph * mm)
-        draw_prims(c, page.prims, placement(page, paper))
+        draw_prims(c, _prims(page, grey), placement(page, paper))
         c.endForm()
         names.append(name)
     for copy in range(1, (copies if fillable else 1) + 1):
@@ -209,10 +267,95 @@ def pdf_bytes(doc: Document, *, paper: str = "a4", copies: int = 1, fillable: bo
             if fillable:
                 add_fields(c, page.boxes(), placement(page, paper), copy)
             c.showPage()
+        if progress:
+            progress(copy * len(names))
     if copies > 1 and not fillable:
         _repeat_pages(c, names, copies - 1)
     c.save()
     return buf.getvalue()
+
+
+def _imposed(doc: Document, g, copies: int, duplex: bool, flip: str, marks: bool, grey: bool, paper: str, progress):
+    """`pdf_bytes` when sheets are scaled, several a page, or turned: each sheet page
+    drawn once as a form at its own size, placed in the cells of every printed page;
+    printed pages that show the same share one content stream (see _repeat_pages)."""
+    from sheetgen.render import impose
+
+    buf = io.BytesIO()
+    c = _canvas(buf, (g.width, g.height), doc, paper, grey)
+    names = []
+    for page in doc.pages:
+        name = f"sheet_{page.id}"
+        c.beginForm(name, 0, 0, page.width * mm, page.height * mm)
+        draw_prims(c, _prims(page, grey), Placement(page.height, 0, 0))
+        c.endForm()
+        names.append(name)
+    sides = impose.sequence(g, len(doc.pages), copies, duplex, flip)
+    drawn: dict = {}
+    for n, side in enumerate(sides, 1):
+        key = side.key()
+        if key in drawn:
+            _share_page(c, drawn[key])
+        else:
+            for cell, what in enumerate(side.cells):
+                if what is not None:
+                    page = doc.pages[what.page]
+                    _place(c, g, cell, page, names[what.page], what.turned)
+            if marks and g.per_page > 1:
+                _cut_marks(c, g)
+            c.showPage()
+            drawn[key] = c._doc.Pages.pages[-1]
+        if progress and (n % 50 == 0 or n == len(sides)):
+            progress(n)
+    c.save()
+    return buf.getvalue()
+
+
+def _place(c: Canvas, g, cell: int, page, name: str, turned: bool) -> None:
+    x, y, s = g.place(cell, page.width, page.height)
+    c.saveState()
+    c.translate(x * mm, (g.height - y - page.height * s) * mm)
+    if turned:
+        c.translate(page.width * s * mm, page.height * s * mm)
+        c.rotate(180)
+    c.scale(s, s)
+    c.doForm(name)
+    c.restoreState()
+
+
+def _cut_marks(c: Canvas, g) -> None:
+    """Short marks at both ends of each cut line, and a cross where two meet: in the
+    gutter between the sheets, never on a drawing, never in the printer's margin."""
+    c.setStrokeColor(_color(CUT_INK))
+    c.setLineWidth(CUT_WIDTH)
+    at = Placement(g.height, 0, 0)
+    lines = g.cut_lines()
+    for x1, y1, x2, y2 in lines:
+        dx, dy = (x2 - x1), (y2 - y1)
+        length = (dx * dx + dy * dy) ** 0.5
+        ux, uy = dx / length * CUT_MARK, dy / length * CUT_MARK
+        c.line(at.x(x1), at.y(y1), at.x(x1 + ux), at.y(y1 + uy))
+        c.line(at.x(x2 - ux), at.y(y2 - uy), at.x(x2), at.y(y2))
+    verticals = [ln[0] for ln in lines if ln[0] == ln[2]]
+    horizontals = [ln[1] for ln in lines if ln[1] == ln[3]]
+    for x in verticals:
+        for y in horizontals:
+            c.line(at.x(x - CUT_CROSS), at.y(y), at.x(x + CUT_CROSS), at.y(y))
+            c.line(at.x(x), at.y(y - CUT_CROSS), at.x(x), at.y(y + CUT_CROSS))
+
+
+def _share_page(c: Canvas, first) -> None:
+    """A page that shows what `first` (a page already shown) shows: one more small page
+    dictionary sharing its content stream and resources."""
+    doc = c._doc
+    if not isinstance(first.Resources, PDFObjectReference):
+        first.check_format(doc)  # builds its content stream and resources now, once
+        first.Resources = doc.Reference(first.Resources)
+    page = PDFPage()
+    page.pagewidth, page.pageheight = first.pagewidth, first.pageheight
+    page.MediaBox, page.Contents, page.Resources = first.MediaBox, first.Contents, first.Resources
+    page.Parent = first.Parent
+    doc.addPage(page)
 
 
 def _repeat_pages(c: Canvas, names: list[str], extra: int) -> None:

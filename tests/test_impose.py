@@ -1,0 +1,456 @@
+"""Print production (issue 12): sheets 2 and 4 a page with cut marks, front and back,
+paper sizes, the writable-when-scaled rule, grey, PNG and the live preview."""
+
+from __future__ import annotations
+
+import io
+import re
+import threading
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import pdf_digest
+from pypdf import PdfReader
+
+from sheetgen.cli import cli
+from sheetgen.layout.model import load_layout
+from sheetgen.paper import MARGIN, PAPERS
+from sheetgen.render import impose, render_pdf
+from sheetgen.render.pdf import pdf_bytes
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "layouts"
+SMALL = str(FIXTURES / "small_pad.yaml")  # 120 x 170 mm, two pages: front, back
+PT = 72 / 25.4
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def placements(page) -> list[tuple[str, float, float, bool]]:
+    """What a printed page places: (sheet page id, x, y in mm of its drawing's lower-left
+    corner, turned upside down), read from the page's content stream."""
+    data = page.get_contents().get_data().decode("latin-1")
+    out, stack, ctm = [], [], (1, 0, 0, 1, 0, 0)
+    for m in re.finditer(r"(q|Q)\n|([-\d. ]+) cm|/FormXob\.sheet_(\w+) Do", data):
+        if m.group(1) == "q":
+            stack.append(ctm)
+        elif m.group(1) == "Q":
+            ctm = stack.pop()
+        elif m.group(2):
+            a, b, c, d, e, f = map(float, m.group(2).split())
+            A, B, C, D, E, F = ctm
+            ctm = (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+        else:
+            turned = ctm[0] < 0
+            out.append((m.group(3), round(ctm[4] / PT, 1), round(ctm[5] / PT, 1), turned))
+    return out
+
+
+def cell_of(g: impose.Grid, x: float, y: float, turned: bool, sheet=(120, 170)) -> int:
+    """The grid cell whose area holds a sheet whose drawing's origin is at (x, y) (PDF, mm)."""
+    w, h = sheet
+    s = g.scale(w, h)
+    if turned:  # the origin is then the drawing's upper-right corner
+        x, y = x - w * s, y - h * s
+    top = g.height - y - h * s
+    for cell in range(g.per_page):
+        ax, ay, aw, ah = g.area(cell)
+        if ax - 0.1 <= x and x + w * s <= ax + aw + 0.1 and ay - 0.1 <= top and top + h * s <= ay + ah + 0.1:
+            return cell
+    raise AssertionError(f"no cell holds a sheet at {x}, {y}")
+
+
+def layout_of(pdf: bytes, g: impose.Grid) -> list[list]:
+    """Per printed page: the sheet page in each cell (None when empty), '^' if upside down."""
+    pages = []
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        cells: list = [None] * g.per_page
+        for pid, x, y, turned in placements(page):
+            cells[cell_of(g, x, y, turned)] = pid + ("^" if turned else "")
+        pages.append(cells)
+    return pages
+
+
+# ------------------------------------------------------------------------------ geometry
+
+
+@pytest.mark.parametrize("paper", list(PAPERS))
+@pytest.mark.parametrize("per_page", [1, 2, 4])
+def test_cells_keep_the_printer_margin_and_a_gutter(paper, per_page):
+    g = impose.grid(paper, per_page)
+    assert (g.width > g.height) == (per_page == 2)
+    for cell in range(per_page):
+        x, y, w, h = g.area(cell)
+        assert x >= MARGIN and y >= MARGIN and x + w <= g.width - MARGIN and y + h <= g.height - MARGIN
+    for x1, y1, x2, _y2 in g.cut_lines():  # a cut line runs down the middle of a gutter
+        for cell in range(per_page):
+            ax, ay, aw, ah = g.area(cell)
+            if x1 == x2:
+                assert min(abs(ax - x1), abs(ax + aw - x1)) >= impose.GUTTER / 2 - 1e-9
+            else:
+                assert min(abs(ay - y1), abs(ay + ah - y1)) >= impose.GUTTER / 2 - 1e-9
+
+
+def test_copies_fill_cells_in_order_and_the_last_page_may_have_empty_cells():
+    g = impose.grid("a4", 4)
+    sides = impose.sequence(g, 2, 3)
+    assert [[(c.page, c.copy) if c else None for c in s.cells] for s in sides] == [
+        [(0, 1), (1, 1), (0, 2), (1, 2)],
+        [(0, 3), (1, 3), None, None],
+    ]
+    assert impose.empty_cells(sides) == 2
+
+
+def test_duplex_an_odd_last_page_gets_a_blank_back():
+    g = impose.grid("a4", 1)
+    sides = impose.sequence(g, 3, 2, duplex=True)
+    shown = [[c.page if c else None for c in s.cells] for s in sides]
+    assert shown == [[0], [1], [2], [None]] * 2
+    assert [s.back for s in sides] == [False, True] * 4
+
+
+@pytest.mark.parametrize(
+    "per_page, flip, behind",
+    [
+        (1, "long", [(0, False)]),
+        (1, "short", [(0, True)]),
+        (2, "long", [(0, True), (1, True)]),  # a landscape page turned over its long (top) edge
+        (2, "short", [(1, False), (0, False)]),
+        (4, "long", [(1, False), (0, False), (3, False), (2, False)]),
+        (4, "short", [(2, True), (3, True), (0, True), (1, True)]),
+    ],
+)
+def test_the_cell_behind_each_cell(per_page, flip, behind):
+    g = impose.grid("a4", per_page)
+    assert [g.back_cell(i, flip) for i in range(per_page)] == behind
+
+
+# ------------------------------------------------------------------------- golden PDFs
+
+
+def small_pdf(**options) -> bytes:
+    return render_pdf(load_layout(SMALL), lang="fr", **options)
+
+
+def test_two_up_golden(assert_pdf_equal):
+    data = small_pdf(per_page=2, copies=3)
+    assert_pdf_equal(data, "small-pad-2up-fr-a4.pdf")
+    assert layout_of(data, impose.grid("a4", 2)) == [["front", "back"]] * 3
+
+
+def test_four_up_golden(assert_pdf_equal):
+    data = small_pdf(per_page=4, copies=3, paper="letter")
+    assert_pdf_equal(data, "small-pad-4up-fr-letter.pdf")
+    assert layout_of(data, impose.grid("letter", 4)) == [["front", "back"] * 2, ["front", "back", None, None]]
+
+
+def test_duplex_four_up_golden(assert_pdf_equal):
+    """Each copy's back lands behind its front: cells mirrored left-right on the back."""
+    data = small_pdf(per_page=4, copies=3, duplex=True)
+    assert_pdf_equal(data, "small-pad-4up-duplex-fr-a4.pdf")
+    assert layout_of(data, impose.grid("a4", 4)) == [["front", "front", "front", None], ["back", "back", None, "back"]]
+
+
+def test_duplex_two_up_long_and_short_edge():
+    g = impose.grid("a4", 2)
+    # turned over the long edge (the top of a landscape page): the back upside down, same column
+    assert layout_of(small_pdf(per_page=2, copies=3, duplex=True), g) == [
+        ["front", "front"],
+        ["back^", "back^"],
+        ["front", None],
+        ["back^", None],
+    ]
+    # over the short edge: upright, columns swapped
+    assert layout_of(small_pdf(per_page=2, copies=3, duplex=True, flip="short"), g) == [
+        ["front", "front"],
+        ["back", "back"],
+        ["front", None],
+        [None, "back"],
+    ]
+
+
+def test_duplex_one_a_page_imperial_settlers_village_behind_empire():
+    data = render_pdf(load_layout("imperial-settlers"), lang="en", copies=3, duplex=True)
+    texts = [(p.extract_text() or "") for p in PdfReader(io.BytesIO(data)).pages]
+    assert len(texts) == 6
+    assert all("Empire sheet" in t for t in texts[0::2]) and all("Village sheet" in t for t in texts[1::2])
+    # the plain order already is duplex order: the same bytes as without --duplex
+    assert data == render_pdf(load_layout("imperial-settlers"), lang="en", copies=3)
+
+
+def test_a_big_pad_stays_small():
+    doc = load_layout(SMALL).document("en", None, None)
+    data = pdf_bytes(doc, per_page=2, copies=1000)
+    assert len(PdfReader(io.BytesIO(data)).pages) == 1000
+    assert len(data) < 400 * 1024
+
+
+@pytest.mark.parametrize("paper, per_page", [("a4", 2), ("letter", 4), ("a5", 2)])
+def test_nothing_drawn_in_the_printer_margin(paper, per_page):
+    """Rasterised: the 8 mm band along every edge of the paper stays white, cut marks
+    included, and each cell holds ink."""
+    pdfium = pytest.importorskip("pypdfium2")
+    doc = pdfium.PdfDocument(small_pdf(paper=paper, per_page=per_page, copies=per_page))
+    try:
+        dpi = 50
+        image = doc[0].render(scale=dpi / 72, grayscale=True).to_pil().convert("L")
+    finally:
+        doc.close()
+    w, h = image.size
+    band = int(MARGIN * dpi / 25.4) - 1
+    px = image.load()
+    edges = [(x, y) for x in range(w) for y in (*range(band), *range(h - band, h))]
+    edges += [(x, y) for y in range(h) for x in (*range(band), *range(w - band, w))]
+    assert min(px[x, y] for x, y in edges) >= 250
+    g = impose.grid(paper, per_page)
+    for cell in range(per_page):
+        x, y, cw, ch = (round(v * dpi / 25.4) for v in g.area(cell))
+        assert image.crop((x, y, x + cw, y + ch)).getextrema()[0] < 100
+
+
+def test_no_marks():
+    marked, plain = small_pdf(per_page=2), small_pdf(per_page=2, marks=False)
+    stream = lambda d: PdfReader(io.BytesIO(d)).pages[0].get_contents().get_data()
+    assert b" l S" in stream(marked) and b" l S" not in stream(plain)
+
+
+# ------------------------------------------------------------------ writable when scaled
+
+REFUSALS = {
+    "harvest-dice-normal 2 a4": "Error: --per-page 2: harvest-dice-normal on A4 would print at 71%: its smallest text (sheet: 'pts / full row', 7.0 pt) would be 5.0 pt, under 6 pt; the largest --per-page for harvest-dice-normal on A4 is 1\n",
+    "bosk 4 letter": "Error: --per-page 4: bosk on Letter would print at 49%: its smallest text (pad: 'points; sums: summer worksheet', 7.0 pt) would be 3.4 pt, under 6 pt; its smallest box (pad: 'winner_p1', 8.0 mm) would be 3.9 mm, under 5 mm; its smallest hint in a box (pad: 'leaves', 5.6 pt) would be 2.7 pt, under 4.5 pt; the largest --per-page for bosk on Letter is 1\n",
+    "imperial-settlers 1 a5": "Error: --paper a5: imperial-settlers on A5 would print at 68%: its smallest text (empire: 'Player', 7.0 pt) would be 4.8 pt, under 6 pt; imperial-settlers is not writable on A5 even one sheet a page; try --paper a4, letter or legal\n",
+}
+
+
+@pytest.mark.parametrize("case", list(REFUSALS))
+def test_refusals(tmp_path, case):
+    layout, per_page, paper = case.split()
+    out = tmp_path / "x.pdf"
+    result = run("render", layout, "--per-page", per_page, "--paper", paper, "--lang", "en", "-o", str(out))
+    assert result.exit_code == 2
+    assert result.output == REFUSALS[case]
+    assert not out.exists()
+
+
+def test_the_small_pad_allows_four_up_on_a4_two_on_a5():
+    doc = load_layout(SMALL).document("en", None, None)
+    found = impose.smallest(doc)
+    assert impose.largest_per_page(doc, "a4", found) == 4
+    assert impose.check_scale(doc, "a4", 2, "small-pad") == 1.0
+    assert impose.largest_per_page(doc, "a5", found) == 2
+
+
+# ------------------------------------------------------------------------- paper, grey
+
+OPERATORS = re.compile(rb"(?<![\w.])(rg|RG|k|K|cs|CS|sc|SC|scn|SCN|g|G)(?![\w])")
+
+
+def colour_operators(data: bytes) -> set[bytes]:
+    streams = "\n".join(pdf_digest(data)["content streams"]).encode("latin-1")
+    return set(OPERATORS.findall(streams))
+
+
+@pytest.mark.parametrize("layout, players", [("river-valley-glassworks", 4), ("imperial-settlers", None)])
+def test_grey_uses_device_gray_only(layout, players):
+    data = render_pdf(load_layout(layout), lang="fr", players=players, grey=True)
+    assert colour_operators(data) <= {b"g", b"G"} and b"g" in colour_operators(data)
+    assert b"rg" in colour_operators(render_pdf(load_layout(layout), lang="fr", players=players))
+
+
+def test_grey_maps_by_purpose():
+    from sheetgen.layout.display import Rect, Text
+    from sheetgen.render.grey import greyed, luminance
+
+    banner, tint, label = greyed(
+        [
+            Rect(0, 0, 190, 20, None, "#2f6b3a", 0, 3.0),
+            Rect(0, 0, 50, 5, None, "#eef4ea", 0),
+            Text(0, 0, 9, 9, "x", color="#ffffff"),
+        ]
+    )
+    assert banner.stroke is not None and luminance(banner.fill) >= 0.9  # outlined, pale
+    assert luminance(tint.fill) > 0.95
+    assert luminance(label.color) <= 0.2
+
+
+@pytest.mark.parametrize("paper", ["a5", "legal"])
+def test_a5_and_legal(paper):
+    data = small_pdf(paper=paper)
+    page = PdfReader(io.BytesIO(data)).pages[0]
+    assert (round(float(page.mediabox.width) / PT), round(float(page.mediabox.height) / PT)) == tuple(
+        round(v) for v in PAPERS[paper]
+    )
+
+
+# ------------------------------------------------------------------------------- PNG
+
+
+def test_png_pages_size_and_pixels(tmp_path):
+    pdfium = pytest.importorskip("pypdfium2")
+    from PIL import Image, ImageChops
+
+    from sheetgen.render.png import pixels
+
+    out = tmp_path / "preview.png"
+    args = "--format png --dpi 60 --per-page 2 --copies 4 --lang fr".split()
+    result = run("render", SMALL, *args, "-o", str(out))
+    assert result.exit_code == 0, result.output
+    files = sorted(tmp_path.glob("preview-*.png"))
+    assert [f.name for f in files] == [f"preview-{n}.png" for n in range(1, 5)] and not out.exists()
+    image = Image.open(files[0]).convert("RGB")
+    assert image.size == pixels((297, 210), 60) == (702, 497)  # A4 landscape at 60 dpi, rounded up
+    # the same pixels as the PDF rendered by itself
+    pdf = small_pdf(per_page=2, copies=4)
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        raster = doc[0].render(scale=60 / 72).to_pil().convert("RGB")
+    finally:
+        doc.close()
+    assert raster.size == image.size and ImageChops.difference(raster, image).getbbox() is None
+    # the banner's green is where the first sheet's banner is
+    x, y, _ = impose.grid("a4", 2).place(0, 120, 170)
+    px = image.getpixel((round((x + 60) / 25.4 * 60), round((y + 3) / 25.4 * 60)))
+    assert px[1] > px[0] + 40
+
+
+def test_one_png_keeps_its_name_and_grey_is_greyscale(tmp_path):
+    from PIL import Image
+
+    out = tmp_path / "one.png"
+    args = "--page front --format png --grey --dpi 40".split()
+    assert run("render", SMALL, *args, "-o", str(out)).exit_code == 0
+    assert Image.open(out).mode == "L"
+
+
+# ------------------------------------------------------------------------------- watch
+
+
+def test_watch_renders_again_on_each_save_and_keeps_the_last_good_output(tmp_path):
+    """The real watcher (watchfiles) on a variant and its parent; every step waits for an
+    event from the loop, bounded, with no timing asserted."""
+    pytest.importorskip("watchfiles")
+    from sheetgen.render.watch import watch
+
+    parent = tmp_path / "parent.yaml"
+    parent.write_text((FIXTURES / "small_pad.yaml").read_text())
+    child = tmp_path / "variant.yaml"
+    child.write_text("extends: parent.yaml\nid: variant\n")
+    out = tmp_path / "out.pdf"
+    events: list[str] = []
+    happened = threading.Condition()
+    stop = threading.Event()
+
+    def build():
+        from sheetgen.games import load_layout as load
+
+        out.write_bytes(render_pdf(load(str(child)), lang="en"))
+        with happened:
+            events.append("built")
+            happened.notify_all()
+
+    def report(exc):
+        with happened:
+            events.append("error: " + str(exc.problems[0].message))
+            happened.notify_all()
+
+    def wait_for(n, timeout=60):
+        with happened:
+            return happened.wait_for(lambda: len(events) >= n, timeout=timeout)
+
+    def save_until_seen(path, texts, n):
+        """Save `path` until the loop has reacted `n` times: the watcher may not be
+        watching yet right after a build (bounded: at most len(texts) saves)."""
+        for text in texts:
+            path.write_text(text)
+            if wait_for(n, timeout=3):
+                return
+        raise AssertionError(f"no reaction to saving {path.name}: {events}")
+
+    loop = threading.Thread(target=lambda: watch(str(child), build, report, stop_event=stop))
+    loop.start()
+    try:
+        assert wait_for(1), events
+        first = out.read_bytes()
+        base = parent.read_text()
+        save_until_seen(parent, [base.replace("Small pad", "Small pad " + "2" * k) for k in range(1, 21)], 2)
+        second = out.read_bytes()
+        assert second != first
+        bad = "extends: parent.yaml\nid: variant\nsheet: {width: %d}\n"
+        save_until_seen(child, [bad % (5000 + k) for k in range(20)], 3)  # a bad save
+        assert out.read_bytes() == second  # the last good output stays
+    finally:
+        stop.set()
+        loop.join(timeout=60)
+    assert events[:2] == ["built", "built"] and events[2].startswith("error: ")
+    assert not loop.is_alive()
+
+
+def test_watch_with_given_changes_reports_errors_and_goes_on(tmp_path):
+    from sheetgen.errors import LayoutError
+    from sheetgen.render.watch import layout_files, watch
+
+    layout = tmp_path / "v.yaml"
+    layout.write_text("extends: harvest-dice-normal\n")
+    assert layout_files(str(layout)) == {layout.resolve()}
+    seen = []
+
+    def build():
+        seen.append("build")
+        if len(seen) == 2:
+            raise LayoutError("v.yaml:1: broken")
+
+    changes = lambda folders: iter([{layout.resolve()}, {tmp_path / "other.txt"}, {layout.resolve()}])
+    assert watch(str(layout), build, lambda exc: seen.append(str(exc)), changes=changes) == 3
+    assert seen == ["build", "build", "v.yaml:1: broken", "build"]
+
+
+def test_cli_notes_and_summary(tmp_path):
+    result = run("render", "harvest-dice-normal", "--duplex", "-o", str(tmp_path / "h.pdf"))
+    assert result.exit_code == 0
+    assert result.output.startswith("note: harvest-dice-normal prints one page: --duplex ignored\nwrote ")
+    result = run("render", SMALL, "--page", "front", "--per-page", "4", "--copies", "5", "-o", str(tmp_path / "p.pdf"))
+    assert re.fullmatch(
+        r"wrote .*p\.pdf \(2 pages, 4 sheets a page on A4, 3 empty cells on the last page, \d+ KiB\)\n", result.output
+    )
+    result = run("render", SMALL, "--per-page", "2", "--fillable", "-o", str(tmp_path / "f.pdf"))
+    assert result.exit_code == 2
+    assert "--fillable prints one full-size sheet a page" in result.output
+
+
+def test_the_readme_table_says_what_the_rule_computes():
+    """README.md lists, for each built-in layout, the largest --per-page on A4 and Letter
+    (every player count checked, the strictest kept)."""
+    from sheetgen.layout.resolve import builtin_ids
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    for lid in builtin_ids():
+        lay = load_layout(lid)
+        best = {}
+        for paper in ("a4", "letter"):
+            best[paper] = min(
+                impose.largest_per_page(doc, paper, impose.smallest(doc))
+                for doc in (lay.document("en", n, None) for n in range(lay.players["min"], lay.players["max"] + 1))
+            )
+        row = next(line for line in readme.splitlines() if line.startswith(f"| {lid} |"))
+        assert row.split("|")[-3:-1] == [f" {best['a4']} ", f" {best['letter']} "], row
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["-", "--watch"],
+            "Error: Invalid value for 'LAYOUT': --watch needs a layout file to watch, not standard input\n",
+        ),
+        (
+            [SMALL, "--watch", "-o", "-"],
+            "Error: Invalid value for '-o': --watch rewrites a file on each save: give a file, not -\n",
+        ),
+    ],
+)
+def test_watch_needs_files(args, message):
+    result = run("render", *args)
+    assert result.exit_code == 2 and result.output.endswith("\n\n" + message)
