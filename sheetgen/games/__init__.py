@@ -36,6 +36,7 @@ def game_ids() -> list[str]:
     return sorted(registry())
 
 
+@lru_cache(maxsize=64)
 def _game(game_id: str) -> Game | None:
     """The game `game_id`: first from the module of that name (harvest-dice: harvest_dice), so
     that one command imports one game's rules; else from the registry of every module."""

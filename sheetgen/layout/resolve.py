@@ -16,6 +16,7 @@ Merging (`merge`) is a pure function:
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from sheetgen.yamlsrc import SrcDict, SrcList, load_file, where
 BUILTIN_PACKAGE = "sheetgen.layouts"
 
 
+@cache
 def builtin_dir() -> Path:
     try:
         return Path(str(resources.files(BUILTIN_PACKAGE)))
