@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -208,19 +209,35 @@ def render(layout, output, lang, paper, copies, players, pages, fillable):
             )
     if fillable:
         _check_form_fields(lay, list(pages) or known, players, copies)
-    data = render_pdf(
-        lay,
-        lang=lang or default_lang(),
-        paper=paper,
-        copies=copies,
-        players=players,
-        pages=list(pages) or None,
-        fillable=fillable,
-    )
+    with _progress(copies if fillable and copies >= PROGRESS_COPIES else 0, "form fields") as progress:
+        data = render_pdf(
+            lay,
+            lang=lang or default_lang(),
+            paper=paper,
+            copies=copies,
+            players=players,
+            pages=list(pages) or None,
+            fillable=fillable,
+            progress=progress,
+        )
     path = output if output is not None else str(Path("output") / f"{lay.id}.pdf")
     shown = write_output(path, data, inputs=inputs)
     n = copies * (len(pages) or len(lay.pages))
     click.echo(f"wrote {printable(shown)} ({n} page{'s' if n > 1 else ''}, {len(data) / 1024:.0f} KiB)", err=True)
+
+
+PROGRESS_COPIES = 20  # fillable copies from which the work takes long enough to show progress
+
+
+@contextmanager
+def _progress(total: int, label: str):
+    """A progress bar on standard error for `total` steps, when it is a terminal (None
+    otherwise, or when total is 0): what it yields is called with the steps done."""
+    if not total or not click.get_text_stream("stderr").isatty():
+        yield None
+        return
+    with click.progressbar(length=total, label=label, file=click.get_text_stream("stderr")) as bar:
+        yield lambda done: bar.update(done - bar.pos)
 
 
 def _check_form_fields(lay, pages: list[str], players, copies: int) -> None:

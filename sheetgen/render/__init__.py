@@ -17,8 +17,12 @@ def render_pdf(
     players: int | None = None,
     pages: list[str] | None = None,
     fillable: bool = False,
+    progress=None,
 ) -> bytes:
-    """The PDF bytes of `copies` sets of the layout's pages (all, or those named)."""
+    """The PDF bytes of `copies` sets of the layout's pages (all, or those named);
+    `progress`: see sheetgen.render.pdf.pdf_bytes."""
     from sheetgen.render.pdf import pdf_bytes
 
-    return pdf_bytes(layout.document(lang, players, pages), paper=paper, copies=copies, fillable=fillable)
+    return pdf_bytes(
+        layout.document(lang, players, pages), paper=paper, copies=copies, fillable=fillable, progress=progress
+    )

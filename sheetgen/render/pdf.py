@@ -265,11 +265,12 @@ class _Widget(PDFObject):
         )
 
 
-def pdf_bytes(doc: Document, *, paper: str = "a4", copies: int = 1, fillable: bool = False) -> bytes:
+def pdf_bytes(doc: Document, *, paper: str = "a4", copies: int = 1, fillable: bool = False, progress=None) -> bytes:
     """The PDF bytes of `copies` sets of the document's pages.
 
     With `fillable`, every box a player marks is also a form field (see add_fields);
-    each copy then gets its own fields, so each page is drawn on its own."""
+    each copy then gets its own fields, so each page is drawn on its own, and
+    `progress(n)` (if given) is called after each copy with the copies done."""
     pw, ph = PAPERS[paper]
     buf = io.BytesIO()
     # initialFontName: reportlab otherwise declares Helvetica (not embedded) on every
@@ -295,6 +296,8 @@ def pdf_bytes(doc: Document, *, paper: str = "a4", copies: int = 1, fillable: bo
             if fillable:
                 add_fields(c, page.boxes(), placement(page, paper), copy)
             c.showPage()
+        if progress is not None:
+            progress(copy)
     if copies > 1 and not fillable:
         _repeat_pages(c, names, copies - 1)
     c.save()
