@@ -233,10 +233,12 @@ PROGRESS_COPIES = 20  # fillable copies from which the work takes long enough to
 def _progress(total: int, label: str):
     """A progress bar on standard error for `total` steps, when it is a terminal (None
     otherwise, or when total is 0): what it yields is called with the steps done."""
-    if not total or not click.get_text_stream("stderr").isatty():
+    import sys
+
+    if not total or not sys.stderr.isatty():
         yield None
         return
-    with click.progressbar(length=total, label=label, file=click.get_text_stream("stderr")) as bar:
+    with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
         yield lambda done: bar.update(done - bar.pos)
 
 
