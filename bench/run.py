@@ -11,10 +11,17 @@ Measures, in one process (plus child processes for the CLI):
 - baseline: the same pads drawn the naive way, plain reportlab with every page
   redrawn (the project's own `draw_prims` on every page, no Form XObject), and
   the ratios ours/baseline for time and size;
-- cli: cold start as whole processes (`python -m sheetgen --help`,
-  `python -m sheetgen render harvest-dice-normal -o TMP`), median of --runs;
+- processes: the commands a user waits for, as whole processes (median wall time
+  of --runs, CPU time, peak memory, output size): `--help`, one sheet, a
+  1000-copy pad, 100 fillable copies, scoring one record and 1000 records (JSON
+  lines, multi-document YAML); each beside its baseline: the same command with
+  sheetgen's user cache off (a first run), the same 1000 records as 1000 files,
+  and the floor (Python starting and importing reportlab, PyYAML and Click);
+- fillable: the same 100 copies in process, against the naive way (reportlab's
+  acroForm, one set of appearance streams built per field);
 - scoring: records per second for each built-in layout whose game has rules,
-  through `sheetgen.scoring.api.score_data`, on a synthetic valid record.
+  through `sheetgen.scoring.api.score_data` one by one (the baseline) and
+  `score_many` (the batch API), on a synthetic valid record.
 
 Prints a table, PASS/MISS per target, and writes everything as JSON to
 output/bench.json (or --json PATH). Not part of the test run: timings depend on
@@ -43,14 +50,23 @@ if str(ROOT) not in sys.path:
 HARVEST = "harvest-dice-normal"
 KIB = 1024
 
-# Targets of issue 6 (2-core machine, medians).
+# Targets of issue 15 (2-core machine, medians of whole processes unless said otherwise).
 PAD_COPIES = 1000
-PAD_TIME_S = 1.5
-PAD_SIZE_KIB = 600
-PAD_SPEEDUP = 10.0
+PAD_PROCESS_S = 0.35  # `sheetgen render harvest-dice-normal --copies 1000`, whole process
+PAD_SIZE_KIB = 300
+PAD_SPEEDUP = 10.0  # in process, against the naive baseline (issue 6)
 PAD_SHRINK = 5.0
-HELP_S = 0.25
-RENDER_CLI_S = 0.6
+HELP_S = 0.08
+RENDER_CLI_S = {HARVEST: 0.25, "imperial-settlers-advanced": 0.30}
+RENDER_CLI_OTHER_S = 0.30  # the largest layout, if another one is the largest
+SCORE_ONE_S = 0.20
+SCORE_BULK_S = 1.0  # 1000 records in one JSON-lines or multi-document YAML file
+BULK_RECORDS = 1000
+FILLABLE_LAYOUT = "imperial-settlers-advanced"
+FILLABLE_COPIES = 100
+FILLABLE_S = 3.0
+FILLABLE_MB = 10.0
+BATCH_RATE = 20_000  # Harvest Dice records a second, through sheetgen.scoring.api.score_many
 
 
 def median_time(fn, runs: int) -> tuple[float, object]:
@@ -137,6 +153,7 @@ def bench_render(chosen: list[dict], copies_list: list[int], runs: int, baseline
         render_baseline(lay, 1, displays)
         for copies in copies_list:
             t, data = median_time(lambda lay=lay, copies=copies: render_ours(lay, copies), runs)
+            peak = _peak(lambda lay=lay, copies=copies: render_ours(lay, copies))
             b_runs = baseline_runs.get(copies, 1)
             bt, bdata = median_time(
                 lambda lay=lay, copies=copies, displays=displays: render_baseline(lay, copies, displays), b_runs
@@ -149,6 +166,7 @@ def bench_render(chosen: list[dict], copies_list: list[int], runs: int, baseline
                 "copies": copies,
                 "time_s": round(t, 5),
                 "size_bytes": len(data),
+                "peak_kib": peak,
                 "runs": runs,
                 "baseline_time_s": round(bt, 5),
                 "baseline_size_bytes": len(bdata),
@@ -164,77 +182,223 @@ def bench_render(chosen: list[dict], copies_list: list[int], runs: int, baseline
     return rows
 
 
-# ---------------------------------------------------------------- CLI cold start
+# ---------------------------------------------------------------- whole processes
 
 
-def bench_cli(runs: int, log, largest: str | None = None) -> list[dict]:
-    """Whole processes, as a user starts them. Bytecode is cached (in a private
-    PYTHONPYCACHEPREFIX, filled by a warm-up run), as after `pip install`: this
-    machine's PYTHONDONTWRITEBYTECODE=1 would otherwise recompile sheetgen's
-    sources in every process. Wall time is the target; CPU time (user + sys of
-    the child) is shown too, since wall time suffers when other work shares the CPUs."""
-    import resource
+GNU_TIME = "/usr/bin/time"
 
+
+def run_process(argv: list[str], cwd: str, env: dict) -> dict:
+    """One whole process: wall time, CPU time (user + sys, from wait4) and peak memory (max
+    RSS); its output goes to files, its exit status is checked. Linux counts in a child's
+    max RSS the memory of the process it was forked from (this one, ~70 MiB), so the peak
+    is taken from GNU time (%M), a small process in between, when it is installed."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile() as rss:
+        wrap = [GNU_TIME, "-f", "%M", "-o", rss.name] if os.access(GNU_TIME, os.X_OK) else []
+        t = time.perf_counter()
+        proc = subprocess.Popen(wrap + argv, cwd=cwd, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            err.seek(0)
+            raise RuntimeError(f"exited {proc.returncode}: {err.read().decode('utf-8', 'replace').strip()[-500:]}")
+        peak = usage.ru_maxrss
+        if wrap:
+            lines = Path(rss.name).read_text(encoding="utf-8").split()
+            peak = int(lines[-1]) if lines and lines[-1].isdigit() else peak
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss_kib": peak}
+
+
+def _median_process(argv, cwd, env, runs: int, warm: bool = True) -> dict:
+    if warm:
+        run_process(argv, cwd, env)  # warm up: bytecode, OS file caches, sheetgen's user cache
+    got = [run_process(argv, cwd, env) for _ in range(max(1, runs))]
+    return {
+        "time_s": round(statistics.median(g["wall"] for g in got), 5),
+        "cpu_s": round(statistics.median(g["cpu"] for g in got), 5),
+        "peak_kib": max(g["rss_kib"] for g in got),
+    }
+
+
+def bench_processes(runs: int, log, largest: str | None, quick: bool, records: dict) -> list[dict]:
+    """The commands a user waits for, as whole processes, as a user starts them. Bytecode
+    is cached (in a private PYTHONPYCACHEPREFIX, filled by a warm-up run), as after `pip
+    install`: this machine's PYTHONDONTWRITEBYTECODE=1 would otherwise recompile
+    sheetgen's sources in every process. sheetgen's user cache (parsed fonts, validated
+    layouts) lives in a private folder, filled by the warm-up run; each command's
+    baseline is either the same command with that cache off (what a first run costs),
+    or the naive way of doing the same work."""
     rows = []
     with tempfile.TemporaryDirectory(prefix="sheetgen-bench-") as tmp:
         env = dict(os.environ)
         env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
-        out = str(Path(tmp) / "sheet.pdf")
-        shown = lambda argv: " ".join("TMP" if a == out else a for a in ["python"] + argv[1:])  # noqa: E731
-        commands = [
-            ("sheetgen --help", [sys.executable, "-m", "sheetgen", "--help"]),
-            (f"sheetgen render {HARVEST} -o TMP", [sys.executable, "-m", "sheetgen", "render", HARVEST, "-o", out]),
+        env["SHEETGEN_CACHE_DIR"] = str(Path(tmp) / "cache")
+        cold = dict(env, SHEETGEN_CACHE_DIR="off")
+        out = str(Path(tmp) / "out.pdf")
+        py = [sys.executable]
+        sg = py + ["-m", "sheetgen"]
+        files = _record_files(Path(tmp), records)
+        copies = 10 if quick else PAD_COPIES
+        fill = 5 if quick else FILLABLE_COPIES
+        n_bulk = files["n"]
+        floor = py + ["-c", "import click, yaml, reportlab.pdfgen.canvas"]
+        cases = [
+            ("sheetgen --help", sg + ["--help"], ("python -c pass", py + ["-c", "pass"], env)),
+            (f"render {HARVEST}", sg + ["render", HARVEST, "-o", out], ("same, cache off", None, cold)),
         ]
         if largest and largest != HARVEST:
-            commands.append(
-                (f"sheetgen render {largest} -o TMP", [sys.executable, "-m", "sheetgen", "render", largest, "-o", out])
-            )
-        commands += [
-            ("python -c pass (interpreter alone)", [sys.executable, "-c", "pass"]),
+            cases.append((f"render {largest}", sg + ["render", largest, "-o", out], ("same, cache off", None, cold)))
+        cases += [
+            (
+                f"render {HARVEST} --copies {copies}",
+                sg + ["render", HARVEST, "--copies", str(copies), "-o", out],
+                ("same, cache off", None, cold),
+            ),
+            (
+                f"render {FILLABLE_LAYOUT} --fillable --copies {fill}",
+                sg + ["render", FILLABLE_LAYOUT, "--fillable", "--copies", str(fill), "-o", out],
+                ("same, cache off", None, cold),
+            ),
+            ("score one record", sg + ["score", files["one"], "--format", "json"], ("same, cache off", None, cold)),
+            (
+                f"score {n_bulk} records (JSON lines)",
+                sg + ["score", files["jsonl"], "--format", "jsonl"],
+                (f"{n_bulk} record files", sg + ["score", *files["many"], "--format", "jsonl"], env),
+            ),
+            (
+                f"score {n_bulk} records (YAML documents)",
+                sg + ["score", files["yaml"], "--format", "jsonl"],
+                (f"{n_bulk} record files", sg + ["score", *files["many"], "--format", "jsonl"], env),
+            ),
+            ("floor: python, import click, yaml, reportlab", floor, None),
         ]
-        for name, argv in commands:
-            cpu = []
-
-            def once(argv=argv, cpu=cpu, name=name):
-                before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                done = subprocess.run(
-                    argv, cwd=tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=120
-                )
-                after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-                if done.returncode != 0:
-                    raise RuntimeError(f"{name} exited {done.returncode}: {done.stderr.strip()[-500:]}")
-
+        for name, argv, base in cases:
+            row = {"command": name, "argv": _shown(argv, tmp), "runs": runs}
             try:
-                once()  # warm up: bytecode and OS file caches
-                cpu.clear()
-                t, _ = median_time(once, runs)
-                rows.append(
-                    {
-                        "command": name,
-                        "argv": shown(argv),
-                        "time_s": round(t, 5),
-                        "cpu_s": round(statistics.median(cpu), 5),
-                        "runs": runs,
-                        "status": "ok",
-                    }
+                row.update(_median_process(argv, tmp, env, runs))
+                row["output_bytes"] = os.path.getsize(out) if "-o" in argv else None
+                if base is not None:
+                    bname, bargv, benv = base
+                    b = _median_process(bargv or argv, tmp, benv, runs, warm=bargv is not None)
+                    row.update(baseline=bname, baseline_time_s=b["time_s"], baseline_peak_kib=b["peak_kib"])
+                row["status"] = "ok"
+                log(
+                    f"  {name}: {row['time_s'] * 1000:.0f} ms (cpu {row['cpu_s'] * 1000:.0f} ms, "
+                    f"peak {row['peak_kib'] / KIB:.0f} MiB)"
+                    + (f"; {row['baseline']}: {row['baseline_time_s'] * 1000:.0f} ms" if base else "")
                 )
-                log(f"  {name}: {t * 1000:.0f} ms (cpu {statistics.median(cpu) * 1000:.0f} ms)")
             except Exception as exc:
-                rows.append(
-                    {
-                        "command": name,
-                        "argv": shown(argv),
-                        "time_s": None,
-                        "cpu_s": None,
-                        "runs": runs,
-                        "status": f"error: {exc}",
-                    }
-                )
+                row.update(time_s=None, cpu_s=None, peak_kib=None, status=f"error: {exc}")
                 log(f"  {name}: error: {exc}")
+            rows.append(row)
     return rows
+
+
+def _shown(argv: list[str], tmp: str) -> str:
+    words = ["python"] + [a.replace(tmp, "TMP") for a in argv[1:]]
+    if len(words) > 12:
+        words = words[:6] + [f"... ({len(words) - 8} more)"] + words[-2:]
+    return " ".join(words)
+
+
+def _record_files(folder: Path, records: dict) -> dict:
+    """One Harvest Dice record, the same record 1000 times as JSON lines, as YAML documents,
+    and as 1000 files (the baseline)."""
+    import yaml
+
+    rec, n = records["record"], records["n"]
+    one = folder / "game.yaml"
+    one.write_text(yaml.safe_dump(rec, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    jsonl = folder / "games.jsonl"
+    jsonl.write_text("".join(json.dumps(rec, ensure_ascii=False) + "\n" for _ in range(n)), encoding="utf-8")
+    docs = folder / "games.yaml"
+    docs.write_text("".join("---\n" + one.read_text(encoding="utf-8") for _ in range(n)), encoding="utf-8")
+    many = folder / "many"
+    many.mkdir()
+    names = []
+    for i in range(n):
+        path = many / f"game{i:04d}.yaml"
+        path.write_text(one.read_text(encoding="utf-8"), encoding="utf-8")
+        names.append(str(path))
+    return {"one": str(one), "jsonl": str(jsonl), "yaml": str(docs), "many": names, "n": n}
+
+
+# ---------------------------------------------------------------- fillable, in process
+
+
+def naive_fields(c, boxes, at, copy: int) -> None:
+    """The naive form fields: reportlab's acroForm.checkbox/textfield for each box, each
+    building its own appearance streams (what sheetgen did before issue 15)."""
+    from reportlab.lib.colors import HexColor
+    from reportlab.lib.units import mm
+
+    from sheetgen.layout.display import field_name
+
+    form = c.acroForm
+    for p in boxes:
+        name = field_name(p.field, copy)
+        x, y, w, h = at.x(p.x), at.y(p.y + p.h), p.w * mm, p.h * mm
+        common = dict(borderWidth=0, fillColor=None, borderColor=None, fieldFlags="", annotationFlags="print")
+        if p.kind in ("check", "round", "mini"):
+            size = min(w, h) - (0.9 * mm if p.kind == "check" else 0)
+            form.checkbox(
+                name=name, x=x + (w - size) / 2, y=y + (h - size) / 2, size=size, checked=False,
+                buttonStyle="cross", textColor=HexColor("#333333"), tooltip=p.field, **common,
+            )  # fmt: skip
+        else:
+            form.textfield(
+                name=name, x=x + 0.5, y=y + 0.5, width=w - 1, height=h - 1, value="",
+                textColor=HexColor("#1a1a1a"), tooltip=p.field, fontName="Helvetica",
+                fontSize=min(14, max(6, h * 0.55)), maxlen=200, **common,
+            )  # fmt: skip
+
+
+def bench_fillable(copies: int, runs: int, log) -> dict:
+    """100 fillable copies in process: ours, and the naive fields (run once: ~30x slower)."""
+    import sheetgen.render.pdf as pdf
+    from sheetgen.layout.model import load_layout
+
+    lay = load_layout(FILLABLE_LAYOUT)
+    doc = lay.document("en", None, None)
+    ours = lambda: pdf.pdf_bytes(doc, paper="a4", copies=copies, fillable=True)  # noqa: E731
+    ours()
+    t, data = median_time(ours, runs)
+    peak = _peak(ours)
+    real = pdf.add_fields
+    pdf.add_fields = naive_fields
+    try:
+        bt, bdata = median_time(ours, 1)
+    finally:
+        pdf.add_fields = real
+    row = {
+        "layout": FILLABLE_LAYOUT,
+        "copies": copies,
+        "time_s": round(t, 5),
+        "size_bytes": len(data),
+        "peak_kib": peak,
+        "baseline_time_s": round(bt, 5),
+        "baseline_size_bytes": len(bdata),
+    }
+    log(
+        f"  {FILLABLE_LAYOUT} fillable x{copies}: {t * 1000:.0f} ms {len(data) / KIB:.0f} KiB; "
+        f"naive {bt * 1000:.0f} ms {len(bdata) / KIB:.0f} KiB"
+    )
+    return row
+
+
+def _peak(fn) -> int:
+    """Peak memory (KiB) that Python allocates while fn runs (tracemalloc, in a run of its own)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1] // KIB
+    finally:
+        tracemalloc.stop()
 
 
 # ---------------------------------------------------------------- scoring
@@ -352,7 +516,7 @@ def make_record(layout, score_data) -> tuple[dict, str]:
 
 def bench_scoring(runs: int, min_batch_s: float, log) -> list[dict]:
     try:
-        from sheetgen.scoring.api import score_data
+        from sheetgen.scoring.api import score_data, score_many
     except Exception as exc:
         log(f"  scoring not available: {type(exc).__name__}: {exc}")
         return [
@@ -399,9 +563,21 @@ def bench_scoring(runs: int, min_batch_s: float, log) -> list[dict]:
                 score_data(rec, "<bench>")
             rates.append(batch / (time.perf_counter() - t0))
         row["records_per_s"] = round(statistics.median(rates), 1)
+        many = [rec] * max(batch, 100)
+        rates = []
+        for _ in range(max(1, runs)):
+            t0 = time.perf_counter()
+            score_many(many, "<bench>")
+            rates.append(len(many) / (time.perf_counter() - t0))
+        row["batch_records_per_s"] = round(statistics.median(rates), 1)
+        row["batch_peak_kib"] = _peak(lambda many=many: score_many(many, "<bench>"))
+        row["batch_size"] = len(many)
         row["status"] = "ok"
         rows.append(row)
-        log(f"  {lid}: {row['records_per_s']:.0f} records/s ({row['players']} players, {how})")
+        log(
+            f"  {lid}: {row['records_per_s']:.0f} records/s one by one, {row['batch_records_per_s']:.0f} "
+            f"in a batch ({row['players']} players, {how})"
+        )
     if not rows:
         rows.append({"game": "*", "layout": "*", "status": "not available (no layout loads)", "records_per_s": None})
     return rows
@@ -410,7 +586,8 @@ def bench_scoring(runs: int, min_batch_s: float, log) -> list[dict]:
 # ---------------------------------------------------------------- targets, table
 
 
-def targets(render_rows: list[dict], cli_rows: list[dict]) -> list[dict]:
+def targets(render_rows: list[dict], procs: list[dict], fillable: dict | None, scoring: list[dict]) -> list[dict]:
+    """Each target of issue 15 against its limit (and the naive baseline where there is one)."""
     out = []
 
     def add(name, value, limit, unit, ok, note=""):
@@ -426,42 +603,76 @@ def targets(render_rows: list[dict], cli_rows: list[dict]) -> list[dict]:
             }
         )
 
-    pads = [r for r in render_rows if r["copies"] == PAD_COPIES]
-    if not pads:
-        for name, limit, unit in (
-            (f"{PAD_COPIES}-copy pad time", PAD_TIME_S, "s <"),
-            (f"{PAD_COPIES}-copy pad size", PAD_SIZE_KIB, "KiB <"),
-            ("pad speed-up vs baseline", PAD_SPEEDUP, "x >="),
-            ("pad size reduction vs baseline", PAD_SHRINK, "x >="),
-        ):
-            add(name, None, limit, unit, False, f"no {PAD_COPIES}-copy pad in this run (--quick)")
-    for r in pads:
-        tag = f" [{r['layout']}, {r['pages_per_copy'] * r['copies']} pages]"
-        add(f"{PAD_COPIES}-copy pad time{tag}", r["time_s"], PAD_TIME_S, "s <", r["time_s"] < PAD_TIME_S)
-        kib = round(r["size_bytes"] / KIB, 1)
-        add(f"{PAD_COPIES}-copy pad size{tag}", kib, PAD_SIZE_KIB, "KiB <", kib < PAD_SIZE_KIB)
+    by = {r["command"]: r for r in procs}
+
+    def proc(command: str, limit: float, label: str, size_limit_kib: float | None = None):
+        r = by.get(command) or {}
+        t = r.get("time_s")
+        base = f"{r['baseline']}: {r['baseline_time_s']:.3f} s" if r.get("baseline_time_s") is not None else ""
+        mem = f"peak {r['peak_kib'] / KIB:.0f} MiB" if r.get("peak_kib") else ""
+        note = "; ".join(x for x in (base, mem) if x) or r.get("status", "not run")
+        add(label, t, limit, "s <=", t is not None and t <= limit, note)
+        if size_limit_kib is not None:
+            kib = round(r["output_bytes"] / KIB, 1) if r.get("output_bytes") else None
+            add(label.replace("time", "size"), kib, size_limit_kib, "KiB <=", kib is not None and kib <= size_limit_kib)
+
+    proc("sheetgen --help", HELP_S, "sheetgen --help (process)")
+    for command in by:
+        if command.startswith("render ") and " --" not in command:
+            lid = command.split()[1]
+            proc(command, RENDER_CLI_S.get(lid, RENDER_CLI_OTHER_S), f"one sheet, whole process [{lid}]")
+    pad = next((c for c in by if c.startswith(f"render {HARVEST} --copies")), None)
+    copies = int(pad.split()[-1]) if pad else PAD_COPIES
+    if pad and copies == PAD_COPIES:
+        proc(pad, PAD_PROCESS_S, f"{PAD_COPIES}-copy pad time, whole process [{HARVEST}]", PAD_SIZE_KIB)
+    else:
+        add(f"{PAD_COPIES}-copy pad, whole process", None, PAD_PROCESS_S, "s <=", False, "not in --quick")
+    fill = next((c for c in by if "--fillable" in c), None)
+    if fill and int(fill.split()[-1]) == FILLABLE_COPIES:
+        proc(fill, FILLABLE_S, f"{FILLABLE_COPIES} fillable copies time, whole process [{FILLABLE_LAYOUT}]")
+        r = by[fill]
+        mb = round(r["output_bytes"] / 1e6, 2) if r.get("output_bytes") else None
+        note = f"naive: {fillable['baseline_size_bytes'] / 1e6:.1f} MB" if fillable else ""
+        add(f"{FILLABLE_COPIES} fillable copies size [{FILLABLE_LAYOUT}]", mb, FILLABLE_MB, "MB <=",
+            mb is not None and mb <= FILLABLE_MB, note)  # fmt: skip
+    else:
+        add(f"{FILLABLE_COPIES} fillable copies, whole process", None, FILLABLE_S, "s <=", False, "not in --quick")
+    proc("score one record", SCORE_ONE_S, "sheetgen score, one record (process)")
+    for command in by:
+        if command.startswith("score ") and "records (" in command:
+            n = int(command.split()[1])
+            if n == BULK_RECORDS:
+                proc(command, SCORE_BULK_S, f"sheetgen score, {command[6:]} (process)")
+            else:
+                add(f"sheetgen {command}", None, SCORE_BULK_S, "s <=", False, f"only {n} records in --quick")
+    h = next((r for r in scoring if r.get("layout") == HARVEST and r.get("batch_records_per_s")), None)
+    if h:
+        add(
+            f"Harvest Dice records/s, batch API (score_many) [{HARVEST}]",
+            h["batch_records_per_s"],
+            BATCH_RATE,
+            "records/s >=",
+            h["batch_records_per_s"] >= BATCH_RATE,
+            f"one by one (score_data): {h['records_per_s']:.0f}/s; peak {h['batch_peak_kib'] / KIB:.1f} MiB "
+            f"for {h['batch_size']} records",
+        )
+    for r in render_rows:
+        if r["copies"] != PAD_COPIES:
+            continue
+        tag = f" [{r['layout']}, {r['pages_per_copy'] * r['copies']} pages, in process]"
         speed = round(r["baseline_time_s"] / r["time_s"], 1)
-        add(f"pad speed-up vs baseline{tag}", speed, PAD_SPEEDUP, "x >=", speed >= PAD_SPEEDUP)
+        add(f"pad speed-up vs naive baseline{tag}", speed, PAD_SPEEDUP, "x >=", speed >= PAD_SPEEDUP)
         shrink = round(r["baseline_size_bytes"] / r["size_bytes"], 1)
-        add(f"pad size reduction vs baseline{tag}", shrink, PAD_SHRINK, "x >=", shrink >= PAD_SHRINK)
-    by_cmd = {r["command"]: r for r in cli_rows}
-    h = by_cmd.get("sheetgen --help", {}).get("time_s")
-    add("sheetgen --help (cold process)", h, HELP_S, "s <", h is not None and h < HELP_S)
-    for r in cli_rows:
-        if r["command"].startswith("sheetgen render "):
-            rn, lid = r["time_s"], r["command"].split()[2]
-            add(
-                f"one sheet end to end (cold process) [{lid}]",
-                rn,
-                RENDER_CLI_S,
-                "s <",
-                rn is not None and rn < RENDER_CLI_S,
-            )
+        add(f"pad size reduction vs naive baseline{tag}", shrink, PAD_SHRINK, "x >=", shrink >= PAD_SHRINK)
     return out
 
 
 def _ms(s):
     return "-" if s is None else f"{s * 1000:.1f} ms"
+
+
+def _mib(kib):
+    return "-" if not kib else f"{kib / KIB:.1f} MiB"
 
 
 def _kib(b):
@@ -487,10 +698,32 @@ def table(result: dict) -> str:
         f"load average {m['load_before']} before, {result['load_after']} after"
     )
     lines.append("")
-    lines.append("Rendering (in process, layout loaded; baseline = plain reportlab, every page redrawn)")
+    lines.append("Whole processes (bytecode cached; median wall time, CPU time, peak memory = max RSS)")
     lines.append("")
     grid(
-        ["layout", "prims", "copies", "time", "size", "baseline time", "baseline size", "time ratio", "size ratio"],
+        ["command", "wall time", "cpu time", "peak memory", "output", "baseline", "baseline time", "baseline peak"],
+        [
+            [
+                r["argv"],
+                _ms(r.get("time_s")),
+                _ms(r.get("cpu_s")),
+                _mib(r.get("peak_kib")),
+                _kib(r.get("output_bytes")),
+                r.get("baseline", "-") if r["status"] == "ok" else r["status"],
+                _ms(r.get("baseline_time_s")),
+                _mib(r.get("baseline_peak_kib")),
+            ]
+            for r in result["processes"]
+        ],
+    )
+    lines.append(
+        "Rendering (in process, layout loaded; baseline = plain reportlab, every page redrawn; "
+        "peak = Python allocations, tracemalloc)"
+    )
+    lines.append("")
+    grid(
+        ["layout", "prims", "copies", "time", "size", "peak", "baseline time", "baseline size", "time ratio",
+         "size ratio"],
         [
             [
                 r["layout"],
@@ -498,6 +731,7 @@ def table(result: dict) -> str:
                 r["copies"],
                 _ms(r["time_s"]),
                 _kib(r["size_bytes"]),
+                _mib(r.get("peak_kib")),
                 _ms(r["baseline_time_s"]) + (f" (x{r['baseline_runs']})" if r["baseline_runs"] != r["runs"] else ""),
                 _kib(r["baseline_size_bytes"]),
                 f"{r['time_ratio']:.4f}",
@@ -505,17 +739,29 @@ def table(result: dict) -> str:
             ]
             for r in result["render"]
         ],
-    )
-    lines.append("CLI cold start (whole processes, bytecode cached)")
+    )  # fmt: skip
+    f = result.get("fillable")
+    if f:
+        lines.append("Fillable (in process; naive = reportlab's acroForm fields, appearance streams built per field)")
+        lines.append("")
+        grid(
+            ["layout", "copies", "time", "size", "peak", "naive time", "naive size"],
+            [
+                [
+                    f["layout"],
+                    f["copies"],
+                    _ms(f["time_s"]),
+                    _kib(f["size_bytes"]),
+                    _mib(f["peak_kib"]),
+                    _ms(f["baseline_time_s"]),
+                    _kib(f["baseline_size_bytes"]),
+                ]
+            ],
+        )
+    lines.append("Scoring (synthetic valid records; one by one: score_data; batch: score_many)")
     lines.append("")
     grid(
-        ["command", "wall time", "cpu time", "status"],
-        [[r["argv"], _ms(r["time_s"]), _ms(r.get("cpu_s")), r["status"]] for r in result["cli"]],
-    )
-    lines.append("Scoring (sheetgen.scoring.api.score_data, synthetic valid records)")
-    lines.append("")
-    grid(
-        ["game", "layout", "players", "record", "records/s", "status"],
+        ["game", "layout", "players", "record", "one by one /s", "batch /s", "batch peak", "status"],
         [
             [
                 r["game"],
@@ -523,6 +769,8 @@ def table(result: dict) -> str:
                 r.get("players") or "-",
                 r.get("record", "-"),
                 "-" if r["records_per_s"] is None else f"{r['records_per_s']:.0f}",
+                "-" if r.get("batch_records_per_s") is None else f"{r['batch_records_per_s']:.0f}",
+                _mib(r.get("batch_peak_kib")),
                 r["status"],
             ]
             for r in result["scoring"]
@@ -573,6 +821,15 @@ def _load() -> str:
         return "n/a"
 
 
+def _bulk_record(n: int) -> dict:
+    """The synthetic Harvest Dice record that the scoring benchmark uses, to score n times."""
+    from sheetgen.layout.model import load_layout
+    from sheetgen.scoring.api import score_data
+
+    rec, _ = make_record(load_layout(HARVEST), score_data)
+    return {"record": rec, "n": n}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="smoke mode: small pads, one run each")
@@ -599,11 +856,14 @@ def main(argv=None) -> int:
     chosen, broken = pick_layouts(log)
     log("rendering")
     render_rows = bench_render(chosen, copies_list, runs, baseline_runs, log)
-    log("cli cold start")
-    largest = next((c["id"] for c in chosen if "largest" in c["role"]), None)
-    cli_rows = bench_cli(runs, log, largest)
+    log("fillable")
+    fillable = bench_fillable(5 if quick else FILLABLE_COPIES, runs, log)
     log("scoring")
     scoring_rows = bench_scoring(runs, 0.02 if quick else 0.2, log)
+    log("whole processes")
+    largest = next((c["id"] for c in chosen if "largest" in c["role"]), None)
+    records = _bulk_record(20 if quick else BULK_RECORDS)
+    procs = bench_processes(runs, log, largest, quick, records)
     result = {
         "command": "python bench/run.py" + (" --quick" if quick else ""),
         "quick": quick,
@@ -612,10 +872,12 @@ def main(argv=None) -> int:
         "load_after": _load(),
         "layouts_skipped": broken,
         "render": render_rows,
-        "cli": cli_rows,
+        "processes": procs,
+        "cli": procs,  # the name of earlier runs
+        "fillable": fillable,
         "scoring": scoring_rows,
     }
-    result["targets"] = targets(render_rows, cli_rows)
+    result["targets"] = targets(render_rows, procs, fillable, scoring_rows)
     result["elapsed_s"] = round(time.perf_counter() - started, 2)
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)

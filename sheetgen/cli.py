@@ -464,13 +464,15 @@ def score(records, fmt, lang, layout_ref, interactive, players, record_out, save
     """Score finished games from RECORDS (YAML or JSON game records, or PDFs filled
     on a screen from `sheetgen render --fillable`; `-` reads either from standard input).
 
-    Each record is one game. The filled PDFs given together are one game (one
+    Each record is one game; a file may hold several, each scored on its own: JSON
+    lines (one game a line) or YAML documents separated by `---`. The filled PDFs given together are one game (one
     player per filled sheet), as `sheetgen read` makes of them. Scores go to
     standard output, warnings to standard error.
 
     \b
     sheetgen score game.yaml
     sheetgen score game.yaml --format json
+    sheetgen score games.jsonl --format jsonl
     sheetgen score alice.pdf bob.pdf
     sheetgen score game.yaml --save
     sheetgen score harvest-dice-normal --interactive --record game.yaml
@@ -478,7 +480,8 @@ def score(records, fmt, lang, layout_ref, interactive, players, record_out, save
     from sheetgen.errors import RecordError, SheetgenError
     from sheetgen.fileio import read_text
     from sheetgen.scoring import output
-    from sheetgen.scoring.record import score_data, score_file
+    from sheetgen.scoring.record import Batch, score_data, score_documents
+    from sheetgen.yamlsrc import plain_tree
 
     lang = lang or default_lang()
     if again and not save:
@@ -495,7 +498,7 @@ def score(records, fmt, lang, layout_ref, interactive, players, record_out, save
         pdfs = [r for r in records if r.lower().endswith(".pdf") or (r == "-" and _stdin_is_pdf())]
         if layout_ref is not None and not pdfs:
             raise click.UsageError("--layout goes with filled PDFs")
-        scored, problems = [], []
+        scored, problems, batch = [], [], Batch()
         for path in records:
             try:
                 if path in pdfs:
@@ -504,8 +507,12 @@ def score(records, fmt, lang, layout_ref, interactive, players, record_out, save
                         scored.append(one)
                         texts.append(_record_yaml(record))
                 else:
-                    scored.append(score_file(path))
-                    texts.append(read_text(path) if save else "")
+                    games = score_documents(path, batch)
+                    scored += games
+                    if len(games) == 1:
+                        texts.append(read_text(path) if save else "")
+                    else:  # one game of several in the file: kept as its own record
+                        texts += [_record_yaml(plain_tree(g.record["_node"])) if save else "" for g in games]
             except SheetgenError as exc:
                 problems += exc.problems
         if problems:

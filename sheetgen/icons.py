@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from reportlab.lib.colors import Color, HexColor
-from reportlab.pdfgen.canvas import FILL_EVEN_ODD
+if TYPE_CHECKING:
+    from reportlab.lib.colors import Color
+# reportlab is imported where an icon is drawn, not here: checking a layout's icon names
+# (ICON_NAMES) must not cost `sheetgen score` the import of reportlab
 
 __all__ = ["ICON_NAMES", "draw_icon", "icon_exists"]
 
@@ -73,11 +76,15 @@ STONE_LIGHT = "#cbc7bf"
 # Drawing helpers
 # --------------------------------------------------------------------------
 def _colour(value) -> Color:
+    from reportlab.lib.colors import Color, HexColor
+
     return value if isinstance(value, Color) else HexColor(value)
 
 
 def _mix(a, b, t: float) -> Color:
     """Blend colour `a` towards `b` by fraction t (0 = a, 1 = b)."""
+    from reportlab.lib.colors import Color
+
     ca, cb = _colour(a), _colour(b)
     return Color(
         ca.red + (cb.red - ca.red) * t, ca.green + (cb.green - ca.green) * t, ca.blue + (cb.blue - ca.blue) * t
@@ -118,6 +125,8 @@ class _Pen:
     def draw(self, path, fill=None, stroke=INK, w: float = 1.0, even_odd=False):
         f, s = self.paint(fill, stroke, w)
         if f or s:
+            from reportlab.pdfgen.canvas import FILL_EVEN_ODD
+
             kw = {"fillMode": FILL_EVEN_ODD} if even_odd else {}
             self.c.drawPath(path, fill=f, stroke=s, **kw)
 
@@ -1109,6 +1118,8 @@ def draw_icon(canvas, name: str, x: float, y: float, size: float, color: str | N
     if size <= 0:
         return
     if color is not None and name in COLORABLE:
+        from reportlab.lib.colors import HexColor
+
         color = HexColor(color)  # validate early; raises ValueError
     canvas.saveState()
     try:

@@ -33,12 +33,82 @@ def font_dir() -> Path:
 
 @cache
 def font(name: str):
-    """The registered reportlab TTFont for one of FONT_NAMES (registered once)."""
+    """The registered reportlab TTFont for one of FONT_NAMES (registered once). Parsing a
+    DejaVu file costs ~45 ms; its parsed metrics are kept in the user cache (sheetgen.cache),
+    keyed by the file's content and reportlab's version, so later processes skip it."""
     from reportlab.pdfbase import pdfmetrics
+
+    ttf = _load_font(f"sheetgen-{name}", font_dir() / FONT_FILES[name])
+    pdfmetrics.registerFont(ttf)
+    return ttf
+
+
+def _load_font(name: str, path: Path):
+    """A reportlab TTFont of the file at `path`: its face from the cache when there, else parsed
+    (and cached). The same object either way (tests/test_text.py compares them)."""
+    import reportlab
     from reportlab.pdfbase.ttfonts import TTFont
 
-    ttf = TTFont(f"sheetgen-{name}", str(font_dir() / FONT_FILES[name]))
-    pdfmetrics.registerFont(ttf)
+    from sheetgen import cache
+
+    data = path.read_bytes()
+    key = cache.key("font", reportlab.Version, data)
+    face = _face_from_state(cache.get("font", key), path, data)
+    if face is None:
+        ttf = TTFont(name, str(path))
+        cache.put("font", key, _face_state(ttf.face))
+        return ttf
+    return _ttfont(name, face)
+
+
+_NOT_STATE = ("_ttf_data", "_pdfScale")  # the file's bytes (read again), a function of unitsPerEm
+
+
+def _face_state(face) -> dict:
+    """A parsed TTFontFace as plain data (marshal-able): its attributes, names as bytes."""
+    from reportlab.pdfbase.ttfonts import TTFNameBytes
+
+    attrs = {k: v for k, v in vars(face).items() if k not in _NOT_STATE}
+    names = sorted(k for k, v in attrs.items() if isinstance(v, TTFNameBytes))
+    return {"attrs": {k: bytes(v) if k in names else v for k, v in attrs.items()}, "names": names}
+
+
+def _face_from_state(state, path: Path, data: bytes):
+    """The TTFontFace that `_face_state` described (None if `state` is not one), as
+    TTFontFace(path) would have parsed it."""
+    from reportlab.pdfbase.pdfmetrics import TypeFace
+    from reportlab.pdfbase.ttfonts import TTFNameBytes, TTFontFace
+
+    if not (isinstance(state, dict) and isinstance(state.get("attrs"), dict) and "unitsPerEm" in state["attrs"]):
+        return None
+    face = TTFontFace.__new__(TTFontFace)
+    TypeFace.__init__(face, None)
+    attrs = dict(state["attrs"])
+    for k in state.get("names", ()):
+        attrs[k] = TTFNameBytes(attrs[k])
+    vars(face).update(attrs)
+    face.filename = str(path)
+    face._ttf_data = data
+    per_em = face.unitsPerEm
+    face._pdfScale = (lambda x: x) if per_em == 1000 else (lambda x, k=1000 / per_em: x * k)
+    return face
+
+
+def _ttfont(name: str, face):
+    """What TTFont(name, file) builds, given its already parsed face."""
+    from fnmatch import fnmatch
+    from weakref import WeakKeyDictionary
+
+    from reportlab import rl_config
+    from reportlab.pdfbase.ttfonts import TTEncoding, TTFont
+
+    ttf = TTFont.__new__(TTFont)
+    ttf.fontName = name
+    ttf.face = face
+    ttf.encoding = TTEncoding()
+    ttf.state = WeakKeyDictionary()
+    ttf._asciiReadable = rl_config.ttfAsciiReadable
+    ttf.shapable = not any(fnmatch(name, glob) for glob in rl_config.unShapedFontGlob)
     return ttf
 
 

@@ -257,6 +257,91 @@ def loads(text: str, name: str = "<string>"):
             loader.dispose()
 
 
+def loads_all(text: str, name: str = "<string>") -> list:
+    """The documents of a YAML stream (`---` between them) or of JSON lines (one JSON
+    value a line, blank lines skipped), each within the limits of one document (see
+    `loads`), with its lines in the whole text; a text of one document gives one."""
+    if is_json_lines(text):
+        return [_json_line(line, name, n) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+    if "\n---" not in text and "\n..." not in text:
+        return [loads(text, name)]
+    if _FastLoader is None or any(ch in text for ch in _SLOW_PATH_CHARS):  # pragma: no cover - rare
+        return [loads(doc, name) for doc in _split_documents(text)]
+    loader = _FastLoader(text)
+    loader.source_name = name
+    docs = []
+    try:
+        while loader.check_node():
+            loader._start()
+            docs.append(loader.construct_document(loader.get_node()))
+    except (yaml.YAMLError, TooBig, RecursionError):
+        return [loads(doc, name) for doc in _split_documents(text)]  # the one-line error of the bad one
+    finally:
+        loader.dispose()
+    return docs
+
+
+def _split_documents(text: str) -> list[str]:
+    """The documents of a YAML stream, each padded with the lines before it (so that its
+    lines stay those of the whole text): only to find and report the one that fails."""
+    docs, start, lines = [], 0, text.split("\n")
+    for n, line in enumerate(lines):
+        if line.rstrip() in ("---", "...") or line.startswith("--- "):
+            if any(x.strip() and not x.lstrip().startswith("#") for x in lines[start:n]):
+                docs.append("\n" * start + "\n".join(lines[start:n]))
+            start = n + 1 if line.rstrip() in ("---", "...") else n
+    docs.append("\n" * start + "\n".join(lines[start:]))
+    return docs
+
+
+def is_json_lines(text: str) -> bool:
+    """Several lines, each a JSON object on its own (`{...}`): JSON lines."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    return len(lines) > 1 and all(line.startswith("{") and line.endswith("}") for line in lines)
+
+
+def _json_line(line: str, name: str, number: int):
+    """One line of JSON lines, as SrcDict/SrcList trees whose every value is on that line."""
+
+    def mapping(pairs):
+        out = SrcDict()
+        out.file, out.line = name, number
+        for key, value in pairs:
+            if key in out:
+                raise ValueError(f"duplicate key {key!r}")
+            out[key] = value
+            out.lines[key] = number
+        return out
+
+    def refuse(constant):
+        raise ValueError(f"{constant} is not a number here")
+
+    try:
+        tree = json.loads(line, object_pairs_hook=mapping, parse_constant=refuse)
+    except RecursionError:
+        raise SheetgenError(Problem("nested too deeply", name, number)) from None
+    except ValueError as exc:  # json.JSONDecodeError included
+        raise SheetgenError(Problem(f"invalid JSON: {getattr(exc, 'msg', exc)}", name, number)) from None
+    return _lists(tree, name, number)
+
+
+def _lists(tree, name: str, number: int, depth: int = 0):
+    """The lists of a JSON tree as SrcLists (on line `number`), within MAX_DEPTH."""
+    if depth > MAX_DEPTH:
+        raise SheetgenError(Problem(str(_too_deep()), name, number))
+    if isinstance(tree, dict):
+        for key, value in tree.items():
+            if isinstance(value, (dict, list)):
+                tree[key] = _lists(value, name, number, depth + 1)
+        return tree
+    if isinstance(tree, list):
+        out = SrcList(_lists(v, name, number, depth + 1) if isinstance(v, (dict, list)) else v for v in tree)
+        out.file, out.line = name, number
+        out.lines = [number] * len(out)
+        return out
+    return tree
+
+
 def load_file(path: str | Path, name: str | None = None):
     """Read (within fileio's limits; `-` is standard input) and parse a file; unreadable
     files are SheetgenErrors."""

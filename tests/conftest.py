@@ -31,6 +31,10 @@ ROOT = TESTS.parent
 FIXTURES = TESTS / "fixtures" / "layouts"
 
 _REGENERATE = False
+
+# sheetgen's user cache (parsed fonts, validated layouts: sheetgen.cache) in a fresh folder
+# of this run, never the user's, so that the tests start cold and leave nothing behind
+os.environ["SHEETGEN_CACHE_DIR"] = tempfile.mkdtemp(prefix="sheetgen-test-cache-")
 MAX_DIFF_LINES = 24  # per differing part
 
 

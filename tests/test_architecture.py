@@ -11,7 +11,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "sheetgen"
 
 # lower number = lower layer; a module may import its own layer or a lower one
 LAYERS = {"ground": 0, "layout": 1, "games": 2, "scoring": 3, "render": 3, "history": 4, "cli": 5}
-GROUND = {"errors", "yamlsrc", "schema", "numbers", "text", "icons", "cells", "paper", "fileio", "__init__"}
+GROUND = {"errors", "yamlsrc", "schema", "numbers", "text", "icons", "cells", "paper", "fileio", "cache", "__init__"}
 
 
 def module_name(path: Path) -> str:
@@ -116,3 +116,13 @@ def test_no_caller_probes_a_game_with_hasattr():
         and node.args[0].id in ("game", "module")
     ]
     assert not wrong, wrong
+
+
+def test_every_package_is_installed():
+    """pyproject.toml lists the packages one by one: a new folder must be listed, or a
+    fresh install cannot import it."""
+    import tomllib
+
+    listed = set(tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {module_name(p.parent / "__init__.py") for p in PACKAGE.rglob("__init__.py")}
+    assert found <= listed, sorted(found - listed)

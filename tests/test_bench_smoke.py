@@ -23,7 +23,7 @@ def test_bench_quick_writes_json(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Targets" in done.stdout
     data = json.loads(out.read_text(encoding="utf-8"))
-    assert {"command", "quick", "runs", "machine", "render", "cli", "scoring", "targets"} <= set(data)
+    assert {"command", "quick", "runs", "machine", "render", "processes", "fillable", "scoring", "targets"} <= set(data)
     assert data["quick"] is True
 
     render = data["render"]
@@ -42,14 +42,21 @@ def test_bench_quick_writes_json(tmp_path):
         assert r["size_bytes"] > 0 and r["baseline_size_bytes"] > 0
     assert {r["copies"] for r in render} >= {1}
 
-    cli = {r["command"]: r for r in data["cli"]}
-    assert {"sheetgen --help", "sheetgen render harvest-dice-normal -o TMP"} <= set(cli)
-    assert all(r["status"] == "ok" for r in cli.values()), cli
+    procs = {r["command"]: r for r in data["processes"]}
+    assert {"sheetgen --help", "render harvest-dice-normal", "score one record"} <= set(procs)
+    assert any("--fillable" in c for c in procs) and any("records (JSON lines)" in c for c in procs)
+    assert all(r["status"] == "ok" for r in procs.values()), procs
+    for r in procs.values():  # time and peak memory, and a baseline beside each but the floor
+        assert r["time_s"] > 0 and r["cpu_s"] >= 0 and r["peak_kib"] > 0, r
+        assert r["command"].startswith("floor") or r["baseline_time_s"] > 0, r
+
+    fill = data["fillable"]
+    assert fill["size_bytes"] > 0 and fill["baseline_size_bytes"] > fill["size_bytes"], fill
 
     assert data["scoring"], "one row per layout"
     for r in data["scoring"]:
-        assert {"game", "layout", "records_per_s", "status"} <= set(r)
-        assert r["status"] == "ok" and r["records_per_s"] > 0, r
+        assert {"game", "layout", "records_per_s", "batch_records_per_s", "status"} <= set(r)
+        assert r["status"] == "ok" and r["records_per_s"] > 0 and r["batch_records_per_s"] > 0, r
 
     assert data["targets"]
     for t in data["targets"]:

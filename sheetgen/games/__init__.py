@@ -36,9 +36,27 @@ def game_ids() -> list[str]:
     return sorted(registry())
 
 
+@lru_cache(maxsize=64)
+def _game(game_id: str) -> Game | None:
+    """The game `game_id`: first from the module of that name (harvest-dice: harvest_dice), so
+    that one command imports one game's rules; else from the registry of every module."""
+    name = game_id.replace("-", "_")
+    if name.isidentifier() and name not in _NOT_GAMES and not name.startswith("_"):
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+        else:
+            game = getattr(module, "GAME", None)
+            if isinstance(game, Game) and game.id == game_id:
+                return game
+    return registry().get(game_id)
+
+
 def game_for(layout) -> Game:
     """The game of a layout; an unknown game is a LayoutError at the layout's `game:` line."""
-    game = registry().get(layout.game)
+    game = _game(layout.game)
     if game is None:
         file, line = layout.origin.get("game", (layout.source, 0))
         raise LayoutError(Problem(f"expected one of {', '.join(game_ids())}, got '{layout.game}'", file, line, "game"))

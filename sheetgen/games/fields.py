@@ -6,7 +6,7 @@ interactive prompts) and how to parse what a person types.
 
 from __future__ import annotations
 
-from sheetgen.schema import Int, Spec, describe
+from sheetgen.schema import Int, Slow, Spec, describe
 
 
 def Count(lo: int | None = 0, hi: int | None = None, why_lo: str = "", holder: str = "") -> Int:  # noqa: N802
@@ -26,3 +26,11 @@ class Name(Spec):
         if len(value) > 60:
             return ctx.error(at, "a player name is at most 60 characters")
         return value.strip()
+
+    def quick(self):
+        def run(value):
+            if type(value) is not str or not value.strip() or len(value) > 60:
+                raise Slow
+            return value.strip()
+
+        return run

@@ -14,11 +14,11 @@ No tie-breaker: equal totals share the victory.
 
 from __future__ import annotations
 
-from sheetgen.cells import groups
+from sheetgen.cells import stray_groups
 from sheetgen.games.base import Game, PlayerScore, Reads, label, leaders, track_boxes
 from sheetgen.games.base import sheet_players as player_range
 from sheetgen.games.fields import Count
-from sheetgen.schema import Field, ListOf, Map, Spec, describe
+from sheetgen.schema import Field, ListOf, Map, Slow, Spec, describe
 
 VEGETABLES = ("carrot", "salad", "tomato")
 LETTERS = {"C": "carrot", "S": "salad", "T": "tomato"}
@@ -59,6 +59,17 @@ class GardenRow(Spec):
                     at, f"{ch!r} in column {n + 1} is no vegetable; use C (carrot), S (salad), T (tomato) or . (empty)"
                 )
         return row
+
+    def quick(self):
+        cols, chars = self.cols, EMPTY + "".join(LETTERS)
+
+        def run(value):
+            row = value.strip().upper() if isinstance(value, str) else ""
+            if len(row) != cols or row.strip(chars):
+                raise Slow
+            return row
+
+        return run
 
 
 def player_fields(layout) -> dict:
@@ -124,16 +135,12 @@ def pig_points(layout, boxes: int) -> int:
     return points
 
 
-def _groups(garden: list[str], letter: str) -> list[list[tuple[int, int]]]:
-    return groups((r, c) for r, row in enumerate(garden) for c, ch in enumerate(row) if ch == letter)
-
-
 def check(layout, record, report) -> None:
     players = record["players"]
     for i, p in enumerate(players):
+        strays = stray_groups(p["garden"])
         for letter, veg in LETTERS.items():
-            groups = _groups(p["garden"], letter)
-            for g in groups[1:]:
+            for g in strays.get(letter, ()):
                 r, c = g[0]
                 report.warn(
                     i,
@@ -151,10 +158,11 @@ def check(layout, record, report) -> None:
                 break
     grid = layout.element("garden")
     pig_total = track_boxes(layout.element("pig"))
+    market_total = {v: track_boxes(_market(layout, v)) for v in VEGETABLES}
     ended = any(
         all(EMPTY not in row for row in p["garden"])
         or p["pig"] >= pig_total
-        or any(p["market"][v] >= track_boxes(_market(layout, v)) for v in VEGETABLES)
+        or any(p["market"][v] >= market_total[v] for v in VEGETABLES)
         for p in players
     )
     if not ended:

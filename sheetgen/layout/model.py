@@ -891,10 +891,25 @@ def build_layout(raw: dict, source: str) -> Layout:
     )
     layout.constants.source = source
     _expand_titles(layout, raw, ctx)
-    _check_display(layout, raw, ctx)
+    _check_display_once(layout, raw, ctx)
     if ctx.errors:
         raise LayoutError(ctx.errors)
     return layout
+
+
+def _check_display_once(layout: Layout, raw: dict, ctx: Ctx) -> None:
+    """_check_display, which builds every page in both languages at both player counts
+    (~70% of loading a layout), unless this very tree already passed it with this very
+    code: the user cache (sheetgen.cache) remembers the trees that did, by the hash of
+    the resolved tree and of sheetgen's code and fonts. Only a pass is remembered."""
+    from sheetgen import cache
+
+    key = cache.key("layout-ok", layout.digest, cache.code_stamp())
+    if not ctx.errors and cache.get("layout-ok", key) is True:
+        return
+    _check_display(layout, raw, ctx)
+    if not ctx.errors:
+        cache.put("layout-ok", key, True)
 
 
 _CACHE: dict = {}

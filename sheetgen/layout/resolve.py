@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from sheetgen.yamlsrc import SrcDict, SrcList, load_file, where
 BUILTIN_PACKAGE = "sheetgen.layouts"
 
 
+@cache
 def builtin_dir() -> Path:
     try:
         return Path(str(resources.files(BUILTIN_PACKAGE)))

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfdoc import PDFObjectReference, PDFPage
+from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFObject, PDFObjectReference, PDFPage, PDFString
 from reportlab.pdfgen.canvas import Canvas
 
 from sheetgen import __version__
@@ -132,51 +133,136 @@ def placement(sheet, paper: str) -> Placement:
 
 
 FIELD_FONT = "Helvetica"  # AcroForm text fields need one of the 14 standard fonts
+CHECK_COLOR = "#333333"
+TEXT_COLOR = "#1a1a1a"
 
 
 def add_fields(c: Canvas, boxes: list, at: Placement, copy: int) -> None:
     """Form fields over the page's markable boxes: check boxes for boxes to tick, text
-    fields for boxes to write in, named from the boxes' ids so a filled PDF reads back."""
-    form = c.acroForm
+    fields for boxes to write in, named from the boxes' ids so a filled PDF reads back.
+
+    Only a field's rectangle, name and tooltip are its own: its appearance streams
+    (reportlab's, made once per kind and size) are one indirect object shared by every
+    field that looks the same, so a pad of 100 fillable copies stays small and fast."""
+    shared = _shared_fields(c)
+    page = c._doc.thisPageRef()
     for p in boxes:
-        name = field_name(p.field, copy)
         x, y, w, h = at.x(p.x), at.y(p.y + p.h), p.w * mm, p.h * mm
         if p.kind in ("check", "round", "mini"):
             size = min(w, h) - (0.9 * mm if p.kind == "check" else 0)
-            form.checkbox(
-                name=name,
-                x=x + (w - size) / 2,
-                y=y + (h - size) / 2,
-                size=size,
-                checked=False,
-                buttonStyle="cross",
-                borderWidth=0,
-                fillColor=None,
-                borderColor=None,
-                textColor=_color("#333333"),
-                fieldFlags="",
-                annotationFlags="print",
-                tooltip=p.field,
-            )
+            x, y = x + (w - size) / 2, y + (h - size) / 2
+            head = shared.checkbox(size)
+            rect = (x, y, x + size, y + size)
         else:
-            form.textfield(
-                name=name,
-                x=x + 0.5,
-                y=y + 0.5,
-                width=w - 1,
-                height=h - 1,
-                value="",
-                borderWidth=0,
-                fillColor=None,
-                borderColor=None,
-                textColor=_color("#1a1a1a"),
-                fieldFlags="",
-                annotationFlags="print",
-                tooltip=p.field,
-                fontName=FIELD_FONT,
-                fontSize=min(14, max(6, h * 0.55)),
-                maxlen=200,
+            head = shared.textfield(w - 1, h - 1, min(14, max(6, h * 0.55)))
+            rect = (x + 0.5, y + 0.5, x + w - 0.5, y + h - 0.5)
+        widget = _Widget(head, page, rect, field_name(p.field, copy), p.field)
+        c._addAnnotation(widget)
+        c.acroForm.fields.append(c._doc.Reference(widget))
+
+
+class _SharedFields:
+    """The parts of the form fields that many fields share, made once per document:
+    each kind and size of field has one appearance dictionary (an indirect object)
+    and one run of fixed entries; see _Widget."""
+
+    def __init__(self, c: Canvas):
+        self.c, self.form, self.done = c, c.acroForm, {}
+
+    def _ap(self, streams: dict) -> PDFDictionary:
+        refs = {}
+        for key, value in streams.items():
+            if isinstance(value, dict):
+                refs[key] = self._ap(value)
+            else:
+                ref = self.form._refMap.get(value._af_refstr)
+                if ref is None:
+                    ref = self.form._refMap[value._af_refstr] = self.form.getRef(value)
+                refs[key] = ref
+        return PDFDictionary(refs)
+
+    def checkbox(self, size: float) -> tuple:
+        """(entries before /P, empty value) of a check box `size` points wide
+        (as reportlab's acroForm.checkbox draws it: a cross, no border, no fill)."""
+        got = self.done.get(("check", size))
+        if got is None:
+            form, text = self.form, _color(CHECK_COLOR)
+            streams = {}
+            for key in "NDR":
+                tc, bc, fc = form.varyColors(key, text, None, None)
+                streams[key] = {
+                    v: form.checkboxAP(
+                        key,
+                        v,
+                        buttonStyle="cross",
+                        shape="square",
+                        fillColor=fc,
+                        borderColor=bc,
+                        textColor=tc,
+                        borderWidth=0,
+                        borderStyle="solid",
+                        size=size,
+                        dashLen=3,
+                    )  # fmt: skip
+                    for v in ("Yes", "Off")
+                }
+            ap = self.c._doc.Reference(self._ap(streams))
+            got = self.done[("check", size)] = (
+                [b"/AP ", ap, b"\n /AS /Off\n /F 4\n /FT /Btn\n /Ff 0\n /H /N\n /MK <<\n/CA (8)\n>>\n /P "],
+                b"/Off",
             )
+        return got
+
+    def textfield(self, width: float, height: float, font_size: float) -> tuple:
+        """The same for a text field (as reportlab's acroForm.textfield draws it, empty)."""
+        got = self.done.get(("text", width, height, font_size))
+        if got is None:
+            form, text = self.form, _color(TEXT_COLOR)
+            r_font, i_font = form.makeFont(FIELD_FONT)
+            tc, bc, fc = form.varyColors("N", text, None, None)
+            stream = form.txAP(
+                "N", "", i_font, f"<</{i_font} {r_font}>>", font_size, fillColor=fc, borderColor=bc, textColor=tc,
+                borderWidth=0, borderStyle="solid", width=width, height=height, dashLen=3,
+            )  # fmt: skip
+            doc = self.c._doc
+            ap = doc.Reference(self._ap({"N": stream}))
+            da = PDFString(f"/{i_font} {int(font_size)} Tf {form.streamFillColor(text)}").format(doc)
+            got = self.done[("text", width, height, font_size)] = (
+                [b"/AP ", ap, b"\n /DA " + da + b"\n /DV ()\n /F 4\n /FT /Tx\n /Ff 0\n /MaxLen 200\n /P "],
+                b"()",
+            )
+        return got
+
+
+def _shared_fields(c: Canvas) -> _SharedFields:
+    shared = getattr(c, "_sheetgen_fields", None)
+    if shared is None:
+        shared = c._sheetgen_fields = _SharedFields(c)
+    return shared
+
+
+class _Widget(PDFObject):
+    """One field's widget annotation, written directly (its keys in reportlab's sorted
+    order): the entries its kind shares (see _SharedFields), its page, rectangle, name
+    and tooltip, then its empty value."""
+
+    def __init__(self, head: tuple, page, rect: tuple, name: str, tooltip: str):
+        self.head, self.page, self.rect, self.name, self.tooltip = head, page, rect, name, tooltip
+
+    def format(self, doc) -> bytes:
+        before, value = self.head
+        return b"".join(
+            [b"<<\n"]
+            + [part if isinstance(part, bytes) else part.format(doc) for part in before]
+            + [
+                self.page.format(doc),
+                b"\n /Rect [ " + fp_str(*self.rect).encode("ascii") + b" ]\n /Subtype /Widget\n /T ",
+                PDFString(self.name).format(doc),
+                b"\n /TU ",
+                PDFString(self.tooltip).format(doc),
+                b"\n /Type /Annot\n /V " + value + b"\n>>",
+            ]
+        )
 
 
 CUT_MARK = 5.0  # mm: the length of a cut mark at each end of a cut line

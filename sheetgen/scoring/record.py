@@ -6,16 +6,16 @@ once as a RecordError (`file:line: players[1] 'Bob': market.carrot: ...`).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from sheetgen.errors import LayoutError, RecordError, SheetgenError
+from sheetgen.errors import LayoutError, Problem, RecordError, SheetgenError
 from sheetgen.games import game_for, load_layout
 from sheetgen.games.base import Report
 from sheetgen.games.fields import Name
 from sheetgen.layout.model import Layout
-from sheetgen.layout.resolve import describe_kind
-from sheetgen.schema import INVALID, Any_, Ctx, Field, Map, Spec, Str, Where, describe
+from sheetgen.layout.resolve import describe_kind, is_builtin_ref
+from sheetgen.schema import INVALID, Any_, Ctx, Field, Map, Slow, Spec, Str, Where, describe
 from sheetgen.scoring.rank import rank_players
 from sheetgen.yamlsrc import load_file
 
@@ -72,7 +72,47 @@ def parse_iso_date(text: str) -> str | None:
         return None
 
 
-def layout_for(raw, source: str, ctx: Ctx) -> Layout | None:
+class Batch:
+    """What scoring many records shares: each layout loaded once per (reference, folder)
+    and the record specs of each layout built once. One Batch for one run of records
+    (a file of many games, a list given to the library): a layout file changed during
+    the run is not read again."""
+
+    def __init__(self):
+        self.layouts: dict = {}
+        self.specs: dict = {}
+
+    def layout(self, ref: str, source: str) -> Layout:
+        key = (ref, None if is_builtin_ref(ref) else str(Path(source).parent))
+        got = self.layouts.get(key)
+        if got is None:
+            got = self.layouts[key] = load_layout(ref, Path(source))
+        return got
+
+    def specs_for(self, layout: Layout, game) -> tuple[Map, Map]:
+        """(the record's own keys, a player) as Map specs."""
+        got = self.specs.get(id(layout))
+        if got is None or got[0] is not layout:
+            record = Map(
+                {
+                    "layout": Field(Str(), required=True),
+                    "date": Field(IsoDate()),
+                    "notes": Field(Str()),
+                    **game.record_fields(layout),
+                    "players": Field(Any_()),
+                }
+            )
+            player = Map({"name": Field(Name(), required=True), **game.player_fields(layout)}, what="a player mapping")
+            got = self.specs[id(layout)] = (layout, record, player, record.quick(), player.quick())
+        return got[1], got[2]
+
+    def quick_for(self, layout: Layout, game) -> tuple:
+        """The quick checkers (schema.Spec.quick) of specs_for."""
+        self.specs_for(layout, game)
+        return self.specs[id(layout)][3:]
+
+
+def layout_for(raw, source: str, ctx: Ctx, batch: Batch | None = None) -> Layout | None:
     """The layout a record names (built-in id or a path relative to the record)."""
     top = Where(raw, None, "")
     if not isinstance(raw, dict):
@@ -88,7 +128,7 @@ def layout_for(raw, source: str, ctx: Ctx) -> Layout | None:
         ctx.error(at, f"expected a layout id or path, got {describe(ref)}")
         return None
     try:
-        return load_layout(ref, Path(source))
+        return (batch or Batch()).layout(ref, source)
     except LayoutError as exc:
         for problem in exc.problems:
             if problem.located():
@@ -98,23 +138,26 @@ def layout_for(raw, source: str, ctx: Ctx) -> Layout | None:
         return None
 
 
-def validate(raw, source: str) -> tuple[Layout, dict, list[str]]:
+def validate(raw, source: str, batch: Batch | None = None) -> tuple[Layout, dict, list[str]]:
     """The layout, the normalised record and its warnings; or raise RecordError."""
+    batch = batch or Batch()
     ctx = Ctx(source=source)
-    layout = layout_for(raw, source, ctx)
+    layout = layout_for(raw, source, ctx, batch)
     if layout is None:
         raise RecordError(ctx.errors)
     game = game_for(layout)
-    fields = {
-        "layout": Field(Str(), required=True),
-        "date": Field(IsoDate()),
-        "notes": Field(Str()),
-        **game.record_fields(layout),
-    }
+    quick = _quick(raw, layout, game, batch)
+    if quick is not None:
+        record, names = quick
+        game.check(layout, record, Report(ctx, names))
+        if ctx.errors:
+            raise RecordError(ctx.errors)
+        return layout, record, ctx.warnings
+    record_spec, pspec = batch.specs_for(layout, game)
     top = Where(raw, None, "")
     record = {}
     # checked in place (not a copy) so that errors in record-level keys keep their line
-    got = Map({**fields, "players": Field(Any_())}).check(raw, ctx, top)
+    got = record_spec.check(raw, ctx, top)
     if got is not INVALID:
         got.pop("players", None)
         record.update(got)
@@ -131,12 +174,9 @@ def validate(raw, source: str) -> tuple[Layout, dict, list[str]]:
         ctx.error(Where(raw, "players", "players"), f"{layout.game} is played by {allowed} players, got {len(players)}")
         if len(players) > hi:  # checked before the work: no need to validate 50,000 players
             raise RecordError(ctx.errors)
-    pspec = Map({"name": Field(Name(), required=True), **game.player_fields(layout)}, what="a player mapping")
     out, names = [], []
     for i, p in enumerate(players):
-        name = p.get("name") if isinstance(p, dict) else None
-        named = isinstance(name, (str, int)) and str(name).strip()
-        label = f"players[{i}] '{str(name)[:60]}':" if named else f"players[{i}]:"  # escaped when shown
+        label = _player_label(p, i)
         got = pspec.check(p, ctx, Where(players, i, label))
         if got is not INVALID:
             got["_where"] = Where(players, i, label)
@@ -155,13 +195,77 @@ def validate(raw, source: str) -> tuple[Layout, dict, list[str]]:
     return layout, record, ctx.warnings
 
 
-def score_data(raw, source: str = "<record>") -> Scored:
-    """Validate and score a parsed record."""
-    layout, record, warnings = validate(raw, source)
+def _player_label(p, i: int) -> str:
+    """How messages name player `i` (escaped when shown)."""
+    name = p.get("name") if isinstance(p, dict) else None
+    named = isinstance(name, (str, int)) and str(name).strip()
+    return f"players[{i}] '{str(name)[:60]}':" if named else f"players[{i}]:"
+
+
+def _quick(raw, layout: Layout, game, batch: Batch) -> tuple[dict, list] | None:
+    """(the normalised record, the player names) as validate() makes them for a valid
+    record, by the quick checkers (no places, no messages); None when anything is off,
+    and then validate() checks it again, the slow way, to say what."""
+    record_quick, player_quick = batch.quick_for(layout, game)
+    try:
+        record = record_quick(raw)
+        players = record.pop("players", None)
+        lo, hi = game.player_range(layout)
+        if not isinstance(players, list) or not lo <= len(players) <= hi:
+            return None
+        out, names = [], []
+        for i, p in enumerate(players):
+            got = player_quick(p)
+            if got["name"] in names:
+                return None
+            names.append(got["name"])
+            got["_where"] = Where(players, i, _player_label(p, i))
+            out.append(got)
+    except Slow:
+        return None
+    record["players"] = out
+    record["_node"] = raw
+    return record, names
+
+
+def score_data(raw, source: str = "<record>", batch: Batch | None = None) -> Scored:
+    """Validate and score a parsed record (`batch`: see Batch, when scoring many)."""
+    layout, record, warnings = validate(raw, source, batch)
     game = game_for(layout)
     scores = game.score(layout, record)
     ranks, winners = rank_players(scores)
     return Scored(layout, record, scores, ranks, winners, warnings, source)
+
+
+def score_documents(path: str | Path, batch: Batch | None = None) -> list[Scored]:
+    """Score a record file that holds one game or several, each on its own: JSON lines
+    (one game a line) or YAML documents (separated by `---`). Every problem of every
+    game is collected, then raised once; with several games, each problem names its
+    document (`games.yaml:12: document 2: players[0] 'Bob': pig: ...`)."""
+    from sheetgen.fileio import read_text
+    from sheetgen.yamlsrc import loads_all
+
+    name = "<stdin>" if str(path) == "-" else str(path)
+    try:
+        docs = loads_all(read_text(path, shown=name), name)
+    except SheetgenError as exc:
+        raise RecordError(exc.problems) from None
+    batch = batch or Batch()
+    scored, problems = [], []
+    for n, raw in enumerate(docs, 1):
+        try:
+            scored.append(score_data(raw, name, batch))
+        except RecordError as exc:
+            if len(docs) == 1:
+                raise
+            problems += [_in_document(p, n) for p in exc.problems]
+    if problems:
+        raise RecordError(problems)
+    return scored
+
+
+def _in_document(problem: Problem, n: int) -> Problem:
+    return replace(problem, path=f"document {n}:" + (f" {problem.path}" if problem.path else ""))
 
 
 def score_file(path: str | Path) -> Scored:

@@ -1,0 +1,285 @@
+"""What issue 15 made faster still gives the same results: the user cache (parsed fonts,
+validated layouts), fillable fields sharing their appearance, scoring in bulk (the quick
+checkers, score_many, files of many games), the Harvest Dice adjacency by bits. No test
+here asserts a time: bench/run.py measures them."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from sheetgen import cache, text
+from sheetgen.cells import groups, stray_groups
+from sheetgen.cli import cli
+from sheetgen.errors import RecordError
+from sheetgen.layout import model
+from sheetgen.schema import Where
+from sheetgen.scoring import record as records
+from sheetgen.scoring.api import score_data, score_many
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
+
+MARKET = {"carrot": 3, "salad": 2, "tomato": 2}
+HARVEST = {
+    "layout": "harvest-dice-normal",
+    "players": [
+        {"name": "Alice", "garden": ["CCSSTT", "CCSST.", "C....."], "pig": 7, "market": MARKET},
+        {"name": "Bob", "garden": ["CC.SST", "......", "......"], "pig": 12, "market": MARKET},
+    ],
+}
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+@pytest.fixture
+def own_cache(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(cache.ENV, str(folder))
+    return folder
+
+
+# ------------------------------------------------------------------ the user cache
+
+
+@pytest.mark.parametrize("name", text.FONT_NAMES)
+def test_a_cached_font_is_the_font_parsed_from_its_file(name, own_cache):
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    path = text.font_dir() / text.FONT_FILES[name]
+    parsed = TTFont("x", str(path))
+    first = text._load_font("x", path)  # a miss: parsed, then stored
+    assert list(own_cache.glob("font-*.marshal"))
+    cached = text._load_font("x", path)  # a hit
+    for font in (first, cached):
+        face, want = vars(font.face), vars(parsed.face)
+        assert set(face) == set(want)
+        for key in want:
+            if key == "_pdfScale":
+                assert face[key](1234) == want[key](1234)
+            else:
+                assert face[key] == want[key], key
+                assert type(face[key]) is type(want[key]), key
+        others = {k: v for k, v in vars(font).items() if k not in ("face", "state", "encoding")}
+        assert others == {k: v for k, v in vars(parsed).items() if k not in ("face", "state", "encoding")}
+        assert font.stringWidth("Récolte 12", 9) == parsed.stringWidth("Récolte 12", 9)
+
+
+def test_a_corrupt_cache_entry_is_a_miss(own_cache):
+    path = text.font_dir() / text.FONT_FILES["sans"]
+    text._load_font("x", path)
+    for entry in own_cache.glob("font-*.marshal"):
+        entry.write_bytes(b"\x00not marshal")
+    font = text._load_font("x", path)
+    assert font.face.unitsPerEm == 2048 and font.face.charToGlyph
+
+
+def test_the_cache_can_be_turned_off(monkeypatch):
+    monkeypatch.setenv(cache.ENV, "off")
+    assert cache.cache_dir() is None
+    cache.put("x", "k", {"a": 1})
+    assert cache.get("x", "k") is None
+
+
+def test_a_layout_is_fully_checked_once_until_it_or_the_code_changes(tmp_path, own_cache, monkeypatch):
+    calls = []
+    real = model._check_display
+    monkeypatch.setattr(model, "_check_display", lambda *a: calls.append(1) or real(*a))
+    variant = tmp_path / "variant.yaml"
+    variant.write_text("extends: harvest-dice-normal\nid: variant\n", encoding="utf-8")
+    for _ in range(2):
+        model._CACHE.clear()
+        model.load_layout(str(variant))
+    assert len(calls) == 1
+    variant.write_text("extends: harvest-dice-normal\nid: variant2\n", encoding="utf-8")
+    model._CACHE.clear()
+    model.load_layout(str(variant))
+    assert len(calls) == 2
+    monkeypatch.setattr(cache, "code_stamp", lambda: "another version of sheetgen")
+    model._CACHE.clear()
+    model.load_layout(str(variant))
+    assert len(calls) == 3
+
+
+def test_a_layout_that_fails_the_check_is_never_remembered(tmp_path, own_cache, monkeypatch):
+    from sheetgen.errors import LayoutError
+
+    def failing(layout, raw, ctx):
+        ctx.errors.append("variant.yaml:1: a problem the full check finds")
+
+    monkeypatch.setattr(model, "_check_display", failing)
+    variant = tmp_path / "variant.yaml"
+    variant.write_text("extends: harvest-dice-normal\nid: variant\n", encoding="utf-8")
+    for _ in range(2):
+        model._CACHE.clear()
+        with pytest.raises(LayoutError, match="a problem the full check finds"):
+            model.load_layout(str(variant))
+    assert not list(own_cache.glob("layout-ok-*"))
+
+
+def test_a_render_is_the_same_with_the_cache_cold_warm_or_off(tmp_path, monkeypatch):
+    from sheetgen.render import render_pdf
+
+    outputs = []
+    for setting in (str(tmp_path / "c"), str(tmp_path / "c"), "off"):
+        monkeypatch.setenv(cache.ENV, setting)
+        model._CACHE.clear()
+        text.font.cache_clear()
+        outputs.append(render_pdf(model.load_layout("imperial-settlers-advanced"), lang="fr"))
+    text.font.cache_clear()
+    assert outputs[0] == outputs[1] == outputs[2]
+
+
+# ------------------------------------------------------------------ fillable
+
+
+def test_fillable_fields_share_their_appearance_and_read_back(tmp_path):
+    from pypdf import PdfReader
+
+    def fields_and_appearances(copies: int):
+        out = tmp_path / f"f{copies}.pdf"
+        result = run("render", "harvest-dice-normal", "--fillable", "--copies", str(copies), "-o", str(out))
+        assert result.exit_code == 0, result.output
+        reader = PdfReader(out)
+        aps = set()
+        for page in reader.pages:
+            for annot in page["/Annots"]:
+                ap = annot.get_object()["/AP"]
+                aps.add(ap.indirect_reference.idnum if ap.indirect_reference else id(ap))
+        return reader.get_fields(), aps
+
+    one, aps_one = fields_and_appearances(1)
+    three, aps_three = fields_and_appearances(3)
+    assert len(three) == 3 * len(one) and "garden_r1_c1" in one and "garden_r1_c1__3" in three
+    assert three["garden_r1_c1__3"]["/FT"] == "/Tx" and three["player_name_box__2"]["/FT"] == "/Tx"
+    assert len(aps_one) == len(aps_three) < 10  # one appearance per kind and size, whatever the copies
+
+
+# ------------------------------------------------------------------ scoring in bulk
+
+
+def _fixture_records():
+    for path in sorted(FIXTURES.glob("*/*.yaml")):
+        try:
+            raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError:
+            continue
+        if isinstance(raw, dict) and "players" in raw:
+            yield path
+
+
+@pytest.mark.parametrize("path", list(_fixture_records()), ids=lambda p: p.name)
+def test_the_quick_checkers_give_what_the_full_check_gives(path, monkeypatch):
+    from sheetgen.yamlsrc import load_file
+
+    raw = load_file(path)
+
+    def outcome():
+        try:
+            return records.score_data(copy.deepcopy(raw), str(path)).contract()
+        except RecordError as exc:
+            return exc.lines
+
+    quick = outcome()
+    monkeypatch.setattr(records, "_quick", lambda *a: None)
+    assert outcome() == quick
+
+
+def test_score_many_is_score_data_record_by_record():
+    bad = copy.deepcopy(HARVEST)
+    bad["players"][1]["pig"] = 99
+    games = [HARVEST, copy.deepcopy(HARVEST)]
+    assert score_many(games) == [score_data(copy.deepcopy(g)) for g in games]
+    with pytest.raises(RecordError) as err:
+        score_many([HARVEST, bad], "games")
+    assert err.value.lines == ["games[1]: players[1] 'Bob': pig: expected 0-42, got 99"]
+
+
+def test_score_reads_json_lines_one_game_a_line(tmp_path):
+    games = tmp_path / "games.jsonl"
+    other = copy.deepcopy(HARVEST)
+    other["players"][0]["pig"] = 20
+    games.write_text(json.dumps(HARVEST) + "\n\n" + json.dumps(other) + "\n", encoding="utf-8")
+    result = run("score", str(games), "--format", "jsonl")
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [g["players"][0]["breakdown"]["pig"] for g in lines] == [3, 10]
+    assert lines[0] == score_data(copy.deepcopy(HARVEST))
+
+
+def test_score_reads_yaml_documents_one_game_each(tmp_path):
+    games = tmp_path / "games.yaml"
+    games.write_text("\n".join("---\n" + yaml.safe_dump(HARVEST) for _ in range(3)), encoding="utf-8")
+    result = run("score", str(games), "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == [score_data(copy.deepcopy(HARVEST))] * 3
+
+
+def test_an_error_in_a_file_of_games_names_the_document_and_its_line(tmp_path):
+    bad = copy.deepcopy(HARVEST)
+    bad["players"][1]["pig"] = 99
+    jsonl = tmp_path / "games.jsonl"
+    jsonl.write_text(f"{json.dumps(HARVEST)}\n{json.dumps(bad)}\n{json.dumps(bad)}\n", encoding="utf-8")
+    result = run("score", str(jsonl))
+    assert result.exit_code == 1
+    assert result.output == (
+        f"Error: {jsonl}:2: document 2: players[1] 'Bob': pig: expected 0-42, got 99\n"
+        f"{jsonl}:3: document 3: players[1] 'Bob': pig: expected 0-42, got 99\n"
+    )
+    docs = tmp_path / "games.yaml"
+    docs.write_text(
+        "---\n" + yaml.safe_dump(HARVEST, sort_keys=False) + "---\n" + yaml.safe_dump(bad, sort_keys=False),
+        encoding="utf-8",
+    )
+    result = run("score", str(docs))
+    line = docs.read_text(encoding="utf-8").splitlines().index("  pig: 99") + 1
+    assert result.output == f"Error: {docs}:{line}: document 2: players[1] 'Bob': pig: expected 0-42, got 99\n"
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(json.dumps(HARVEST) + '\n{"layout": 1,\n', encoding="utf-8")
+    result = run("score", str(broken))
+    assert result.exit_code == 1 and result.output.startswith(f"Error: {broken}:2: ")
+
+
+def test_a_file_of_one_game_is_scored_as_before(tmp_path):
+    one = tmp_path / "game.yaml"
+    one.write_text(yaml.safe_dump(HARVEST), encoding="utf-8")
+    result = run("score", str(one), "--format", "json")
+    assert json.loads(result.stdout) == score_data(copy.deepcopy(HARVEST))
+
+
+# ------------------------------------------------------------------ small parts
+
+
+def test_stray_groups_are_the_groups_but_the_first():
+    rng = random.Random(15)
+    for _ in range(3000):
+        rows = ["".join(rng.choice("CST.") for _ in range(rng.randint(0, 7))) for _ in range(rng.randint(0, 5))]
+        strays = stray_groups(rows)
+        for ch in "CST.":
+            cells = [(r, c) for r, row in enumerate(rows) for c, x in enumerate(row) if x == ch]
+            assert strays.get(ch, []) == groups(cells)[1:], (rows, ch)
+
+
+def test_where_spells_its_path_when_asked():
+    top = Where(None, None, "")
+    assert top.child({}, "pages").child([], 0).child({}, "at").path == "pages[0].at"
+    player = Where([], 1, "players[1] 'Bob':")
+    assert player.child({}, "market").child({}, "carrot").path == "players[1] 'Bob': market.carrot"
+    assert top.child({}, "x", name="[2]").path == "[2]"
+
+
+def test_a_slow_fillable_render_shows_progress_only_on_a_terminal():
+    from sheetgen import cli as cli_module
+
+    with cli_module._progress(0, "x") as progress:
+        assert progress is None
+    with cli_module._progress(30, "x") as progress:  # the tests' standard error is no terminal
+        assert progress is None
