@@ -11,6 +11,7 @@ from pathlib import Path
 
 from sheetgen.errors import LayoutError, Problem
 from sheetgen.layout import elements as E
+from sheetgen.layout import scanmarks
 from sheetgen.layout.display import HOUSE_MARK, MIN_HINT, MIN_TEXT, Box, Document, PageDisplay, Text
 from sheetgen.layout.resolve import builtin_ids, is_builtin_ref, load_layout_file, locate, resolve
 from sheetgen.paper import MAX_SHEET
@@ -169,6 +170,9 @@ LAYOUT = Map(
         ),
         "constants": Field(DictOf(Constant(), "a mapping of constants"), default=dict),
         "house_note": Field(E.Label(), default=lambda: dict(HOUSE_NOTE)),
+        # the sheet carries scan marks (corner fiducials, a QR code) for `sheetgen scan`:
+        # only pads whose marks are boxes to tick, not numbers to write
+        "scan_marks": Field(Bool(), default=False),
         "pages": Field(ListOf(PAGE, 1, 12), required=True),
     }
 )
@@ -210,6 +214,7 @@ class Layout:
     house_note: dict = field(default_factory=lambda: dict(HOUSE_NOTE))
     house: list = field(default_factory=list)  # key paths of the labels marked `house: true`
     digest: str = ""  # tree_hash of the resolved layout tree (what a kept game was scored with)
+    scan_marks: bool = False  # its sheets carry the marks `sheetgen scan` reads (layout.scanmarks)
 
     def element(self, eid: str) -> dict:
         try:
@@ -243,9 +248,12 @@ class Layout:
         goes in the lowest free place of the sheet (see house_note_prims)."""
         return self.build(page, lang, players)[0]
 
-    def document(self, lang: str = "en", players: int | None = None, pages: list[str] | None = None) -> Document:
+    def document(
+        self, lang: str = "en", players: int | None = None, pages: list[str] | None = None, scan_marks: bool = True
+    ) -> Document:
         """The display lists of the pages asked for (all by default): what every
-        backend (PDF, form fields, reading filled PDFs) consumes."""
+        backend (PDF, form fields, reading filled PDFs) consumes. A scannable layout's
+        pages carry their scan marks unless `scan_marks` is False."""
         chosen = [p for p in self.pages if pages is None or p.id in pages]
         return Document(
             title=self.title[lang],
@@ -253,15 +261,28 @@ class Layout:
             game=self.game,
             lang=lang,
             pages=tuple(
-                PageDisplay(p.id, self.width, self.height, tuple(self.display(p, lang, players))) for p in chosen
+                PageDisplay(
+                    p.id,
+                    self.width,
+                    self.height,
+                    tuple(self.display(p, lang, players) + (self.scan_prims(p, players) if scan_marks else [])),
+                )
+                for p in chosen
             ),
         )
+
+    def scan_prims(self, page: Page, players: int | None = None) -> list:
+        """The page's scan marks (none when the layout is not scannable)."""
+        if not self.scan_marks:
+            return []
+        data = scanmarks.payload(self.id, page.id, players or self.players["default"], self.digest)
+        return scanmarks.scan_prims(self.width, self.height, data)
 
     def build(self, page: Page, lang: str, players: int | None = None) -> tuple[list, list, bool]:
         """(display list, key paths of the house values it prints, whether the house note
         found room: False only when there are marks and no room)."""
         env = self.env(lang, players)
-        out, taken = [], []
+        out, taken = [], self.scan_taken()
         for el in page.elements:
             prims = E.TYPES[el["type"]].build(el, env)
             taken.append(_taken(el, prims))
@@ -270,6 +291,12 @@ class Layout:
             return out, [], True
         note = self.house_note_prims(page, lang, taken)
         return out + (note or []), list(env.marks), note is not None
+
+    def scan_taken(self) -> list:
+        """The places the scan marks keep free, as `_taken` entries (the house note avoids them)."""
+        if not self.scan_marks:
+            return []
+        return [(x, y, w, h, None) for _, x, y, w, h in scanmarks.reserved(self.width, self.height)]
 
     def house_note_text(self, page: Page, lang: str) -> str:
         return self.env(lang).t(page.house_note or self.house_note)
@@ -448,6 +475,20 @@ def _check_geometry(pages: list, width: float, height: float, ctx: Ctx) -> None:
             ctx.errors.append(f"{file}: ... and {overlaps - MAX_OVERLAPS:,} more overlaps on page '{page['id']}'")
 
 
+def _check_scan_room(pages: list, width: float, height: float, ctx: Ctx) -> None:
+    """A scannable layout keeps the corners and the QR code's place free (scanmarks.reserved)."""
+    for page in pages:
+        for what, x, y, w, h in scanmarks.reserved(width, height):
+            area = {"x": x, "y": y, "w": w, "h": h}
+            for el in page["elements"]:
+                if _overlap(el, area):
+                    ctx.error(
+                        Where(el["_node"], "at", el["_path"]),
+                        f"overlaps the {what} (x {_fmt(x)}-{_fmt(x + w)}mm, y {_fmt(y)}-{_fmt(y + h)}mm), "
+                        "which `scan_marks: true` keeps free",
+                    )
+
+
 def _overlapping_pairs(els: list) -> list[tuple[int, int]]:
     """Index pairs (i < j, in that order) of elements whose rectangles overlap: a sweep
     over x (sorted by left edge), so that apart pages cost n log n, not n squared."""
@@ -476,7 +517,7 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
         for lang in E.LANGS:
             for players in counts:
                 marked = False
-                taken = []
+                taken = layout.scan_taken()
                 for el in page.elements:
                     labels, refused = E.check(el, layout.env(lang, players))
                     for path, message in labels + refused:
@@ -697,6 +738,8 @@ def build_layout(raw: dict, source: str) -> Layout:
         raise LayoutError(ctx.errors)
     w, h = data["sheet"]["width"], data["sheet"]["height"]
     _check_geometry(data["pages"], w, h, ctx)
+    if data["scan_marks"]:
+        _check_scan_room(data["pages"], w, h, ctx)
     layout = Layout(
         id=data["id"],
         game=data["game"],
@@ -715,6 +758,7 @@ def build_layout(raw: dict, source: str) -> Layout:
         house_note=data["house_note"],
         house=_house_labels(data),
         digest=tree_hash(raw),
+        scan_marks=data["scan_marks"],
     )
     layout.constants.source = source
     _expand_titles(layout, raw, ctx)
