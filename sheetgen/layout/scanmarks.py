@@ -76,7 +76,8 @@ def marker_prims(n: int, x: float, y: float) -> list:
         for c, bit in enumerate(row):
             if bit == "0":
                 # a hair wider than the cell, so neighbouring black cells print as one area
-                out.append(Rect(x + (c + 1) * cell, y + (r + 1) * cell, cell + 0.01, cell + 0.01, stroke=None, fill=BLACK))
+                cx, cy = x + (c + 1) * cell, y + (r + 1) * cell
+                out.append(Rect(cx, cy, cell + 0.01, cell + 0.01, stroke=None, fill=BLACK))
     return out
 
 
