@@ -128,15 +128,16 @@ def draw_prims(c: Canvas, prims: list, at: Placement) -> None:
 
 
 def draw_qr(c: Canvas, q: QR, at: Placement) -> None:
-    """A QR code as black squares (reportlab's encoder), a 2-module quiet zone inside `size`."""
+    """A QR code as black squares (reportlab's encoder), a 1-module quiet zone inside `size`
+    (the sheet keeps white room around it); low error correction, for the largest modules."""
     from reportlab.graphics.barcode.qrencoder import QRCode, QRErrorCorrectLevel
 
-    code = QRCode(None, QRErrorCorrectLevel.M)
+    code = QRCode(None, QRErrorCorrectLevel.L)
     code.addData(q.data)
     code.make()
     n = code.getModuleCount()
-    cell = q.size * mm / (n + 4)
-    left, top = at.x(q.x) + 2 * cell, at.y(q.y) - 2 * cell
+    cell = q.size * mm / (n + 2)
+    left, top = at.x(q.x) + cell, at.y(q.y) - cell
     c.setFillColor(_color("#000000"))
     path = c.beginPath()
     for r in range(n):

@@ -264,7 +264,11 @@ def _ink(cv2, np, gray):
 
 def inside(box) -> tuple:
     """(x, y, w, h) in mm of the part of a box a mark is looked for in: its border left out."""
-    inset = {"check": 1.3, "round": 1.6, "mini": 0.55}.get(box.kind, max(1.0, 0.14 * min(box.w, box.h)))
+    # a board-copy cell touches its neighbours: only its middle, where a stroke that
+    # strays in from the next cell does not reach
+    inset = {"check": 1.3, "round": 1.6, "mini": 0.25 * min(box.w, box.h)}.get(
+        box.kind, max(1.0, 0.14 * min(box.w, box.h))
+    )
     return box.x + inset, box.y + inset, box.w - 2 * inset, box.h - 2 * inset
 
 
@@ -318,8 +322,8 @@ def _colour(np, hsv, mask) -> str:
     pix = hsv[mask]
     if len(pix) < 10:
         return "?"
-    coloured = pix[(pix[:, 1] > 70) & (pix[:, 2] > 60)]
-    if len(coloured) < 0.4 * len(pix):
+    coloured = pix[(pix[:, 1] > 45) & (pix[:, 2] > 50)]
+    if len(coloured) < 0.35 * len(pix):
         return "?"
     angle = coloured[:, 0].astype(np.float32) * (np.pi / 90)  # OpenCV hue is 0-180: a circle
     hue = float(np.degrees(np.arctan2(np.sin(angle).mean(), np.cos(angle).mean())) / 2) % 180

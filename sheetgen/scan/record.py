@@ -97,19 +97,37 @@ def record_from_reads(reads: list[PageRead], layout_ref: str | None, warnings: l
 
     layout = reads[0].layout
     game = game_for(layout)
-    sheets, names = [], []
+    sheets, probes, names = [], [], []
     for name, values in group_sheets(reads):
         found: list = []
         sheets.append(element_marks(layout, values, found))
+        written = {k: TO_FILL if v == "" and k not in reads[0].readings else v for k, v in values.items()}
+        probes.append(element_marks(layout, written))
         names.append(name)
         if warnings is not None:
             warnings += [f"{name}: {w}" for w in found]
     if not sheets:
         raise RecordError(Problem("no sheet was read", reads[0].photo.name))
-    record = {"layout": layout_ref or layout.id, **game.read_sheets(layout, sheets, reads[0].photo.name)}
+    source = reads[0].photo.name
+    record = {"layout": layout_ref or layout.id, **game.read_sheets(layout, sheets, source)}
     players = record.get("players", [])
+    _mark_to_fill(players, game.read_sheets(layout, probes, source).get("players", []))
     if len(players) == len(names):
         for player, name in zip(players, names):
             if _DEFAULT_NAME.fullmatch(str(player.get("name", ""))):
                 player["name"] = name
     return record
+
+
+TO_FILL = "?"  # a number written by hand, which the scan leaves for the player to type
+
+
+def _mark_to_fill(players: list, probed: list) -> None:
+    """The player values that come from boxes written by hand (they change when those
+    boxes read TO_FILL instead of empty) become TO_FILL: `score` then names them."""
+    if len(players) != len(probed):
+        return  # the handwriting decides who plays (a pad's unused columns): left as read
+    for player, probe in zip(players, probed):
+        for key, value in probe.items():
+            if key != "name" and value == TO_FILL and player.get(key) != TO_FILL:
+                player[key] = TO_FILL
