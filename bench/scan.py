@@ -42,7 +42,8 @@ def main() -> None:
     ap.add_argument("--verbose", action="store_true", help="print every wrong or unsure box")
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
-    stats = {key: dict(photos=0, boxes=0, wrong=0, unsure=0, colour=0, cells=0, refused=0, secs=0.0, mp=0.0) for key in LAYOUTS}
+    zero = dict(photos=0, boxes=0, wrong=0, unsure=0, colour=0, cells=0, refused=0, secs=0.0, mp=0.0)
+    stats = {key: dict(zero) for key in LAYOUTS}
     for n in range(args.photos):
         key = LAYOUTS[n % len(LAYOUTS)]
         layout = load_layout(key[0])
@@ -79,7 +80,8 @@ def main() -> None:
                     print(f"photo {n} {key}: colour {field} read {got!r}, truth {want!r}")
     total = {k: sum(s[k] for s in stats.values()) for k in next(iter(stats.values()))}
     print(f"sheetgen scan bench: {args.photos} generated photos, seed {args.seed}\n")
-    print("| layout / page | photos | refused | boxes | wrong confident | unsure | colour wrong or ? | s/photo | MP/photo |")
+    head = "layout / page | photos | refused | boxes | wrong confident | unsure | colour wrong or ? | s/photo | MP"
+    print(f"| {head} |")
     print("|---|---|---|---|---|---|---|---|---|")
     for key, s in [*stats.items(), (("all", ""), total)]:
         print(

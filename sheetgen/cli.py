@@ -608,7 +608,7 @@ def scan(images, layout_ref, output, then_score, check_png, lang, force):
     inputs = [*images, *([layout_ref] if layout_ref else [])]
     if output not in (None, "-"):
         check_output(output, inputs=inputs, force=force, record=True)
-    reads = read_photos(list(images), layout_ref, lang or default_lang())
+    reads = read_photos(list(images), layout_ref)
     warnings: list = unsure_warnings(reads)
     record = _numbers(record_from_reads(reads, layout_ref, warnings))
     if check_png is not None:

@@ -38,6 +38,7 @@ def test_qr_names_layout_page_players_and_hash():
         "layout": "imperial-settlers",
         "page": "village",
         "players": 1,
+        "lang": "fr",
         "digest": layout.digest[:8],
     }
     assert not any(isinstance(p, QR) for p in layout.document("fr", scan_marks=False).pages[0].prims)

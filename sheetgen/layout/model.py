@@ -265,17 +265,17 @@ class Layout:
                     p.id,
                     self.width,
                     self.height,
-                    tuple(self.display(p, lang, players) + (self.scan_prims(p, players) if scan_marks else [])),
+                    tuple(self.display(p, lang, players) + (self.scan_prims(p, lang, players) if scan_marks else [])),
                 )
                 for p in chosen
             ),
         )
 
-    def scan_prims(self, page: Page, players: int | None = None) -> list:
+    def scan_prims(self, page: Page, lang: str, players: int | None = None) -> list:
         """The page's scan marks (none when the layout is not scannable)."""
         if not self.scan_marks:
             return []
-        data = scanmarks.payload(self.id, page.id, players or self.players["default"], self.digest)
+        data = scanmarks.payload(self.id, page.id, players or self.players["default"], lang, self.digest)
         return scanmarks.scan_prims(self.width, self.height, data)
 
     def build(self, page: Page, lang: str, players: int | None = None) -> tuple[list, list, bool]:

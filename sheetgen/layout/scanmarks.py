@@ -14,7 +14,7 @@ from sheetgen.layout.display import QR, Rect
 MARKER = 6.0  # mm: a 4x4 ArUco marker with its black border is 6 x 6 cells of 1 mm
 QUIET = 1.5  # mm of white kept around a marker and the QR code
 QR_SIZE = 18.0  # mm, its own quiet zone included
-QR_PREFIX = "sheetgen"
+QR_PREFIX = "sg1"  # short: the code stays version 3 (29 modules) for ids up to ~28 characters
 BLACK = "#000000"
 
 # The inner 4x4 bits (1 = white) of DICT_4X4_50 markers 0-3, rows from the top;
@@ -49,17 +49,17 @@ def reserved(width: float, height: float) -> list[tuple[str, float, float, float
     return out
 
 
-def payload(layout_id: str, page_id: str, players: int, digest: str) -> str:
-    """What the QR code says: `sheetgen <layout> <page> <players> <hash>`."""
-    return f"{QR_PREFIX} {layout_id} {page_id} {players} {digest[:8]}"
+def payload(layout_id: str, page_id: str, players: int, lang: str, digest: str) -> str:
+    """What the QR code says: `sg1 <layout> <page> <players> <lang> <hash>`."""
+    return f"{QR_PREFIX} {layout_id} {page_id} {players} {lang} {digest[:8]}"
 
 
 def parse_payload(text: str) -> dict | None:
     """The fields of a QR payload, or None when the text is not one of ours."""
     parts = text.split()
-    if len(parts) != 5 or parts[0] != QR_PREFIX or not parts[3].isdigit():
+    if len(parts) != 6 or parts[0] != QR_PREFIX or not parts[3].isdigit() or not 1 <= int(parts[3]) <= 12:
         return None
-    return {"layout": parts[1], "page": parts[2], "players": int(parts[3]), "digest": parts[4]}
+    return {"layout": parts[1], "page": parts[2], "players": int(parts[3]), "lang": parts[4], "digest": parts[5]}
 
 
 def marker_prims(n: int, x: float, y: float) -> list:

@@ -272,7 +272,7 @@ def inside(box) -> tuple:
     return box.x + inset, box.y + inset, box.w - 2 * inset, box.h - 2 * inset
 
 
-def read_photo(photo: Photo, layout_ref: str | None = None, lang: str = "en") -> PageRead:
+def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
     """One photo's page and box readings."""
     cv2, np = need_cv()
     markers = find_markers(photo)
@@ -280,6 +280,7 @@ def read_photo(photo: Photo, layout_ref: str | None = None, lang: str = "en") ->
     layout = sheet_layout(photo, qr, layout_ref)
     h = homography(markers, layout.width, layout.height)
     page = warp(photo, h, layout.width, layout.height)
+    lang = qr["lang"] if qr["lang"] in layout.title else "en"
     display, blank = blank_page(layout, qr["page"], qr["players"], lang)
     gray = cv2.cvtColor(page, cv2.COLOR_RGB2GRAY)
     ink = _ink(cv2, np, gray)

@@ -52,12 +52,12 @@ def group_sheets(reads: list[PageRead]) -> list[tuple[str, dict]]:
     return out
 
 
-def read_photos(paths: list[str], layout_ref: str | None = None, lang: str = "en") -> list[PageRead]:
+def read_photos(paths: list[str], layout_ref: str | None = None) -> list[PageRead]:
     """Every photo's reading, all of one layout."""
     reads = []
     for path in paths:
         for photo in load_photos(path):
-            read = read_photo(photo, layout_ref, lang)
+            read = read_photo(photo, layout_ref)
             if reads and read.layout.id != reads[0].layout.id:
                 raise RecordError(
                     f"{photo.name}: a sheet of '{read.layout.id}', "

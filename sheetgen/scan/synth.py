@@ -101,7 +101,16 @@ def degrade(cv2, np, img, rng, dpi: float):
     return cv2.cvtColor(cv2.imdecode(jpg, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
 
 
-def photo(layout, page_id: str, rng, *, dpi: float | None = None, share: float | None = None, colours: bool = True):
+def photo(
+    layout,
+    page_id: str,
+    rng,
+    *,
+    dpi: float | None = None,
+    share: float | None = None,
+    colours: bool = True,
+    lang: str | None = None,
+):
     """(RGB photo, truth) of one page with a random set of boxes marked."""
     from sheetgen.scan.reader import need_cv
 
@@ -109,7 +118,7 @@ def photo(layout, page_id: str, rng, *, dpi: float | None = None, share: float |
     from sheetgen.scan.reader import grid_cells
 
     dpi = dpi or float(rng.uniform(100, 300))
-    img, display, origin = blank_paper(layout, page_id, dpi)
+    img, display, origin = blank_paper(layout, page_id, dpi, lang or str(rng.choice(["en", "fr"])))
     ppmm = dpi / 25.4
     cells = grid_cells(layout, page_id)
     share = rng.uniform(0.2, 0.6) if share is None else share
