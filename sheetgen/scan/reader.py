@@ -185,7 +185,10 @@ def read_qr(photo: Photo, markers: dict) -> dict:
             if text:
                 fields = scanmarks.parse_payload(text)
                 if fields is None:
-                    raise RecordError(f"{photo.name}: the QR code is not a sheetgen sheet's")
+                    raise RecordError(
+                        f"{photo.name}: the QR code is not one sheetgen prints "
+                        "(or one an older version printed: print the sheet again)"
+                    )
                 return fields
     raise RecordError(f"{photo.name}: the sheet's QR code cannot be read (blurred, in shadow or too small)")
 
