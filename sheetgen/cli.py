@@ -215,6 +215,12 @@ def _layout_inputs(ref: str) -> list[str]:
     is_flag=True,
     help="Live preview: render again on every save of the layout file or a file it extends (Ctrl-C ends).",
 )
+@click.option(
+    "--no-scan-marks",
+    "no_scan_marks",
+    is_flag=True,
+    help="Leave out the corner marks and QR code that `sheetgen scan` reads photos by.",
+)
 def render(layout, **opts):
     """Render LAYOUT (a built-in id or a layout file) to a print-ready PDF, or PNGs."""
     from sheetgen.fileio import check_output
@@ -297,7 +303,7 @@ def _render_once(job: dict, watching: bool = False) -> None:
             )
     if fillable:
         _check_form_fields(lay, list(pages) or known, players, copies)
-    doc = lay.document(lang, players, list(pages) or None)
+    doc = lay.document(lang, players, list(pages) or None, scan_marks=not job["no_scan_marks"])
     notes = []
     if duplex and len(doc.pages) < 2:
         notes.append(f"note: {lay.id} prints one page{' here' if pages else ''}: --duplex ignored")
@@ -731,6 +737,87 @@ def read(pdfs, layout_ref, output, force):
         click.echo(f"warning: {printable(w)}", err=True)
     if layout_ref is not None:
         record["layout"] = _layout_ref_for(layout_ref, output)
+    _emit(_record_yaml(record), output, inputs, force)
+
+
+@cli.command()
+@click.argument("images", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option(
+    "--layout",
+    "layout_ref",
+    default=None,
+    shell_complete=_complete_layout,
+    help="The layout the sheets were printed from (default: the built-in one their QR code names; a variant needs it).",
+)
+@_output_option("Write the record to this file instead of standard output.")
+@click.option("--score", "then_score", is_flag=True, help="Score the game at once instead of writing the record.")
+@click.option(
+    "--check",
+    "check_png",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the photo mapped onto the page, every box outlined by its reading (PNG; one file a photo).",
+)
+@LANG_OPTION
+@FORCE_OPTION
+def scan(images, layout_ref, output, then_score, check_png, lang, force):
+    """Read photos or scans of played sheets (JPEG, PNG, WebP, or a scanner's PDF) into
+    one game record: one player per sheet, named from the file names.
+
+    A two-page sheet's photos are paired by name: alice-empire.jpg with
+    alice-village.jpg. Unsure boxes are listed and left empty; numbers written
+    by hand are left for you to fill in.
+
+    \b
+    sheetgen scan alice.jpg bob.jpg -o game.yaml
+    sheetgen scan scans.pdf --score
+    sheetgen scan photo.jpg --layout my-variant.yaml --check check.png
+    """
+    from sheetgen.errors import RecordError
+    from sheetgen.fileio import check_output, write_output
+    from sheetgen.scan.reader import check_png as draw_check
+    from sheetgen.scan.reader import need_cv
+    from sheetgen.scan.record import read_photos, record_from_reads, unsure_warnings
+
+    need_cv()
+    if then_score and output is not None:
+        raise click.UsageError("--score prints the scores; -o writes the record: give one of them")
+    if layout_ref is not None:
+        from sheetgen.games import load_layout
+
+        lay = load_layout(layout_ref)
+        if not lay.scan_marks:
+            raise RecordError(
+                f"{layout_ref}: layout '{lay.id}' carries no scan marks (`scan_marks: true`): its "
+                "sheets hold handwritten numbers, which `sheetgen scan` does not read; type the record "
+                "(sheetgen template) or fill the PDF (render --fillable, then sheetgen read)"
+            )
+    inputs = [*images, *([layout_ref] if layout_ref else [])]
+    if output not in (None, "-"):
+        check_output(output, inputs=inputs, force=force, record=True)
+    reads = read_photos(list(images), layout_ref)
+    warnings: list = unsure_warnings(reads)
+    record = _numbers(record_from_reads(reads, layout_ref, warnings))
+    if check_png is not None:
+        for n, read in enumerate(reads, 1):
+            path = check_png if n == 1 else str(Path(check_png).with_stem(f"{Path(check_png).stem}-{n}"))
+            shown = write_output(path, draw_check(read), inputs=inputs)
+            click.echo(f"wrote {printable(shown)} ({read.photo.name})", err=True)
+    for w in warnings:
+        click.echo(f"warning: {printable(w)}", err=True)
+    if layout_ref is not None:
+        record["layout"] = _layout_ref_for(layout_ref, output)
+    if then_score:
+        from sheetgen.scoring import output as formats
+        from sheetgen.scoring.record import score_data
+
+        if layout_ref is not None and _layout_inputs(layout_ref):
+            record["layout"] = os.path.abspath(layout_ref)
+        scored = score_data(record, images[0])
+        for w in scored.warnings:
+            click.echo(f"warning: {printable(w)}", err=True)
+        click.echo(formats.as_table(scored, lang or default_lang()))
+        return
     _emit(_record_yaml(record), output, inputs, force)
 
 

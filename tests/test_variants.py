@@ -53,13 +53,13 @@ def test_show_tree_gives_ids_types_places_sizes_and_origins():
     lines = result.output.splitlines()
     assert lines[0] == "harvest-dice-normal (harvest-dice): Harvest Dice — player sheet"
     assert (
-        "  dice_two_players = 6  [verified: false (house value)]  harvest-dice-normal:16  # 2 of each colour" in lines
+        "  dice_two_players = 6  [verified: false (house value)]  harvest-dice-normal:17  # 2 of each colour" in lines
     )
-    assert "    garden  grid  x 46 y 49  100 x 51 mm  harvest-dice-normal:55" in lines
-    assert "        rows: 3  harvest-dice-normal:59" in lines
+    assert "    garden  grid  x 46 y 49  100 x 51 mm  harvest-dice-normal:56" in lines
+    assert "        rows: 3  harvest-dice-normal:60" in lines
     assert "        = 18 write boxes of 15 x 15 mm" in lines
-    assert "  pig_frame  frame  x 0 y 111  106 x 84 mm  harvest-dice-normal:115" in lines
-    assert "  rules_frame  frame  x 0 y 232  194 x 31 mm  harvest-dice-normal:225" in lines
+    assert "  pig_frame  frame  x 0 y 111  106 x 84 mm  harvest-dice-normal:116" in lines
+    assert "  rules_frame  frame  x 8 y 232  178 x 31 mm  harvest-dice-normal:226" in lines
 
 
 def test_show_marks_the_keys_a_child_set_with_its_own_file(tmp_path):
@@ -78,7 +78,7 @@ def test_show_marks_the_keys_a_child_set_with_its_own_file(tmp_path):
         54.0,
     )
     assert garden["keys"]["rows"] == {"value": 4, "from": f"{path}:7"}
-    assert garden["keys"]["cols"] == {"value": 6, "from": "harvest-dice-normal:60"}
+    assert garden["keys"]["cols"] == {"value": 6, "from": "harvest-dice-normal:61"}
     assert garden["cells"] == [{"kind": "write", "w": 12.0, "h": 12.0, "count": 24}]
     # the zones below moved down 3 mm; the reminder took what was left
     pig = next(e for e in data["pages"][0]["elements"] if e["id"] == "pig_frame")
@@ -88,7 +88,7 @@ def test_show_marks_the_keys_a_child_set_with_its_own_file(tmp_path):
         "value": 6,
         "verified": False,
         "note": "2 of each colour",
-        "from": "harvest-dice-normal:16",
+        "from": "harvest-dice-normal:17",
     }
 
 
@@ -128,8 +128,8 @@ def test_show_scorer_lists_what_the_rules_read_with_values(tmp_path):
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "my-hd: what the harvest-dice scorer reads"
-    assert "  garden  grid  harvest-dice-normal:55" in lines
-    assert "      row_value: 5  harvest-dice-normal:63" in lines
+    assert "  garden  grid  harvest-dice-normal:56" in lines
+    assert "      row_value: 5  harvest-dice-normal:64" in lines
     assert f"      boxes: 5  {path}:6" in lines
     assert lines[-1] == "  majority_bonus: absent (optional: its absence means something)"
     data = json.loads(run("show", "river-valley-glassworks", "--scorer", "--format", "json").output)
@@ -141,7 +141,7 @@ def test_show_scorer_lists_what_the_rules_read_with_values(tmp_path):
         "present": True,
         "value": 3,
         "verified": True,
-        "from": "river-valley-glassworks:29",
+        "from": "river-valley-glassworks:30",
     }
 
 
@@ -204,9 +204,9 @@ def test_new_refuses_to_overwrite(tmp_path):
 def test_a_child_key_that_fills_the_page_is_reported_at_its_line(tmp_path):
     path = child(tmp_path, "      - id: garden\n        rows: 4\n")
     assert problems(path) == [
-        f"{path}:7: garden.rows: moves 'rules_frame': outside the printable area: spans x 0-194mm, "
+        f"{path}:7: garden.rows: moves 'rules_frame': outside the printable area: spans x 8-186mm, "
         "y 247-273mm; the sheet is 194 x 263mm; the page is full: what is above 'rules_frame' is 10mm "
-        "too tall ('rules_frame' is at harvest-dice-normal:227)"
+        "too tall ('rules_frame' is at harvest-dice-normal:229)"
     ]
 
 
@@ -214,9 +214,9 @@ def test_a_child_key_that_pushes_an_element_out_of_its_frame(tmp_path):
     path = child(tmp_path, "      - {id: market_tomato, box: 9}\n")
     assert problems(path) == [
         f"{path}:6: market_tomato.box: outside the printable area: spans x 111-198mm, y 147-156mm; the sheet "
-        "is 194 x 263mm ('market_tomato' is at harvest-dice-normal:183)",
+        "is 194 x 263mm ('market_tomato' is at harvest-dice-normal:184)",
         f"{path}:6: market_tomato.box: sticks out of frame 'market_frame': spans x 111-198mm, y 147-156mm; "
-        "the frame spans x 109-194mm, y 111-196mm ('market_tomato' is at harvest-dice-normal:183)",
+        "the frame spans x 109-194mm, y 111-196mm ('market_tomato' is at harvest-dice-normal:184)",
     ]
 
 
@@ -227,7 +227,7 @@ def test_a_problem_inside_a_built_in_names_its_id(tmp_path):
     assert not any("/layouts/" in line or ".yaml:" in line.replace(str(path), "") for line in lines)
     frame_gone = child(tmp_path, "      - {id: garden_frame, remove: true}\n", "gone.yaml")
     assert problems(frame_gone)[0] == (
-        "harvest-dice-normal:48: garden_help.in: no frame 'garden_frame' earlier on this page"
+        "harvest-dice-normal:49: garden_help.in: no frame 'garden_frame' earlier on this page"
     )
 
 
@@ -241,7 +241,7 @@ def test_the_rewritten_built_ins_keep_their_positions():
         "pig_frame": (0, 111, 106, 84),
         "market_frame": (109, 111, 85, 84),
         "score_frame": (0, 198, 194, 31),
-        "rules_frame": (0, 232, 194, 31),
+        "rules_frame": (8, 232, 178, 31),
     }
     assert boxes(layout, "market_salad", "market_help", "garden_row_caption") == {
         "market_salad": (111, 135, 81, 8),
@@ -257,7 +257,7 @@ def test_a_pig_row_moves_everything_below(tmp_path):
         "pig_frame": (0, 111, 106, 88.4),
         "market_frame": (109, 111, 85, 84),
         "score_frame": (0, 202.4, 194, 31),
-        "rules_frame": (0, 236.4, 194, 26.6),
+        "rules_frame": (8, 236.4, 178, 26.6),
     }
     assert render_pdf(layout, lang="en").startswith(b"%PDF-")
 
@@ -277,7 +277,7 @@ def test_a_childs_own_position_overrides_the_parents_relative_placing(tmp_path):
     body = (
         "      - {id: garden_row_caption, at: [136, 56]}\n"
         "      - {id: score_frame, at: [0, 200]}\n"
-        "      - {id: rules_frame, at: [0, 234], size: [194, 29]}\n"
+        "      - {id: rules_frame, at: [8, 234], size: [178, 29]}\n"
         '      - {id: market_help, at: ["+=0", "+=1"]}\n'
         '      - {id: pig_frame, at: ["+=0", "+=0"]}\n'
     )
@@ -285,7 +285,7 @@ def test_a_childs_own_position_overrides_the_parents_relative_placing(tmp_path):
     assert boxes(layout, "garden_row_caption", "score_frame", "rules_frame", "market_help", "pig_frame") == {
         "garden_row_caption": (136, 101, 20, 6),
         "score_frame": (0, 200, 194, 31),
-        "rules_frame": (0, 234, 194, 29),
+        "rules_frame": (8, 234, 178, 29),
         "market_help": (112, 161.5, 79, 32),
         "pig_frame": (0, 111.5, 106, 84),  # the garden frame grew 0.5 mm around the caption
     }
@@ -393,6 +393,6 @@ def test_a_player_count_set_by_the_child_is_blamed_for_boxes_too_small(tmp_path)
     lines = problems(path)
     assert lines[0] == (
         f"{path}:4: constants.players_max: score: boxes of 2.8 x 2.8mm with 9 players are too small to mark; "
-        "at least 3.5mm ('score' is at river-valley-glassworks:181)"
+        "at least 3.5mm ('score' is at river-valley-glassworks:182)"
     )
     assert all(line.startswith(f"{path}:4: constants.players_max: score") for line in lines)

@@ -53,6 +53,13 @@ class GardenRow(Spec):
         row = value.strip().upper()
         if len(row) != self.cols:
             return ctx.error(at, f"expected {self.cols} characters, got {len(row)} ({value!r})")
+        unknown = [str(n + 1) for n, ch in enumerate(row) if ch == "?"]
+        if unknown:
+            return ctx.error(
+                at,
+                f"column{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}: a filled cell whose vegetable "
+                "the scan could not tell (no dice colour); write C (carrot), S (salad) or T (tomato)",
+            )
         for n, ch in enumerate(row):
             if ch != EMPTY and ch not in LETTERS:
                 return ctx.error(

@@ -95,6 +95,17 @@ class Circle:
     width: float = 0.5
 
 
+@dataclass(frozen=True)
+class QR:
+    """A QR code `size` mm square (its quiet zone included) saying `data`: the scan mark
+    that names the sheet (sheetgen.layout.scanmarks)."""
+
+    x: float
+    y: float
+    size: float
+    data: str
+
+
 COPY_SEPARATOR = "__"  # the field `pig_3` of a pad's 2nd copy is `pig_3__2`
 
 

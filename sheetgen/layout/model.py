@@ -11,6 +11,7 @@ from pathlib import Path
 
 from sheetgen.errors import LayoutError, Problem
 from sheetgen.layout import elements as E
+from sheetgen.layout import scanmarks
 from sheetgen.layout.display import HOUSE_MARK, MIN_HINT, MIN_TEXT, Box, Document, PageDisplay, Text
 from sheetgen.layout.resolve import builtin_ids, is_builtin_ref, load_layout_file, locate, resolve
 from sheetgen.paper import MAX_SHEET
@@ -169,6 +170,9 @@ LAYOUT = Map(
         ),
         "constants": Field(DictOf(Constant(), "a mapping of constants"), default=dict),
         "house_note": Field(E.Label(), default=lambda: dict(HOUSE_NOTE)),
+        # the sheet carries scan marks (corner fiducials, a QR code) for `sheetgen scan`:
+        # only pads whose marks are boxes to tick, not numbers to write
+        "scan_marks": Field(Bool(), default=False),
         "pages": Field(ListOf(PAGE, 1, 12), required=True),
     }
 )
@@ -212,6 +216,7 @@ class Layout:
     digest: str = ""  # tree_hash of the resolved layout tree (what a kept game was scored with)
     # the resolved tree, with the file and line of every key (for `sheetgen show`)
     tree: dict = field(default_factory=dict, repr=False, compare=False)
+    scan_marks: bool = False  # its sheets carry the marks `sheetgen scan` reads (layout.scanmarks)
 
     def element(self, eid: str) -> dict:
         try:
@@ -245,9 +250,12 @@ class Layout:
         goes in the lowest free place of the sheet (see house_note_prims)."""
         return self.build(page, lang, players)[0]
 
-    def document(self, lang: str = "en", players: int | None = None, pages: list[str] | None = None) -> Document:
+    def document(
+        self, lang: str = "en", players: int | None = None, pages: list[str] | None = None, scan_marks: bool = True
+    ) -> Document:
         """The display lists of the pages asked for (all by default): what every
-        backend (PDF, form fields, reading filled PDFs) consumes."""
+        backend (PDF, form fields, reading filled PDFs) consumes. A scannable layout's
+        pages carry their scan marks unless `scan_marks` is False."""
         chosen = [p for p in self.pages if pages is None or p.id in pages]
         return Document(
             title=self.title[lang],
@@ -255,15 +263,28 @@ class Layout:
             game=self.game,
             lang=lang,
             pages=tuple(
-                PageDisplay(p.id, self.width, self.height, tuple(self.display(p, lang, players))) for p in chosen
+                PageDisplay(
+                    p.id,
+                    self.width,
+                    self.height,
+                    tuple(self.display(p, lang, players) + (self.scan_prims(p, lang, players) if scan_marks else [])),
+                )
+                for p in chosen
             ),
         )
+
+    def scan_prims(self, page: Page, lang: str, players: int | None = None) -> list:
+        """The page's scan marks (none when the layout is not scannable)."""
+        if not self.scan_marks:
+            return []
+        data = scanmarks.payload(self.id, page.id, players or self.players["default"], lang, self.digest)
+        return scanmarks.scan_prims(self.width, self.height, data)
 
     def build(self, page: Page, lang: str, players: int | None = None) -> tuple[list, list, bool]:
         """(display list, key paths of the house values it prints, whether the house note
         found room: False only when there are marks and no room)."""
         env = self.env(lang, players)
-        out, taken = [], []
+        out, taken = [], self.scan_taken()
         for el in page.elements:
             prims = E.TYPES[el["type"]].build(el, env)
             taken.append(_taken(el, prims))
@@ -272,6 +293,12 @@ class Layout:
             return out, [], True
         note = self.house_note_prims(page, lang, taken)
         return out + (note or []), list(env.marks), note is not None
+
+    def scan_taken(self) -> list:
+        """The places the scan marks keep free, as `_taken` entries (the house note avoids them)."""
+        if not self.scan_marks:
+            return []
+        return [(x, y, w, h, None) for _, x, y, w, h in scanmarks.reserved(self.width, self.height)]
 
     def house_note_text(self, page: Page, lang: str) -> str:
         return self.env(lang).t(page.house_note or self.house_note)
@@ -592,6 +619,20 @@ def _full(el: dict, width: float, height: float) -> str:
     return ""
 
 
+def _check_scan_room(pages: list, width: float, height: float, ctx: Ctx) -> None:
+    """A scannable layout keeps the corners and the QR code's place free (scanmarks.reserved)."""
+    for page in pages:
+        for what, x, y, w, h in scanmarks.reserved(width, height):
+            area = {"x": x, "y": y, "w": w, "h": h}
+            for el in page["elements"]:
+                if _overlap(el, area):
+                    ctx.error(
+                        Where(el["_node"], "at", el["_path"]),
+                        f"overlaps the {what} (x {_fmt(x)}-{_fmt(x + w)}mm, y {_fmt(y)}-{_fmt(y + h)}mm), "
+                        "which `scan_marks: true` keeps free",
+                    )
+
+
 def _overlapping_pairs(els: list) -> list[tuple[int, int]]:
     """Index pairs (i < j, in that order) of elements whose rectangles overlap: a sweep
     over x (sorted by left edge), so that apart pages cost n log n, not n squared."""
@@ -621,7 +662,7 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
         for lang in E.LANGS:
             for players in counts:
                 marked = False
-                taken = []
+                taken = layout.scan_taken()
                 for el in page.elements:
                     labels, refused = E.check(el, layout.env(lang, players))
                     for path, message in labels + refused:
@@ -869,6 +910,8 @@ def build_layout(raw: dict, source: str) -> Layout:
     if ctx.errors:
         raise LayoutError(ctx.errors)
     _check_geometry(data["pages"], w, h, ctx, getattr(raw, "file", source))
+    if data["scan_marks"]:
+        _check_scan_room(data["pages"], w, h, ctx)
     layout = Layout(
         id=data["id"],
         game=data["game"],
@@ -888,6 +931,7 @@ def build_layout(raw: dict, source: str) -> Layout:
         house=_house_labels(data),
         digest=tree_hash(raw),
         tree=raw,
+        scan_marks=data["scan_marks"],
     )
     layout.constants.source = source
     _expand_titles(layout, raw, ctx)

@@ -17,10 +17,13 @@ def render_pdf(
     players: int | None = None,
     pages: list[str] | None = None,
     fillable: bool = False,
+    scan_marks: bool = True,
     **options,
 ) -> bytes:
     """The PDF bytes of `copies` sets of the layout's pages (all, or those named);
+    a scannable layout's pages carry their scan marks unless `scan_marks` is False;
     `options` are pdf_bytes' (per_page, duplex, flip, marks, grey, progress)."""
     from sheetgen.render.pdf import pdf_bytes
 
-    return pdf_bytes(layout.document(lang, players, pages), paper=paper, copies=copies, fillable=fillable, **options)
+    doc = layout.document(lang, players, pages, scan_marks=scan_marks)
+    return pdf_bytes(doc, paper=paper, copies=copies, fillable=fillable, **options)

@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from sheetgen import __version__
 from sheetgen import text as fonts
 from sheetgen.icons import draw_icon
-from sheetgen.layout.display import Box, Circle, Document, Icon, Line, Rect, Text, field_name
+from sheetgen.layout.display import QR, Box, Circle, Document, Icon, Line, Rect, Text, field_name
 from sheetgen.paper import PAPERS
 
 PT = 72 / 25.4
@@ -124,6 +124,28 @@ def draw_prims(c: Canvas, prims: list, at: Placement) -> None:
         elif isinstance(p, Circle):
             s, f = _stroke_fill(c, p.stroke, p.fill, p.width)
             c.circle(at.x(p.x), at.y(p.y), p.r * mm, stroke=s, fill=f)
+        elif isinstance(p, QR):
+            draw_qr(c, p, at)
+
+
+def draw_qr(c: Canvas, q: QR, at: Placement) -> None:
+    """A QR code as black squares (reportlab's encoder), a 1-module quiet zone inside `size`
+    (the sheet keeps white room around it); low error correction, for the largest modules."""
+    from reportlab.graphics.barcode.qrencoder import QRCode, QRErrorCorrectLevel
+
+    code = QRCode(None, QRErrorCorrectLevel.L)
+    code.addData(q.data)
+    code.make()
+    n = code.getModuleCount()
+    cell = q.size * mm / (n + 2)
+    left, top = at.x(q.x) + cell, at.y(q.y) - cell
+    c.setFillColor(_color("#000000"))
+    path = c.beginPath()
+    for r in range(n):
+        for col in range(n):
+            if code.isDark(r, col):
+                path.rect(left + col * cell, top - (r + 1) * cell, cell * 1.01, cell * 1.01)
+    c.drawPath(path, stroke=0, fill=1)
 
 
 def placement(sheet, paper: str) -> Placement:

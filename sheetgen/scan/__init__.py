@@ -1,0 +1,3 @@
+"""Reading photographed or scanned sheets (`sheetgen scan`): sheetgen.scan.reader finds
+the sheet and reads its boxes, sheetgen.scan.record makes one game record of the photos,
+sheetgen.scan.synth draws marked, degraded photos for the tests and the bench."""

@@ -1,0 +1,357 @@
+"""Read a photographed or scanned sheet: fiducials, QR code, homography, box by box.
+
+The sheet's scan marks (sheetgen.layout.scanmarks) are found with OpenCV's ArUco
+detector; the QR code names the layout; the photo is mapped onto the page in
+millimetres and every markable box is compared with the blank page rendered from
+the same display list, so what is printed inside a box is never taken for a mark.
+Each box reads marked, empty or unsure; unsure boxes are never guessed.
+
+OpenCV and numpy are the optional extra `sheetgen[scan]`: they are imported here,
+and only when a sheet is read.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sheetgen.errors import RecordError, UsageError
+from sheetgen.layout import scanmarks
+
+PPMM = 8.0  # pixels per millimetre of the rectified page (~200 dpi)
+MARKED, EMPTY, UNSURE = "marked", "empty", "unsure"
+# a box's ink score (the share of its inside darker than the blank page by a clear
+# margin): above HIGH it is marked, below LOW empty, between unsure
+LOW, HIGH = 0.012, 0.035
+MAX_SIDE = 2000  # pixels: photos are searched for the markers at most this large
+ROUGH_SHEET = (194.0, 263.0)  # mm: the usual sheet, to find the QR code before the layout is known
+CORNERS = ("top left", "top right", "bottom right", "bottom left")
+# ink colours of the Harvest Dice dice, as hue ranges (OpenCV hue, 0-180)
+COLOURS = {"T": ((0, 6), (160, 180)), "C": ((7, 25),), "S": ((35, 90),)}
+
+
+def need_cv():
+    """(cv2, numpy), or the UsageError that names the extra to install."""
+    try:
+        import cv2
+        import numpy
+    except ImportError:
+        raise UsageError("sheetgen scan needs OpenCV and numpy: pip install 'sheetgen[scan]'") from None
+    return cv2, numpy
+
+
+@dataclass
+class Photo:
+    name: str  # the file name, and the page number of a scanned PDF
+    stem: str  # the player's name by default
+    rgb: object  # numpy array, H x W x 3
+
+
+@dataclass
+class PageRead:
+    """What one photo says: its layout, page, the value of every box, and how sure."""
+
+    photo: Photo
+    layout: object
+    page_id: str
+    values: dict  # field -> True/False (tick boxes), a letter or '?' (garden cells), '' (write)
+    readings: dict  # field -> MARKED / EMPTY / UNSURE
+    scores: dict = field(default_factory=dict)
+    rectified: object = None  # the photo mapped onto the page, PPMM pixels a mm
+    boxes: list = field(default_factory=list)
+
+
+def load_photos(path: str) -> list[Photo]:
+    """The images in a file: a photo (EXIF orientation applied) or every page image of a PDF."""
+    cv2, np = need_cv()
+    from PIL import Image, ImageOps, UnidentifiedImageError
+
+    from sheetgen.fileio import MAX_PDF_INPUT, read_input
+
+    try:
+        data = read_input(path, MAX_PDF_INPUT)
+    except Exception as exc:  # noqa: BLE001 - a missing or unreadable file: one line
+        raise RecordError(getattr(exc, "problems", None) or f"{path}: cannot read the file ({exc})") from None
+    stem = Path(path).stem
+    if data[:1024].lstrip().startswith(b"%PDF-"):
+        return _pdf_photos(path, stem, data)
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            im = ImageOps.exif_transpose(im).convert("RGB")
+            return [Photo(Path(path).name, stem, np.asarray(im))]
+    except (UnidentifiedImageError, OSError, ValueError) as exc:
+        raise RecordError(f"{path}: not an image or a PDF that sheetgen can read ({exc.__class__.__name__})") from None
+
+
+def _pdf_photos(path: str, stem: str, data: bytes) -> list[Photo]:
+    """The largest image of every page of a scanner's PDF."""
+    import logging
+
+    import numpy as np
+    from pypdf import PdfReader
+
+    quiet = logging.getLogger("pypdf")
+    level, quiet.level = quiet.level, logging.CRITICAL + 1
+    out = []
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        for n, page in enumerate(reader.pages, 1):
+            images = list(page.images)
+            if not images:
+                raise RecordError(f"{path}: page {n} holds no image; scan the sheets into a PDF of page images")
+            best = max(images, key=lambda i: i.image.width * i.image.height)
+            out.append(Photo(f"{Path(path).name} page {n}", f"{stem}-{n}", np.asarray(best.image.convert("RGB"))))
+    except RecordError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - pypdf raises many kinds on a damaged file
+        raise RecordError(f"{path}: not a readable PDF ({exc.__class__.__name__})") from None
+    finally:
+        quiet.level = level
+    return out
+
+
+def find_markers(photo: Photo) -> dict:
+    """{marker id: its 4 corners in photo pixels} of the four scan markers, or a RecordError."""
+    cv2, np = need_cv()
+    gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
+    scale = min(1.0, MAX_SIDE / max(gray.shape))
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    # small markers (1 mm cells), blurred: read their bits more tolerantly; only ids
+    # 0-3 are taken, all four must be there, and the QR code must agree
+    params.minMarkerPerimeterRate = 0.01
+    params.perspectiveRemovePixelPerCell = 8
+    params.maxErroneousBitsInBorderRate = 0.5
+    params.errorCorrectionRate = 0.8
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
+    corners, ids, _ = detector.detectMarkers(small)
+    found: dict = {}
+    for c, i in zip(corners, [] if ids is None else ids.flatten()):
+        if int(i) < 4 and int(i) not in found:
+            found[int(i)] = c.reshape(4, 2) / scale
+    if not found:
+        raise RecordError(f"{photo.name}: no scan marks found: this is not a sheetgen sheet, or too blurred or small")
+    missing = [n for n in range(4) if n not in found]
+    if missing:
+        where = ", ".join(CORNERS[n] for n in missing)
+        raise RecordError(
+            f"{photo.name}: the scan mark{'s' if len(missing) > 1 else ''} in the {where} "
+            f"corner{'s' if len(missing) > 1 else ''} cannot be seen (covered, in shadow or out of the picture); "
+            "photograph the whole sheet"
+        )
+    return found
+
+
+def homography(markers: dict, width: float, height: float):
+    """The 3x3 map from photo pixels to rectified-page pixels (PPMM a mm)."""
+    cv2, np = need_cv()
+    src, dst = [], []
+    s = scanmarks.MARKER
+    for n, (x, y) in enumerate(scanmarks.marker_corners(width, height)):
+        src += list(markers[n])
+        dst += [(x, y), (x + s, y), (x + s, y + s), (x, y + s)]
+    h, _ = cv2.findHomography(np.float32(src), np.float32(dst) * PPMM)
+    if h is None:
+        raise RecordError("the scan marks do not make a sheet")
+    return h
+
+
+def warp(photo: Photo, h, width: float, height: float):
+    cv2, _ = need_cv()
+    size = (round(width * PPMM), round(height * PPMM))
+    return cv2.warpPerspective(photo.rgb, h, size, flags=cv2.INTER_AREA, borderValue=(255, 255, 255))
+
+
+def read_qr(photo: Photo, markers: dict) -> dict:
+    """The QR code's fields, read on its corner of the page mapped at 16 px a mm with the
+    usual sheet size (the code sits next to a marker, so the exact size does not matter)."""
+    cv2, np = need_cv()
+    w, h = ROUGH_SHEET
+    x, y, size = scanmarks.qr_spot(w)
+    pad = 4.0
+    detector = cv2.QRCodeDetector()
+    for ppmm in (16.0, 10.0, 24.0):
+        zoom = ppmm / PPMM
+        shift = np.array([[zoom, 0, -(x - pad) * ppmm], [0, zoom, -(y - pad) * ppmm], [0, 0, 1]])
+        side = round((size + 2 * pad) * ppmm)
+        m = shift @ homography(markers, w, h)
+        crop = cv2.warpPerspective(photo.rgb, m, (side, side), flags=cv2.INTER_CUBIC, borderValue=(255, 255, 255))
+        gray = cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY)
+        otsu = cv2.threshold(cv2.GaussianBlur(gray, (0, 0), 1.0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]
+        for img in (gray, otsu):
+            text, _, _ = detector.detectAndDecode(img)
+            if text:
+                fields = scanmarks.parse_payload(text)
+                if fields is None:
+                    raise RecordError(
+                        f"{photo.name}: the QR code is not one sheetgen prints "
+                        "(or one an older version printed: print the sheet again)"
+                    )
+                return fields
+    raise RecordError(f"{photo.name}: the sheet's QR code cannot be read (blurred, in shadow or too small)")
+
+
+def sheet_layout(photo: Photo, qr: dict, layout_ref: str | None):
+    """The layout a photo was printed from. The QR code is data from a picture: it may
+    only name a built-in layout; a variant needs `layout_ref`, whose id and hash must match."""
+    from sheetgen.errors import printable
+    from sheetgen.games import load_layout
+    from sheetgen.layout.resolve import builtin_ids, is_builtin_ref
+
+    shown = printable(qr["layout"][:60])
+    if layout_ref is None:
+        if not is_builtin_ref(qr["layout"]) or qr["layout"] not in builtin_ids():
+            raise RecordError(
+                f"{photo.name}: the sheet names the layout '{shown}', which is not a built-in layout; "
+                "give --layout with the layout file it was printed from"
+            )
+        layout = load_layout(qr["layout"])
+    else:
+        layout = load_layout(layout_ref)
+        if layout.id != qr["layout"]:
+            raise RecordError(
+                f"{photo.name}: the sheet was printed from layout '{shown}', not from '{layout.id}'; "
+                "give the --layout it was printed from"
+            )
+    if layout.digest[:8] != qr["digest"]:
+        raise RecordError(
+            f"{photo.name}: the sheet was printed from another version of layout '{layout.id}' "
+            f"(hash {printable(qr['digest'][:8])}, this one is {layout.digest[:8]}); "
+            "give the --layout it was printed from"
+        )
+    if not any(p.id == qr["page"] for p in layout.pages):
+        raise RecordError(f"{photo.name}: layout '{layout.id}' has no page '{printable(qr['page'][:40])}'")
+    return layout
+
+
+_BLANKS: dict = {}
+
+
+def blank_page(layout, page_id: str, players: int, lang: str):
+    """(page display, the blank page's grey levels at PPMM), rendered from the display list."""
+    key = (layout.id, layout.digest, page_id, players, lang)
+    if key not in _BLANKS:
+        _BLANKS.clear() if len(_BLANKS) > 8 else None
+        _BLANKS[key] = _render_blank(layout, page_id, players, lang)
+    return _BLANKS[key]
+
+
+def _render_blank(layout, page_id: str, players: int, lang: str):
+    import numpy as np
+    import pypdfium2
+
+    from sheetgen.render.pdf import pdf_bytes, placement
+
+    doc = layout.document(lang, players, [page_id], scan_marks=True)
+    pdf = pypdfium2.PdfDocument(pdf_bytes(doc, paper="a4"))
+    try:
+        scale = PPMM * 25.4 / 72
+        img = np.asarray(pdf[0].render(scale=scale, grayscale=True).to_pil().convert("L"))
+    finally:
+        pdf.close()
+    at = placement(doc.pages[0], "a4")
+    x0, y0 = round(at.left * PPMM), round(at.top * PPMM)
+    w, h = round(layout.width * PPMM), round(layout.height * PPMM)
+    return doc.pages[0], img[y0 : y0 + h, x0 : x0 + w]
+
+
+def _ink(cv2, np, gray):
+    """Darkness 0-1 of a grey page, with the paper's uneven light divided out."""
+    g = gray.astype(np.float32)
+    bg = cv2.dilate(g, cv2.getStructuringElement(cv2.MORPH_RECT, (25, 25)))
+    bg = cv2.GaussianBlur(bg, (0, 0), 12)
+    return np.clip(1.0 - g / np.maximum(bg, 1.0), 0.0, 1.0)
+
+
+def inside(box) -> tuple:
+    """(x, y, w, h) in mm of the part of a box a mark is looked for in: its border left out."""
+    # a board-copy cell touches its neighbours: only its middle, where a stroke that
+    # strays in from the next cell does not reach
+    inset = {"check": 1.3, "round": 1.6, "mini": 0.25 * min(box.w, box.h)}.get(
+        box.kind, max(1.0, 0.14 * min(box.w, box.h))
+    )
+    return box.x + inset, box.y + inset, box.w - 2 * inset, box.h - 2 * inset
+
+
+def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
+    """One photo's page and box readings."""
+    cv2, np = need_cv()
+    markers = find_markers(photo)
+    qr = read_qr(photo, markers)
+    layout = sheet_layout(photo, qr, layout_ref)
+    h = homography(markers, layout.width, layout.height)
+    page = warp(photo, h, layout.width, layout.height)
+    lang = qr["lang"] if qr["lang"] in layout.title else "en"
+    display, blank = blank_page(layout, qr["page"], qr["players"], lang)
+    gray = cv2.cvtColor(page, cv2.COLOR_RGB2GRAY)
+    ink = _ink(cv2, np, gray)
+    printed = cv2.dilate(1.0 - blank.astype(np.float32) / 255.0, np.ones((5, 5), np.uint8))
+    extra = (ink - printed) > 0.16
+    hsv = cv2.cvtColor(page, cv2.COLOR_RGB2HSV)
+    cells = grid_cells(layout, qr["page"])
+    values, readings, scores, boxes = {}, {}, {}, []
+    for box in display.boxes():
+        if box.kind == "write" and box.field not in cells:
+            values[box.field] = ""
+            continue
+        x, y, w, hh = (round(v * PPMM) for v in inside(box))
+        part = extra[y : y + hh, x : x + w]
+        score = float(part.mean()) if part.size else 0.0
+        reading = MARKED if score >= HIGH else EMPTY if score <= LOW else UNSURE
+        scores[box.field], readings[box.field] = score, reading
+        boxes.append(box)
+        if box.field in cells:
+            values[box.field] = _colour(np, hsv[y : y + hh, x : x + w], part) if reading == MARKED else ""
+        else:
+            values[box.field] = reading == MARKED
+    return PageRead(photo, layout, qr["page"], values, readings, scores, page, boxes)
+
+
+def grid_cells(layout, page_id: str) -> set:
+    """The fields of the page's grid cells (Harvest Dice's garden): a cell is read as
+    filled or empty, and what it holds from the ink's colour."""
+    return {
+        f"{el['id']}_r{r}_c{c}"
+        for el in layout.page(page_id).elements
+        if el["type"] == "grid"
+        for r in range(1, el["rows"] + 1)
+        for c in range(1, el["cols"] + 1)
+    }
+
+
+def _colour(np, hsv, mask) -> str:
+    """C, S or T from the ink's hue when the mark is clearly coloured; else '?'."""
+    pix = hsv[mask]
+    if len(pix) < 10:
+        return "?"
+    coloured = pix[(pix[:, 1] > 45) & (pix[:, 2] > 50)]
+    if len(coloured) < 0.35 * len(pix):
+        return "?"
+    angle = coloured[:, 0].astype(np.float32) * (np.pi / 90)  # OpenCV hue is 0-180: a circle
+    hue = float(np.degrees(np.arctan2(np.sin(angle).mean(), np.cos(angle).mean())) / 2) % 180
+    for letter, ranges in COLOURS.items():
+        if any(a <= hue <= b for a, b in ranges):
+            return letter
+    return "?"
+
+
+OUTLINE = {MARKED: (0, 160, 0), EMPTY: (150, 150, 150), UNSURE: (255, 120, 0)}
+
+
+def check_png(read: PageRead) -> bytes:
+    """The photo mapped onto the page, every box read outlined in the colour of its
+    reading: green marked, grey empty, orange unsure (a garden cell's letter beside it)."""
+    cv2, _ = need_cv()
+    img = read.rectified.copy()
+    for box in read.boxes:
+        reading = read.readings[box.field]
+        a = (round(box.x * PPMM), round(box.y * PPMM))
+        b = (round((box.x + box.w) * PPMM), round((box.y + box.h) * PPMM))
+        cv2.rectangle(img, a, b, OUTLINE[reading], 3 if reading != EMPTY else 1)
+        value = read.values.get(box.field)
+        if isinstance(value, str) and value:
+            cv2.putText(img, value, (a[0] + 3, b[1] - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.8, OUTLINE[reading], 2)
+    ok, png = cv2.imencode(".png", cv2.cvtColor(img, cv2.COLOR_RGB2BGR))
+    return png.tobytes()

@@ -1,0 +1,133 @@
+"""Photos of played sheets -> one game record, the way filled PDFs become one
+(sheetgen.scoring.pdfread): each photo's box values go through `element_marks`
+and the game's `record_from_sheets`."""
+
+from __future__ import annotations
+
+import re
+
+from sheetgen.errors import Problem, RecordError
+from sheetgen.scan.reader import UNSURE, PageRead, load_photos, read_photo
+
+_DEFAULT_NAME = re.compile(r"Player [0-9]+")
+
+
+def _player_key(read: PageRead) -> str:
+    """Which player a photo belongs to: its file name without the page id
+    (`alice-empire.jpg` and `alice-village.jpg` are alice's)."""
+    stem = read.photo.stem
+    for sep in ("-", "_", " ", "."):
+        if stem.lower().endswith(sep + read.page_id.lower()):
+            return stem[: -len(read.page_id) - 1]
+    return stem
+
+
+def group_sheets(reads: list[PageRead]) -> list[tuple[str, dict]]:
+    """(player name, every page's box values merged) per player, in the photos' order."""
+    layout = reads[0].layout
+    pages = [p.id for p in layout.pages]
+    if len(pages) == 1:
+        return [(r.photo.stem, r.values) for r in reads]
+    players: dict[str, dict] = {}
+    for r in reads:
+        mine = players.setdefault(_player_key(r), {})
+        if r.page_id in mine:
+            raise RecordError(
+                f"{r.photo.name}: a second '{r.page_id}' page for player '{_player_key(r)}' "
+                f"(also {mine[r.page_id].photo.name}); name a player's photos <name>-{'.jpg, <name>-'.join(pages)}.jpg"
+            )
+        mine[r.page_id] = r
+    out = []
+    for name, mine in players.items():
+        missing = [p for p in pages if p not in mine]
+        if missing:
+            raise RecordError(
+                f"{next(iter(mine.values())).photo.name}: player '{name}' has no photo of the "
+                f"'{', '.join(missing)}' page; name a player's photos <name>-{'.jpg, <name>-'.join(pages)}.jpg"
+            )
+        values: dict = {}
+        for p in pages:
+            values.update(mine[p].values)
+        out.append((name, values))
+    return out
+
+
+def read_photos(paths: list[str], layout_ref: str | None = None) -> list[PageRead]:
+    """Every photo's reading, all of one layout."""
+    reads = []
+    for path in paths:
+        for photo in load_photos(path):
+            read = read_photo(photo, layout_ref)
+            if reads and read.layout.id != reads[0].layout.id:
+                raise RecordError(
+                    f"{photo.name}: a sheet of '{read.layout.id}', "
+                    f"but {reads[0].photo.name} is of '{reads[0].layout.id}'"
+                )
+            if not any(v for k, v in read.values.items() if k in read.readings):
+                raise RecordError(f"{photo.name}: the sheet is blank: no box is marked")
+            reads.append(read)
+    return reads
+
+
+def unsure_warnings(reads: list[PageRead]) -> list[str]:
+    """One warning per photo with unsure boxes, naming them: they are read as empty."""
+    out = []
+    for r in reads:
+        unsure = [f for f, v in r.readings.items() if v == UNSURE]
+        if unsure:
+            shown = ", ".join(unsure[:12]) + (f" and {len(unsure) - 12} more" if len(unsure) > 12 else "")
+            out.append(
+                f"{r.photo.name}: {len(unsure)} box{'es' if len(unsure) > 1 else ''} unsure, "
+                f"left empty in the record; check them on the sheet: {shown}"
+            )
+        cells = [f for f, v in r.values.items() if v == "?"]
+        if cells:
+            out.append(
+                f"{r.photo.name}: {len(cells)} filled cell{'s' if len(cells) > 1 else ''} of no dice colour, "
+                f"written '?' in the record; type what {'they hold' if len(cells) > 1 else 'it holds'}: "
+                + ", ".join(cells)
+            )
+    return out
+
+
+def record_from_reads(reads: list[PageRead], layout_ref: str | None, warnings: list | None = None) -> dict:
+    """The game record of the photos (one player per sheet; names from the file names)."""
+    from sheetgen.games import game_for
+    from sheetgen.scoring.pdfread import element_marks
+
+    layout = reads[0].layout
+    game = game_for(layout)
+    sheets, probes, names = [], [], []
+    for name, values in group_sheets(reads):
+        found: list = []
+        sheets.append(element_marks(layout, values, found))
+        written = {k: TO_FILL if v == "" and k not in reads[0].readings else v for k, v in values.items()}
+        probes.append(element_marks(layout, written))
+        names.append(name)
+        if warnings is not None:
+            warnings += [f"{name}: {w}" for w in found]
+    if not sheets:
+        raise RecordError(Problem("no sheet was read", reads[0].photo.name))
+    source = reads[0].photo.name
+    record = {"layout": layout_ref or layout.id, **game.read_sheets(layout, sheets, source)}
+    players = record.get("players", [])
+    _mark_to_fill(players, game.read_sheets(layout, probes, source).get("players", []))
+    if len(players) == len(names):
+        for player, name in zip(players, names):
+            if _DEFAULT_NAME.fullmatch(str(player.get("name", ""))):
+                player["name"] = name
+    return record
+
+
+TO_FILL = "?"  # a number written by hand, which the scan leaves for the player to type
+
+
+def _mark_to_fill(players: list, probed: list) -> None:
+    """The player values that come from boxes written by hand (they change when those
+    boxes read TO_FILL instead of empty) become TO_FILL: `score` then names them."""
+    if len(players) != len(probed):
+        return  # the handwriting decides who plays (a pad's unused columns): left as read
+    for player, probe in zip(players, probed):
+        for key, value in probe.items():
+            if key != "name" and value == TO_FILL and player.get(key) != TO_FILL:
+                player[key] = TO_FILL

@@ -1,0 +1,156 @@
+"""`sheetgen scan`: scan marks on the sheets, and generated photos read against the truth."""
+
+from __future__ import annotations
+
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+np = pytest.importorskip("numpy")
+
+from click.testing import CliRunner  # noqa: E402
+
+from sheetgen.cli import cli  # noqa: E402
+from sheetgen.errors import RecordError  # noqa: E402
+from sheetgen.games import load_layout  # noqa: E402
+from sheetgen.layout import scanmarks  # noqa: E402
+from sheetgen.layout.display import QR  # noqa: E402
+from sheetgen.scan import reader, synth  # noqa: E402
+
+
+def test_marker_bits_are_opencvs():
+    d = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    for n, rows in enumerate(scanmarks.ARUCO_BITS):
+        img = cv2.aruco.generateImageMarker(d, n, 6)
+        assert tuple("".join("1" if v else "0" for v in row[1:5]) for row in img[1:5]) == rows
+
+
+@pytest.mark.parametrize("lid", ["bosk", "plante-bataille"])
+def test_number_pads_carry_no_scan_marks(lid):
+    doc = load_layout(lid).document("en")
+    assert not any(isinstance(p, QR) for page in doc.pages for p in page.prims)
+
+
+def test_qr_names_layout_page_players_and_hash():
+    layout = load_layout("imperial-settlers")
+    doc = layout.document("fr", pages=["village"])
+    (qr,) = [p for p in doc.pages[0].prims if isinstance(p, QR)]
+    assert scanmarks.parse_payload(qr.data) == {
+        "layout": "imperial-settlers",
+        "page": "village",
+        "players": 1,
+        "lang": "fr",
+        "digest": layout.digest[:8],
+    }
+    assert not any(isinstance(p, QR) for p in layout.document("fr", scan_marks=False).pages[0].prims)
+
+
+def _photo(lid, page, seed, **kw):
+    return synth.photo(load_layout(lid), page, np.random.default_rng(seed), **kw)
+
+
+def _read(img, name="alice", layout_ref=None):
+    return reader.read_photo(reader.Photo(f"{name}.jpg", name, img), layout_ref)
+
+
+# a fixed-seed sample across the readable layouts: no confident read may be wrong
+@pytest.mark.parametrize(
+    "lid,page,seed",
+    [
+        ("harvest-dice-advanced", "sheet", 1),
+        ("harvest-dice-normal", "sheet", 2),
+        ("imperial-settlers", "empire", 3),
+        ("imperial-settlers-advanced", "village", 4),
+        ("river-valley-glassworks", "pad", 5),
+    ],
+)
+def test_generated_photo_reads_as_marked(lid, page, seed):
+    img, truth = _photo(lid, page, seed, dpi=150 + 25 * seed)
+    read = _read(img)
+    assert read.layout.id == lid and read.page_id == page
+    wrong = [
+        f
+        for f, v in truth.items()
+        if read.readings[f] != reader.UNSURE and (read.values[f] not in ("", False)) != (v not in ("", False))
+    ]
+    unsure = [f for f in truth if read.readings[f] == reader.UNSURE]
+    assert wrong == []
+    assert len(unsure) <= 0.03 * len(truth)
+
+
+def test_finger_over_a_fiducial():
+    img, _ = _photo("harvest-dice-advanced", "sheet", 7, dpi=150)
+    marker = reader.find_markers(reader.Photo("x", "x", img))[0]
+    cx, cy = marker.mean(axis=0)
+    cv2.circle(img, (round(cx), round(cy)), 40, (200, 150, 120), -1)
+    with pytest.raises(RecordError, match=r"alice.jpg: the scan mark in the top left corner cannot be seen"):
+        _read(img)
+
+
+def test_wrong_layout():
+    img, _ = _photo("harvest-dice-normal", "sheet", 8, dpi=200)
+    with pytest.raises(RecordError, match="printed from layout 'harvest-dice-normal', not from 'imperial-settlers'"):
+        _read(img, layout_ref="imperial-settlers")
+
+
+def test_not_a_sheet(tmp_path):
+    noise = np.random.default_rng(0).integers(0, 255, (600, 800, 3), dtype=np.uint8)
+    path = tmp_path / "cat.png"
+    cv2.imwrite(str(path), noise)
+    result = CliRunner().invoke(cli, ["scan", str(path)])
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        "Error: cat.png: no scan marks found: this is not a sheetgen sheet, or too blurred or small"
+    )
+
+
+def test_blank_sheet_and_cli_record(tmp_path):
+    blank, _ = _photo("harvest-dice-normal", "sheet", 9, dpi=200, share=0.0)
+    cv2.imwrite(str(tmp_path / "blank.jpg"), cv2.cvtColor(blank, cv2.COLOR_RGB2BGR))
+    result = CliRunner().invoke(cli, ["scan", str(tmp_path / "blank.jpg")])
+    assert result.exit_code == 1
+    assert "blank.jpg: the sheet is blank: no box is marked" in result.output
+    img, _ = _photo("harvest-dice-normal", "sheet", 10, dpi=200)
+    cv2.imwrite(str(tmp_path / "chloe.jpg"), cv2.cvtColor(img, cv2.COLOR_RGB2BGR))
+    check = tmp_path / "check.png"
+    result = CliRunner().invoke(cli, ["scan", str(tmp_path / "chloe.jpg"), "--check", str(check)])
+    assert result.exit_code == 0, result.output
+    assert "layout: harvest-dice-normal" in result.output and "- name: chloe" in result.output
+    assert check.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_scan_refuses_a_number_pad():
+    result = CliRunner().invoke(cli, ["scan", "x.jpg", "--layout", "bosk"])
+    assert result.exit_code == 1
+    assert "layout 'bosk' carries no scan marks" in result.output
+
+
+def _save(tmp_path, name, img):
+    path = tmp_path / name
+    cv2.imwrite(str(path), cv2.cvtColor(img, cv2.COLOR_RGB2BGR))
+    return str(path)
+
+
+def test_two_pages_paired_by_name_and_numbers_left_to_fill(tmp_path):
+    pages = [("alice", "empire"), ("bob", "village"), ("bob", "empire"), ("alice", "village")]
+    files = [
+        _save(tmp_path, f"{who}-{page}.jpg", _photo("imperial-settlers", page, seed, dpi=180, share=0.3)[0])
+        for seed, (who, page) in enumerate(pages)
+    ]
+    out = tmp_path / "game.yaml"
+    result = CliRunner().invoke(cli, ["scan", *files, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert "- name: alice" in text and "- name: bob" in text
+    assert text.count("favors: '?'") == 2 and text.count("development: '?'") == 2
+    result = CliRunner().invoke(cli, ["score", str(out)])
+    assert result.exit_code == 1
+    assert "players[0] 'alice': favors: expected a whole number" in result.output
+
+
+def test_pencil_garden_cells_are_left_as_question_marks(tmp_path):
+    img, truth = _photo("harvest-dice-normal", "sheet", 11, dpi=200, share=0.5, colours=False)
+    result = CliRunner().invoke(cli, ["scan", _save(tmp_path, "dan.jpg", img), "--score"])
+    assert result.exit_code == 1
+    assert any(v == "?" for v in truth.values())
+    assert "filled cells of no dice colour, written '?' in the record; type what they hold: " in result.output
+    assert "a filled cell whose vegetable the scan could not tell" in result.output
