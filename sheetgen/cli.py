@@ -760,7 +760,10 @@ def read(pdfs, layout_ref, output, force):
 )
 @LANG_OPTION
 @FORCE_OPTION
-def scan(images, layout_ref, output, then_score, check_png, lang, force):
+@click.option("--save", is_flag=True, help="With --score: also keep the game in the history (`sheetgen history`).")
+@click.option("--again", is_flag=True, help="With --save: keep it even if the same record is already kept.")
+@DB_OPTION
+def scan(images, layout_ref, output, then_score, check_png, lang, force, save, again, db):
     """Read photos or scans of played sheets (JPEG, PNG, WebP, or a scanner's PDF) into
     one game record: one player per sheet, named from the file names.
 
@@ -780,6 +783,8 @@ def scan(images, layout_ref, output, then_score, check_png, lang, force):
     from sheetgen.scan.record import read_photos, record_from_reads, unsure_warnings
 
     need_cv()
+    if (save or again) and not then_score:
+        raise click.UsageError("--save and --again go with --score")
     if then_score and output is not None:
         raise click.UsageError("--score prints the scores; -o writes the record: give one of them")
     if layout_ref is not None:
@@ -817,6 +822,11 @@ def scan(images, layout_ref, output, then_score, check_png, lang, force):
         for w in scored.warnings:
             click.echo(f"warning: {printable(w)}", err=True)
         click.echo(formats.as_table(scored, lang or default_lang()))
+        if save:
+            from sheetgen.history.store import db_path, save_games, to_keep
+
+            ids = save_games([to_keep(scored, _record_yaml(record), images[0])], db, again)
+            click.echo(f"kept as game {ids[0]} in {db_path(db)}", err=True)
         return
     _emit(_record_yaml(record), output, inputs, force)
 

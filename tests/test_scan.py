@@ -154,3 +154,20 @@ def test_pencil_garden_cells_are_left_as_question_marks(tmp_path):
     assert any(v == "?" for v in truth.values())
     assert "filled cells of no dice colour, written '?' in the record; type what they hold: " in result.output
     assert "a filled cell whose vegetable the scan could not tell" in result.output
+
+
+def test_score_and_save_keeps_the_scanned_game(tmp_path):
+    """`scan --score --save`: the game read from the photos is scored and kept once."""
+    files = [
+        _save(tmp_path, f"{who}.jpg", _photo("harvest-dice-normal", "sheet", s, dpi=200)[0])
+        for s, who in ((21, "ann"), (22, "ben"))
+    ]
+    db = str(tmp_path / "h.sqlite")
+    result = CliRunner().invoke(cli, ["scan", *files, "--score", "--save", "--db", db])
+    assert result.exit_code == 0, result.output
+    assert f"kept as game 1 in {db}" in result.stderr
+    history = CliRunner().invoke(cli, ["history", "--db", db, "--format", "json"])
+    assert {row["player"] for row in __import__("json").loads(history.stdout)} == {"ann", "ben"}
+    again = CliRunner().invoke(cli, ["scan", *files, "--score", "--save", "--db", db])
+    assert again.exit_code == 1 and "already kept" in again.output
+    assert CliRunner().invoke(cli, ["scan", *files, "--save"]).exit_code == 2
