@@ -200,11 +200,21 @@ def test_filled_imperial_settlers_sheets(tmp_path):
         "players[0] 'Ann': village.architects: 4 boxes checked on the Architects, a building "
         "of the advanced rules that a basic game (imperial-settlers) leaves out: it scores 0",
     ]
-    adv = tmp_path / "adv.pdf"
-    fill(render_pdf(load_layout("imperial-settlers-advanced"), fillable=True), adv, {0: {"walls_1": "/Yes"}})
-    out = run("read", str(adv))
-    assert out.exit_code == 1
-    assert out.output.startswith("Error: imperial-settlers-advanced: colonies are circled on the building cards")
+
+
+def test_filled_advanced_imperial_settlers_sheets_read_the_circled_ladder_steps(tmp_path):
+    """Each step after a card's printed value is a markable box: circled steps are colonies."""
+    src = render_pdf(load_layout("imperial-settlers-advanced"), fillable=True)
+    village = {"village_player": "Ann", "forum_colony_1": "/Yes", "mill_colony_1": "/Yes", "mill_colony_2": "/Yes"}
+    path = fill(src, tmp_path / "adv.pdf", {0: {"walls_1": "/Yes"}, 1: village})
+    out = run("read", path)
+    assert out.exit_code == 0, out.output
+    [player] = yaml.safe_load(out.stdout)["players"]
+    assert player["colonies"] == {"sawmill": 0, "tavern": 0, "workshop": 0, "mill": 2, "forum": 1, "architects": 0}
+    gap = fill(src, tmp_path / "gap.pdf", {1: {"village_player": "Bo", "mill_colony_2": "/Yes"}})
+    out = run("read", gap)
+    assert out.exit_code == 0, out.output
+    assert "mill: ladder steps 2 are circled, with a gap; read as 1 colony" in out.stderr
 
 
 def test_a_pdf_with_some_pages_only_is_refused(tmp_path):

@@ -358,27 +358,23 @@ def score(layout, record) -> list[PlayerScore]:
 
 
 def record_from_sheets(layout, sheets: list[dict]) -> dict:
-    """Players from filled fillable Empire and Village sheets (sheetgen.scoring.pdfread),
-    one per copy (its two pages). Colonies are circled on the cards' ladders, which
-    no form field holds, so an advanced game cannot be read."""
-    from sheetgen.errors import RecordError
-
-    if is_advanced(layout):
-        raise RecordError(
-            f"{layout.id}: colonies are circled on the building cards and cannot be read from "
-            "a filled PDF; use `sheetgen read` on the basic sheet, or type the record"
-        )
+    """Players from filled Empire and Village sheets (a filled PDF or a scan: see
+    sheetgen.scoring.pdfread), one per copy (its two pages). In advanced mode, the
+    steps circled on each card's ladder are its colonies."""
     players = []
     for n, m in enumerate(sheets, 1):
-        players.append(
-            {
-                "name": m.get("empire_player") or m.get("village_player") or f"Player {n}",
-                "empire": {**{t: m[t] for t in TRACKS}, FIELDS: m[FIELDS]},
-                "village": {b["id"]: m[b["id"]] for b in buildings(layout)},
-                "favors": m.get("score_favors") or 0,
-                "development": m.get("score_development") or 0,
+        player = {
+            "name": m.get("empire_player") or m.get("village_player") or f"Player {n}",
+            "empire": {**{t: m[t] for t in TRACKS}, FIELDS: m[FIELDS]},
+            "village": {b["id"]: m[b["id"]] for b in buildings(layout)},
+            "favors": m.get("score_favors") or 0,
+            "development": m.get("score_development") or 0,
+        }
+        if is_advanced(layout):
+            player["colonies"] = {
+                b["id"]: m.get(f"{b['id']}_colonies", 0) for b in buildings(layout) if colony_ready(b)
             }
-        )
+        players.append(player)
     return {"players": players}
 
 

@@ -83,6 +83,8 @@ def draw_prims(c: Canvas, prims: list, at: Placement) -> None:
             draw_text(c, p, at)
         elif isinstance(p, Box):
             x, y, w, h = at.x(p.x), at.y(p.y + p.h), p.w * mm, p.h * mm
+            if not p.stroke and not p.fill:
+                continue  # a markable area over printed art (a ladder step): nothing to draw
             if p.kind == "round":
                 s, f = _stroke_fill(c, p.stroke, p.fill, 0.9)
                 c.circle(x + w / 2, y + h / 2, min(w, h) / 2 - 0.4 * mm, stroke=s, fill=f)

@@ -294,7 +294,8 @@ def _ladder(el, env, right, y, h):
         )
         half = 1.2 + 0.9 * len(str(v))
         out.append(Line(sx + STEP / 2 - half, sy + STEP - 1.5, sx + STEP / 2 + half, sy + STEP - 1.5, INK, 0.9))
-        if i:
+        if i:  # a step a player circles when a colony moves the value up: a markable box, drawn as nothing
+            out.append(Box(sx, sy, STEP, STEP, "round", False, colony_field(el["id"], i), stroke=None, fill=None))
             out.append(
                 Text(
                     sx - ARROW,
@@ -489,6 +490,26 @@ def _building_build(el, env):
     return out
 
 
+def colony_field(eid: str, step: int) -> str:
+    """Step `step` (1-based, after the printed value) of a card's colony ladder."""
+    return f"{eid}_colony_{step}"
+
+
+def _building_read(el, values: dict, warnings: list | None = None) -> dict:
+    """Boxes checked, and with a ladder the steps circled (`<id>_colonies`), from the left."""
+    eid = el["id"]
+    marks = {eid: read_checked(eid, len(el["boxes"]), 0, values, warnings)}
+    if el.get("ladder"):
+        steps = [n for n in range(1, len(el["ladder"])) if values.get(colony_field(eid, n)) is True]
+        if warnings is not None and steps and steps[-1] != len(steps):
+            warnings.append(
+                f"{eid}: ladder steps {', '.join(map(str, steps))} are circled, with a gap; "
+                f"read as {len(steps)} {'colony' if len(steps) == 1 else 'colonies'}"
+            )
+        marks[f"{eid}_colonies"] = len(steps)
+    return marks
+
+
 TYPE = ElementType(
     "building",
     BUILDING_FIELDS,
@@ -496,7 +517,7 @@ TYPE = ElementType(
     _building_build,
     post=_building_post,
     check=_building_check,
-    read=lambda el, values, warnings=None: {el["id"]: read_checked(el["id"], len(el["boxes"]), 0, values, warnings)},
+    read=_building_read,
     doc="a building card: boxes with costs, points (fixed or per section of a track), "
     "ability, advanced-rules mark, blueprint and colony ladder",
 )
