@@ -16,7 +16,7 @@ from pathlib import Path
 
 from sheetgen.errors import Problem, RecordError, SheetgenError
 from sheetgen.games import game_for, load_layout
-from sheetgen.layout.display import COPY_SEPARATOR, Box
+from sheetgen.layout.display import COPY_SEPARATOR
 from sheetgen.layout.model import Layout
 
 MAX_FIELDS = 50_000  # form fields in one PDF (a 100-copy fillable pad has ~20,000)
@@ -91,17 +91,15 @@ def element_marks(layout: Layout, values: dict, warnings: list | None = None) ->
     return marks
 
 
-def is_blank(values: dict, layout: Layout) -> bool:
-    """No mark on the sheet beyond what is printed: only the display list's markable
-    boxes count (at the most players), pre-printed ones excepted; a field the layout
-    does not draw (a stranger's `pig_1__²`) is no mark."""
-    boxes = [
-        prim
-        for page in layout.document(players=layout.players["max"]).pages
-        for prim in page.prims
-        if isinstance(prim, Box) and prim.field
-    ]
-    markable = {b.field for b in boxes if not b.checked}
+def markable_fields(layout: Layout) -> set[str]:
+    """The field names of the boxes a player marks, at the most players (the display
+    list's `PageDisplay.boxes()`: pre-printed boxes excepted)."""
+    return {b.field for page in layout.document(players=layout.players["max"]).pages for b in page.boxes()}
+
+
+def is_blank(values: dict, markable: set[str]) -> bool:
+    """No mark on the sheet beyond what is printed: only the layout's markable boxes
+    count; a field the layout does not draw (a stranger's `pig_1__²`) is no mark."""
     return not any(v for key, v in values.items() if key in markable)
 
 
@@ -149,8 +147,9 @@ def record_from_pdfs(paths: list[str], layout_ref: str | None = None, warnings: 
                 f"{path}: the PDF lacks the page{'s' if len(missing) > 1 else ''} "
                 f"{', '.join(missing)} of '{layout.id}'; render every page with --fillable"
             )
+        markable = markable_fields(layout)
         for n, values in enumerate(copies, 1):
-            if is_blank(values, layout):
+            if is_blank(values, markable):
                 continue
             found: list = []
             sheets.append(element_marks(layout, values, found))
