@@ -7,7 +7,7 @@ Coordinates are millimetres from the top-left corner of the sheet, y down.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 INK = "#222222"
 MIN_TEXT = 7.0  # pt: the smallest text a player reads (rules, labels, captions)
@@ -69,11 +69,23 @@ class Text:
     wrap: bool = True
     path: str = ""  # key path, for validation messages
     hint: bool = False  # a tiny hint inside a box: may shrink to MIN_HINT, not MIN_TEXT
+    least: float = MIN_TEXT  # the layout's `smallest_text` (see raise_text): text never shrinks below
 
     @property
     def min_size(self) -> float:
         """The smallest size this text may be printed at (fitting never shrinks it below)."""
-        return MIN_HINT if self.hint else MIN_TEXT
+        return MIN_HINT if self.hint else self.least
+
+
+def raise_text(prims: list, least: float) -> list:
+    """The primitives with every text (not a hint) printed at `least` pt or more, and
+    never shrunk below it to fit: a layout's `smallest_text`, for a sheet drawn to print
+    scaled down (2 a page). Nothing changes at the default, MIN_TEXT."""
+    if least <= MIN_TEXT:
+        return prims
+    return [
+        replace(p, size=max(p.size, least), least=least) if isinstance(p, Text) and not p.hint else p for p in prims
+    ]
 
 
 @dataclass(frozen=True)

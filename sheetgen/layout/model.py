@@ -25,6 +25,7 @@ from sheetgen.schema import (
     Length,
     ListOf,
     Map,
+    Num,
     Spec,
     Str,
     Where,
@@ -173,6 +174,9 @@ LAYOUT = Map(
         # the sheet carries scan marks (corner fiducials, a QR code) for `sheetgen scan`:
         # only pads whose marks are boxes to tick, not numbers to write
         "scan_marks": Field(Bool(), default=False),
+        # pt: every text of the sheet (not the in-box hints) is printed at this size or more,
+        # and never shrunk below it to fit: a full-size sheet drawn to print 2 a page (9.25)
+        "smallest_text": Field(Num(MIN_TEXT, 14), default=MIN_TEXT),
         "pages": Field(ListOf(PAGE, 1, 12), required=True),
     }
 )
@@ -217,6 +221,7 @@ class Layout:
     # the resolved tree, with the file and line of every key (for `sheetgen show`)
     tree: dict = field(default_factory=dict, repr=False, compare=False)
     scan_marks: bool = False  # its sheets carry the marks `sheetgen scan` reads (layout.scanmarks)
+    smallest_text: float = MIN_TEXT  # pt: no text printed smaller (display.raise_text)
 
     def element(self, eid: str) -> dict:
         try:
@@ -243,6 +248,7 @@ class Layout:
             players or self.players["default"],
             elements=self.by_id,
             unverified=frozenset(self.unverified),
+            smallest_text=self.smallest_text,
         )
 
     def display(self, page: Page, lang: str, players: int | None = None) -> list:
@@ -286,7 +292,7 @@ class Layout:
         env = self.env(lang, players)
         out, taken = [], self.scan_taken()
         for el in page.elements:
-            prims = E.TYPES[el["type"]].build(el, env)
+            prims = E.build(el, env)
             taken.append(_taken(el, prims))
             out += prims
         if not env.marks:
@@ -303,18 +309,25 @@ class Layout:
     def house_note_text(self, page: Page, lang: str) -> str:
         return self.env(lang).t(page.house_note or self.house_note)
 
+    def note_size(self) -> tuple[float, float]:
+        """The house note's font size (pt) and line height (mm): NOTE_SIZE, or the
+        layout's `smallest_text` when that is larger."""
+        size = max(NOTE_SIZE, self.smallest_text)
+        return size, NOTE_H * size / NOTE_SIZE
+
     def house_note_prims(self, page: Page, lang: str, taken: list) -> list | None:
         """The house note of a page where it overlaps nothing `taken`: one line in the lowest
         free strip, else two or three lines in a narrower place; None when there is no room."""
         from sheetgen import text as fonts
 
         text = self.house_note_text(page, lang)
-        one = fonts.width(text, NOTE_FONT, NOTE_SIZE) * 25.4 / 72 + 1.0
+        size, line_h = self.note_size()
+        one = fonts.width(text, NOTE_FONT, size) * 25.4 / 72 + 1.0
         best = None
         for lines in (1, 2, 3):
             w = one if lines == 1 else one / lines + 12.0
-            h = NOTE_H * lines
-            fit = fonts.fit_text(text, NOTE_FONT, NOTE_SIZE, w * 72 / 25.4, h * 72 / 25.4, True, NOTE_SIZE)
+            h = line_h * lines
+            fit = fonts.fit_text(text, NOTE_FONT, size, w * 72 / 25.4, h * 72 / 25.4, True, size)
             if not fit.fits:
                 continue
             spot = free_strip(taken, self.width, self.height, w, h)
@@ -323,7 +336,7 @@ class Layout:
         if best is None:
             return None
         x, y, w, h = best
-        return [Text(x, y, w, h, text, NOTE_FONT, NOTE_SIZE, "right", "bottom", NOTE_COLOR, path="house_note")]
+        return [Text(x, y, w, h, text, NOTE_FONT, size, "right", "bottom", NOTE_COLOR, path="house_note", least=size)]
 
 
 def _taken(el: dict, prims: list) -> tuple:
@@ -671,7 +684,7 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
                         taken.append(_taken(el, []))
                         continue
                     env = layout.env(lang, players)
-                    prims = E.TYPES[el["type"]].build(el, env)
+                    prims = E.build(el, env)
                     taken.append(_taken(el, prims))
                     marked = marked or bool(env.marks)
                     for prim in prims:
@@ -744,13 +757,14 @@ def _check_house_note(layout: Layout, page: Page, lang: str, taken: list, node, 
     from sheetgen import text as fonts
 
     text = layout.house_note_text(page, lang)
+    size, line_h = layout.note_size()
     missing = fonts.missing_glyphs(text, NOTE_FONT)
     if missing:
         message = f"house_note: the font has no glyph for {missing!r} ({lang})"
     elif layout.house_note_prims(page, lang, taken) is None:
         message = (
             f"prints house values ({HOUSE_MARK}) but has no free place for the house note ({lang}: one "
-            f"line of {_fmt(fonts.width(text, NOTE_FONT, NOTE_SIZE) * 25.4 / 72 + 1)} x {_fmt(NOTE_H)}mm "
+            f"line of {_fmt(fonts.width(text, NOTE_FONT, size) * 25.4 / 72 + 1)} x {_fmt(line_h)}mm "
             f"or 2-3 shorter lines); leave room at the bottom of the sheet"
         )
     else:
@@ -932,6 +946,7 @@ def build_layout(raw: dict, source: str) -> Layout:
         digest=tree_hash(raw),
         tree=raw,
         scan_marks=data["scan_marks"],
+        smallest_text=data["smallest_text"],
     )
     layout.constants.source = source
     _expand_titles(layout, raw, ctx)

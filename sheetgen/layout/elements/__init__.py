@@ -10,6 +10,7 @@ before anything is built.
 
 from __future__ import annotations
 
+from sheetgen.layout.display import raise_text
 from sheetgen.layout.elements import (
     banner,
     building,
@@ -86,6 +87,11 @@ def check_element(value, ctx: Ctx, at: Where):
         )
     spec = _SPECS.get(kind) or _SPECS.setdefault(kind, element_spec(kind))
     return spec.check(value, ctx, at)
+
+
+def build(el: dict, env: Env) -> list:
+    """A placed element's display list, its text raised to the layout's `smallest_text`."""
+    return raise_text(TYPES[el["type"]].build(el, env), env.smallest_text)
 
 
 def check(el: dict, env: Env) -> tuple[list, list]:

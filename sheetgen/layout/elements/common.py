@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sheetgen.errors import LayoutError, Problem
-from sheetgen.layout.display import HOUSE_MARK, Circle, Icon, Text
+from sheetgen.layout.display import HOUSE_MARK, MIN_TEXT, Circle, Icon, Text
 from sheetgen.schema import INVALID, Bool, Field, Int, Length, ListOf, Map, Pair, Spec, Str, describe
 
 ID_PATTERN = r"[a-z][a-z0-9_-]*"
@@ -185,6 +185,7 @@ class Env:
     elements: dict = field(default_factory=dict)
     unverified: frozenset = frozenset()  # Layout.unverified: `constants.x`, `pig`, `walls.sections[0]`
     marks: list = field(default_factory=list)  # key paths of the house values printed so far
+    smallest_text: float = MIN_TEXT  # pt: the layout's `smallest_text` (display.raise_text)
 
     def t(self, label: dict | None, path: str = "", house: bool = False) -> str:
         """A label in this language, with `{name}` placeholders filled in; with the house

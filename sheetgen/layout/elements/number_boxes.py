@@ -34,13 +34,15 @@ NUMBER_BOXES_FIELDS = {
     "arrange": Field(Str(choices=("row", "column")), default="row"),
     "label_width": Field(Length(0, 200), default=35.0),
     "gap": Field(Length(0, 20), default=1.5),
+    # the band under each box of a row for its label: 7 mm holds two lines of 7 pt
+    "label_height": Field(Length(4, 30), default=NB_LABEL),
 }
 
 
 def _nb_size(el):
     (bw, bh), n = el["box"], len(el["boxes"])
     if el["arrange"] == "row":
-        return n * bw + (n - 1) * NB_OP, bh + NB_LABEL
+        return n * bw + (n - 1) * NB_OP, bh + el["label_height"]
     return el["label_width"] + NB_OP + bw, n * bh + (n - 1) * el["gap"]
 
 
@@ -53,8 +55,8 @@ def _nb_build(el, env):
             bx, by = x + n * (bw + NB_OP), y
             if item["op"] and n:
                 out.append(Text(bx - NB_OP, by, NB_OP, bh, item["op"], "sans-bold", 12, "center", path=p))
-            lx, ly, lw, lh = bx - 1, by + bh + 0.5, bw + 2, NB_LABEL - 0.5
-            if not _label_fits(item, env, p, lw, lh, 7.0, 4.5):
+            lx, ly, lw, lh = bx - 1, by + bh + 0.5, bw + 2, el["label_height"] - 0.5
+            if not _label_fits(item, env, p, lw, lh, max(7.0, env.smallest_text), 4.5):
                 # spread under half of the gaps beside the box (the op signs sit higher)
                 left = NB_OP / 2 - 0.5 if n else 1.0
                 right = NB_OP / 2 - 0.5 if n < len(el["boxes"]) - 1 else 1.0
