@@ -219,7 +219,7 @@ def test_no_marks():
 # ------------------------------------------------------------------ writable when scaled
 
 REFUSALS = {
-    "harvest-dice-normal 2 a4": "Error: --per-page 2: harvest-dice-normal on A4 would print at 71%: its smallest text (sheet: 'pts / full row', 7.0 pt) would be 5.0 pt, under 6 pt; the largest --per-page for harvest-dice-normal on A4 is 1\n",
+    "imperial-settlers 2 a4": "Error: --per-page 2: imperial-settlers on A4 would print at 71%: its smallest text (empire: 'Player', 7.0 pt) would be 5.0 pt, under 6 pt; the largest --per-page for imperial-settlers on A4 is 1\n",
     "bosk 4 letter": "Error: --per-page 4: bosk on Letter would print at 49%: its smallest text (pad: 'points; sums: summer worksheet', 7.0 pt) would be 3.4 pt, under 6 pt; its smallest box (pad: 'winner_p1', 8.0 mm) would be 3.9 mm, under 5 mm; its smallest hint in a box (pad: 'leaves', 5.6 pt) would be 2.7 pt, under 4.5 pt; the largest --per-page for bosk on Letter is 1\n",
     "imperial-settlers 1 a5": "Error: --paper a5: imperial-settlers on A5 would print at 68%: its smallest text (empire: 'Player', 7.0 pt) would be 4.8 pt, under 6 pt; imperial-settlers is not writable on A5 even one sheet a page; try --paper a4, letter or legal\n",
 }
@@ -233,6 +233,36 @@ def test_refusals(tmp_path, case):
     assert result.exit_code == 2
     assert result.output == REFUSALS[case]
     assert not out.exists()
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("layout", ["harvest-dice-normal", "harvest-dice-advanced"])
+def test_the_harvest_dice_sheets_print_two_a_page(tmp_path, layout, paper):
+    """The issue's pad: the Harvest Dice sheets are drawn with no text under 9.25 pt
+    (`smallest_text`) and 8 mm boxes, so 50 copies print as 25 landscape pages of two
+    sheets each, on A4 and on Letter, in French and in English; 4 a page still refuses."""
+    width, height = PAPERS[paper]
+    for lang in ("fr", "en"):
+        out = tmp_path / f"pad-{lang}.pdf"
+        result = run(
+            "render", layout, "--per-page", "2", "--copies", "50", "--paper", paper, "--lang", lang, "-o", str(out)
+        )
+        assert result.exit_code == 0, result.output
+        assert f"(25 pages, 2 sheets a page on {'A4' if paper == 'a4' else 'Letter'}, " in result.output
+        reader = PdfReader(out)
+        assert len(reader.pages) == 25
+        for page in reader.pages:
+            size = (round(float(page.mediabox.width) / PT, 1), round(float(page.mediabox.height) / PT, 1))
+            assert size == (height, width)  # landscape
+            assert [sheet for sheet, *_ in placements(page)] == ["sheet", "sheet"]
+        doc = load_layout(layout).document(lang)
+        found = impose.smallest(doc)
+        assert (found["text"].size, found["box"].size, "hint" in found) == (9.25, 8.0, False)
+        scale = impose.check_scale(doc, paper, 2, layout)
+        assert found["text"].size * scale >= impose.MIN_TEXT and found["box"].size * scale >= impose.MIN_BOX
+        assert impose.largest_per_page(doc, paper, found) == 2
+    result = run("render", layout, "--per-page", "4", "--paper", paper, "-o", str(tmp_path / "four.pdf"))
+    assert result.exit_code == 2 and f"the largest --per-page for {layout} on " in result.output
 
 
 def test_the_small_pad_allows_four_up_on_a4_two_on_a5():

@@ -9,11 +9,16 @@ import pkgutil
 
 import pytest
 from click.testing import CliRunner
+from conftest import ROOT
 
 import sheetgen.layout.elements as E
+from sheetgen import text as fonts
 from sheetgen.cli import cli
 from sheetgen.errors import LayoutError
-from sheetgen.layout.model import load_layout
+from sheetgen.layout.display import Text
+from sheetgen.layout.model import NOTE_H, load_layout
+
+PT = 72 / 25.4
 
 TALLY = """\
 id: t3
@@ -111,3 +116,60 @@ def test_a_tally_for_an_unchecked_player_count_is_a_one_line_error(tmp_path):
     assert not out.exists()
     result = CliRunner().invoke(cli, ["render", str(path), "-o", str(out), "--players", "4"])
     assert result.exit_code == 0, result.output
+
+
+# ----------------------------------------------------------------------------- smallest_text
+
+SMALLEST = ROOT / "tests" / "fixtures" / "layouts" / "smallest_text.yaml"
+
+
+def _texts(layout, lang):
+    return {p.path: p for p in layout.document(lang).pages[0].prims if isinstance(p, Text)}
+
+
+def test_smallest_text_prints_every_text_but_the_hints_at_that_size_or_more():
+    """A layout's `smallest_text` raises the element types' own small texts (a track's
+    label, a score row's labels), a text's font_size and the house note; the in-box hint
+    keeps its own rule; nothing is shrunk below it to fit."""
+    layout = load_layout(str(SMALLEST))
+    assert layout.smallest_text == 9.5
+    for lang in ("fr", "en"):
+        shown = _texts(layout, lang)
+        sizes = {path: (t.size, t.min_size) for path, t in shown.items()}
+        assert sizes["note.text"] == sizes["boxes.label"] == sizes["score.boxes[0].label"] == (9.5, 9.5)
+        assert sizes["house_note"] == (9.5, 9.5)
+        assert sizes["hint.text"] == (6, 5.5)
+        assert sizes["score.boxes[1]"] == (12, 9.5)  # the + sign was already larger
+        note = shown["house_note"]
+        assert note.h / (NOTE_H * 9.5 / 7.0) == pytest.approx(1 if lang == "en" else 2)  # its lines, taller
+        for t in shown.values():
+            fit = fonts.fit_text(t.text, t.font, t.size, t.w * PT, t.h * PT, t.wrap, t.min_size)
+            assert fit.fits and fit.size == t.size, t.path
+    base = _texts(load_layout(str(SMALLEST.parent / "base.yaml")), "en")
+    assert (base["note.text"].size, base["note.text"].min_size) == (8.5, 7.0)  # the default changes nothing
+
+
+def test_smallest_text_refuses_a_text_that_fits_only_shrunk(tmp_path):
+    path = tmp_path / "tight.yaml"
+    path.write_text(
+        f"extends: {SMALLEST}\nid: tight\npages:\n  - id: sheet\n    elements:\n"
+        "      - {id: note, size: [30, 4], text: {fr: Bonjour tout le monde, en: Hello to everyone}}\n"
+    )
+    result = CliRunner().invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 1
+    assert result.output == f"Error: {path}:6: note.text: text does not fit in 30 x 4mm (fr): 'Bonjour tout le monde'\n"
+    path.write_text(path.read_text().replace("extends: ", "smallest_text: 7\nextends: "))
+    assert CliRunner().invoke(cli, ["validate", str(path)]).exit_code == 0  # at 7 pt it shrinks to fit
+    path.write_text(path.read_text().replace("smallest_text: 7", "smallest_text: 6"))
+    result = CliRunner().invoke(cli, ["validate", str(path)])
+    assert result.output == f"Error: {path}:1: smallest_text: expected a number from 7 to 14, got 6\n"
+
+
+def test_a_score_rows_label_height_makes_room_under_its_boxes():
+    layout = load_layout(str(SMALLEST))
+    score = layout.element("score")
+    assert (score["label_height"], score["h"]) == (8.5, 10 + 8.5)
+    label = _texts(layout, "fr")["score.boxes[0].label"]
+    assert (label.y, label.h) == (34 + 10 + 0.5, 8.0)
+    assert len(fonts.fit_text(label.text, label.font, 9.5, label.w * PT, label.h * PT, True, 9.5).lines) == 2
+    assert load_layout("harvest-dice-normal").element("player_name").get("label_height") == 7.0  # the default

@@ -166,7 +166,7 @@ def test_unknown_element_key_lists_the_accepted_keys():
 def test_unknown_top_level_key_lists_the_accepted_keys():
     assert problems("unknown_top_key.yaml") == [
         f"{FIX}/unknown_top_key.yaml:3: colour: unknown key; accepted keys: constants, description, extends, game, house_note, "
-        "id, pages, players, scan_marks, sheet, theme, title"
+        "id, pages, players, scan_marks, sheet, smallest_text, theme, title"
     ]
 
 

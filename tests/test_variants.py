@@ -53,13 +53,13 @@ def test_show_tree_gives_ids_types_places_sizes_and_origins():
     lines = result.output.splitlines()
     assert lines[0] == "harvest-dice-normal (harvest-dice): Harvest Dice — player sheet"
     assert (
-        "  dice_two_players = 6  [verified: false (house value)]  harvest-dice-normal:17  # 2 of each colour" in lines
+        "  dice_two_players = 6  [verified: false (house value)]  harvest-dice-normal:20  # 2 of each colour" in lines
     )
-    assert "    garden  grid  x 46 y 49  100 x 51 mm  harvest-dice-normal:56" in lines
-    assert "        rows: 3  harvest-dice-normal:60" in lines
+    assert "    garden  grid  x 46 y 45  100 x 51 mm  harvest-dice-normal:59" in lines
+    assert "        rows: 3  harvest-dice-normal:63" in lines
     assert "        = 18 write boxes of 15 x 15 mm" in lines
-    assert "  pig_frame  frame  x 0 y 111  106 x 84 mm  harvest-dice-normal:116" in lines
-    assert "  rules_frame  frame  x 8 y 232  178 x 31 mm  harvest-dice-normal:226" in lines
+    assert "  pig_frame  frame  x 0 y 109  99.8 x 74.8 mm  harvest-dice-normal:119" in lines
+    assert "  rules_frame  frame  x 8 y 220.3  178 x 42.7 mm  harvest-dice-normal:236" in lines
 
 
 def test_show_marks_the_keys_a_child_set_with_its_own_file(tmp_path):
@@ -73,22 +73,22 @@ def test_show_marks_the_keys_a_child_set_with_its_own_file(tmp_path):
         "sheet",
         "grid",
         46.0,
-        49.0,
+        45.0,
         82.0,
         54.0,
     )
     assert garden["keys"]["rows"] == {"value": 4, "from": f"{path}:7"}
-    assert garden["keys"]["cols"] == {"value": 6, "from": "harvest-dice-normal:61"}
+    assert garden["keys"]["cols"] == {"value": 6, "from": "harvest-dice-normal:64"}
     assert garden["cells"] == [{"kind": "write", "w": 12.0, "h": 12.0, "count": 24}]
     # the zones below moved down 3 mm; the reminder took what was left
     pig = next(e for e in data["pages"][0]["elements"] if e["id"] == "pig_frame")
     rules = next(e for e in data["pages"][0]["elements"] if e["id"] == "rules_frame")
-    assert (pig["y"], rules["y"], rules["h"]) == (114.0, 235.0, 28.0)
+    assert (pig["y"], rules["y"], rules["h"]) == (112.0, 223.3, 39.7)
     assert data["constants"]["dice_two_players"] == {
         "value": 6,
         "verified": False,
         "note": "2 of each colour",
-        "from": "harvest-dice-normal:17",
+        "from": "harvest-dice-normal:20",
     }
 
 
@@ -128,8 +128,8 @@ def test_show_scorer_lists_what_the_rules_read_with_values(tmp_path):
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "my-hd: what the harvest-dice scorer reads"
-    assert "  garden  grid  harvest-dice-normal:56" in lines
-    assert "      row_value: 5  harvest-dice-normal:64" in lines
+    assert "  garden  grid  harvest-dice-normal:59" in lines
+    assert "      row_value: 5  harvest-dice-normal:67" in lines
     assert f"      boxes: 5  {path}:6" in lines
     assert lines[-1] == "  majority_bonus: absent (optional: its absence means something)"
     data = json.loads(run("show", "river-valley-glassworks", "--scorer", "--format", "json").output)
@@ -205,18 +205,43 @@ def test_a_child_key_that_fills_the_page_is_reported_at_its_line(tmp_path):
     path = child(tmp_path, "      - id: garden\n        rows: 4\n")
     assert problems(path) == [
         f"{path}:7: garden.rows: moves 'rules_frame': outside the printable area: spans x 8-186mm, "
-        "y 247-273mm; the sheet is 194 x 263mm; the page is full: what is above 'rules_frame' is 10mm "
-        "too tall ('rules_frame' is at harvest-dice-normal:229)"
+        "y 235.3-265.3mm; the sheet is 194 x 263mm; the page is full: what is above 'rules_frame' is 2.3mm "
+        "too tall ('rules_frame' is at harvest-dice-normal:239)"
     ]
 
 
 def test_a_child_key_that_pushes_an_element_out_of_its_frame(tmp_path):
-    path = child(tmp_path, "      - {id: market_tomato, box: 9}\n")
+    path = child(tmp_path, "      - {id: legend_tomato_text, size: [34, 10]}\n")
     assert problems(path) == [
-        f"{path}:6: market_tomato.box: outside the printable area: spans x 111-198mm, y 147-156mm; the sheet "
-        "is 194 x 263mm ('market_tomato' is at harvest-dice-normal:184)",
-        f"{path}:6: market_tomato.box: sticks out of frame 'market_frame': spans x 111-198mm, y 147-156mm; "
-        "the frame spans x 109-194mm, y 111-196mm ('market_tomato' is at harvest-dice-normal:184)",
+        f"{path}:6: legend_tomato_text.size: outside the printable area: spans x 165-199mm, y 81-91mm; the sheet "
+        "is 194 x 263mm ('legend_tomato_text' is at harvest-dice-normal:113)",
+        f"{path}:6: legend_tomato_text.size: sticks out of frame 'garden_frame': spans x 165-199mm, y 81-91mm; "
+        "the frame spans x 0-194mm, y 34-106mm ('legend_tomato_text' is at harvest-dice-normal:113)",
+    ]
+
+
+def test_a_market_sized_to_its_boxes_takes_a_seventh_box_and_reports_an_eighth(tmp_path):
+    """Issue 14: a market track of 7 boxes needs only that one change (the market frame
+    reaches the sheet's edge, `size: [fill, auto]`, and leaves room for it); 8 do not fit
+    beside the pig, and the error says by how much, at the child's line."""
+    for parent in ("harvest-dice-normal", "harvest-dice-advanced"):
+        path = tmp_path / f"seven-{parent}.yaml"
+        path.write_text(
+            f"id: seven\nextends: {parent}\npages:\n  - id: sheet\n    elements:\n"
+            "      - {id: market_tomato, boxes: 7}\n"
+        )
+        layout = load_layout(str(path))
+        assert layout.element("market_tomato")["sections"][0]["boxes"] == 7
+        tomato, frame = boxes(layout, "market_tomato", "market_frame").values()
+        assert tomato[0] + tomato[2] <= frame[0] + frame[2] - 1 and frame[0] + frame[2] == 194
+        assert render_pdf(layout, lang="fr").startswith(b"%PDF-")
+        result = run("validate", path)
+        assert result.exit_code == 0, result.output
+    path = child(tmp_path, "      - {id: market_tomato, boxes: 8}\n")
+    assert problems(path) == [
+        f"{path}:6: market_tomato.boxes: moves 'market_frame': outside the printable area: spans x "
+        "102.8-201.4mm, y 109-183.8mm; the sheet is 194 x 263mm; the page is full: what is left of "
+        "'market_frame' is 7.4mm too wide ('market_frame' is at harvest-dice-normal:162)"
     ]
 
 
@@ -227,7 +252,7 @@ def test_a_problem_inside_a_built_in_names_its_id(tmp_path):
     assert not any("/layouts/" in line or ".yaml:" in line.replace(str(path), "") for line in lines)
     frame_gone = child(tmp_path, "      - {id: garden_frame, remove: true}\n", "gone.yaml")
     assert problems(frame_gone)[0] == (
-        "harvest-dice-normal:49: garden_help.in: no frame 'garden_frame' earlier on this page"
+        "harvest-dice-normal:52: garden_help.in: no frame 'garden_frame' earlier on this page"
     )
 
 
@@ -237,16 +262,16 @@ def test_a_problem_inside_a_built_in_names_its_id(tmp_path):
 def test_the_rewritten_built_ins_keep_their_positions():
     layout = load_layout("harvest-dice-advanced")
     assert boxes(layout, "garden_frame", "pig_frame", "market_frame", "score_frame", "rules_frame") == {
-        "garden_frame": (0, 38, 194, 70),
-        "pig_frame": (0, 111, 106, 84),
-        "market_frame": (109, 111, 85, 84),
-        "score_frame": (0, 198, 194, 31),
-        "rules_frame": (8, 232, 178, 31),
+        "garden_frame": (0, 34, 194, 72),
+        "pig_frame": (0, 109, 99.8, 75.8),
+        "market_frame": (102.8, 109, 91.2, 75.8),
+        "score_frame": (0, 187.8, 194, 30.5),
+        "rules_frame": (8, 221.3, 178, 41.7),
     }
     assert boxes(layout, "market_salad", "market_help", "garden_row_caption") == {
-        "market_salad": (111, 135, 81, 8),
-        "market_help": (112, 160, 79, 32),
-        "garden_row_caption": (136, 100.5, 20, 6),
+        "market_salad": (104.3, 134, 79.5, 8),
+        "market_help": (105.3, 161, 86, 20.8),
+        "garden_row_caption": (129.5, 96.5, 24, 8),
     }
 
 
@@ -254,10 +279,10 @@ def test_a_pig_row_moves_everything_below(tmp_path):
     rows = "".join(f"          - {{boxes: 6, value: {v}, bonus: true}}\n" for v in (1, 3, 6, 10, 15, 21, 28, 36))
     layout = load_layout(str(child(tmp_path, "      - id: pig\n        sections:\n" + rows)))
     assert boxes(layout, "pig_frame", "market_frame", "score_frame", "rules_frame") == {
-        "pig_frame": (0, 111, 106, 88.4),
-        "market_frame": (109, 111, 85, 84),
-        "score_frame": (0, 202.4, 194, 31),
-        "rules_frame": (8, 236.4, 178, 26.6),
+        "pig_frame": (0, 109, 99.8, 83.6),
+        "market_frame": (102.8, 109, 91.2, 74.8),
+        "score_frame": (0, 195.6, 194, 30.5),
+        "rules_frame": (8, 229.1, 178, 33.9),
     }
     assert render_pdf(layout, lang="en").startswith(b"%PDF-")
 
@@ -267,7 +292,7 @@ def test_plus_equal_offsets_move_from_the_parents_value(tmp_path):
         tmp_path, '      - {id: player_name, at: ["-=4", "+=2"]}\n      - {id: garden, rows: "+=1", cell: 12}\n'
     )
     layout = load_layout(str(path))
-    assert boxes(layout, "player_name")["player_name"][:2] == (100, 26)
+    assert boxes(layout, "player_name")["player_name"][:2] == (100, 23)
     assert layout.element("garden")["rows"] == 4
 
 
@@ -283,11 +308,11 @@ def test_a_childs_own_position_overrides_the_parents_relative_placing(tmp_path):
     )
     layout = load_layout(str(child(tmp_path, body)))
     assert boxes(layout, "garden_row_caption", "score_frame", "rules_frame", "market_help", "pig_frame") == {
-        "garden_row_caption": (136, 101, 20, 6),
-        "score_frame": (0, 200, 194, 31),
+        "garden_row_caption": (136, 97, 24, 8),
+        "score_frame": (0, 200, 194, 30.5),
         "rules_frame": (8, 234, 178, 29),
-        "market_help": (112, 161.5, 79, 32),
-        "pig_frame": (0, 111.5, 106, 84),  # the garden frame grew 0.5 mm around the caption
+        "market_help": (105.3, 162.5, 86, 19.8),
+        "pig_frame": (0, 109.5, 99.8, 74.8),  # the garden frame grew 0.5 mm around the caption
     }
 
 
