@@ -393,6 +393,6 @@ def test_a_player_count_set_by_the_child_is_blamed_for_boxes_too_small(tmp_path)
     lines = problems(path)
     assert lines[0] == (
         f"{path}:4: constants.players_max: score: boxes of 2.8 x 2.8mm with 9 players are too small to mark; "
-        "at least 3.5mm ('score' is at river-valley-glassworks:182)"
+        "at least 3.5mm ('score' is at river-valley-glassworks:184)"
     )
     assert all(line.startswith(f"{path}:4: constants.players_max: score") for line in lines)
