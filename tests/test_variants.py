@@ -1,6 +1,6 @@
 """Designing a variant (issue 14): `sheetgen show`, `sheetgen new`, errors at the
 designer's own line, layouts that reflow (below:, right_of:, auto/fill frames, +=
-offsets), docs/games.md kept current, and the three worked variants of
+offsets), docs/games.md kept current, and the four worked variants of
 docs/variants.md validated, rendered and scored."""
 
 from __future__ import annotations
@@ -352,6 +352,7 @@ VARIANTS = [
     ("harvest-dice-big-garden", {"Alice": 72, "Bob": 42}),
     ("glassworks-six-players", {"Ana": 44, "Ben": 31, "Cleo": 37, "Dan": 39, "Eve": 77, "Finn": 28}),
     ("imperial-settlers-rich-village", {"Ada": 37, "Bo": 20}),
+    ("glassworks-six-rows", {"Ana": 67, "Ben": 155, "Cleo": 132}),
 ]
 
 
