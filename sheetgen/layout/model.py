@@ -574,11 +574,13 @@ def _check_geometry(pages: list, width: float, height: float, ctx: Ctx, root: st
                 outside.add(el["id"])
                 if el.get("in") in outside:
                     continue
+                full = _full(el, width, height)
+                el["_page_full"] = bool(full)  # its page's house note is not looked for then
                 report(
                     el,
                     f"outside the printable area: spans x {_fmt(el['x'])}-{_fmt(el['x'] + el['w'])}mm, "
                     f"y {_fmt(el['y'])}-{_fmt(el['y'] + el['h'])}mm; the sheet is "
-                    f"{_fmt(width)} x {_fmt(height)}mm{_full(el, width, height)}",
+                    f"{_fmt(width)} x {_fmt(height)}mm{full}",
                 )
         frames = {el["id"]: el for el in els if E.TYPES[el["type"]].container}
         for el in els:
@@ -637,6 +639,7 @@ def _check_scan_room(pages: list, width: float, height: float, ctx: Ctx, root: s
                     reported.add(el["id"])
                     # a zone pushed down (or right) onto a mark: the page is full above it
                     full = _full(el, x if x > el["x"] else width, y if y > el["y"] else height)
+                    el["_page_full"] = el.get("_page_full") or bool(full)
                     message = (
                         f"overlaps the {what} (x {_fmt(x)}-{_fmt(x + w)}mm, y {_fmt(y)}-{_fmt(y + h)}mm), "
                         f"which `scan_marks: true` keeps free{full}"
@@ -743,7 +746,7 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
                                     seen,
                                     causes.get(players) if who else None,
                                 )
-                if marked:
+                if marked and not any(el.get("_page_full") for el in page.elements):  # the full page says it
                     _check_house_note(
                         layout, page, lang, taken, raw_pages[n] if n < len(raw_pages) else raw, f"pages[{n}]", ctx, seen
                     )
