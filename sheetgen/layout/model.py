@@ -575,13 +575,14 @@ def _check_geometry(pages: list, width: float, height: float, ctx: Ctx, root: st
                 if el.get("in") in outside:
                     continue
                 full = _full(el, width, height)
-                el["_page_full"] = bool(full)  # its page's house note is not looked for then
                 report(
                     el,
                     f"outside the printable area: spans x {_fmt(el['x'])}-{_fmt(el['x'] + el['w'])}mm, "
                     f"y {_fmt(el['y'])}-{_fmt(el['y'] + el['h'])}mm; the sheet is "
                     f"{_fmt(width)} x {_fmt(height)}mm{full}",
                 )
+                # the page is full: its house note is not looked for; a scan mark may say more
+                el["_page_full"] = ctx.errors[-1] if full else None
         frames = {el["id"]: el for el in els if E.TYPES[el["type"]].container}
         for el in els:
             frame = frames.get(el.get("in"))
@@ -639,12 +640,14 @@ def _check_scan_room(pages: list, width: float, height: float, ctx: Ctx, root: s
                     reported.add(el["id"])
                     # a zone pushed down (or right) onto a mark: the page is full above it
                     full = _full(el, x if x > el["x"] else width, y if y > el["y"] else height)
-                    el["_page_full"] = el.get("_page_full") or bool(full)
                     message = (
                         f"overlaps the {what} (x {_fmt(x)}-{_fmt(x + w)}mm, y {_fmt(y)}-{_fmt(y + h)}mm), "
                         f"which `scan_marks: true` keeps free{full}"
                     )
+                    if full and el.get("_page_full") in ctx.errors:  # it says the same, with the mark
+                        ctx.errors.remove(el["_page_full"])
                     ctx.errors.append(geometry_problem(el, message, by_id, root))
+                    el["_page_full"] = ctx.errors[-1] if full else el.get("_page_full")
 
 
 def _overlapping_pairs(els: list) -> list[tuple[int, int]]:
