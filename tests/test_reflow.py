@@ -243,3 +243,15 @@ def test_a_constant_that_overfills_an_inherited_text_is_reported_at_its_line():
         for lang in ("fr", "en")
         for players in (2, 5)
     ]
+
+
+def test_a_size_that_overfills_an_inherited_text_is_reported_at_its_line(tmp_path):
+    body = "pages:\n  - id: pad\n    elements:\n      - {id: rarity_help, size: [60, 5]}\n"
+    path = variant(tmp_path, "river-valley-glassworks", body)
+    lines = problems(path)
+    assert lines[0] == (
+        f"{path}:6: rarity_help.size: rarity_help.text: text does not fit in 60 x 5mm with 2 players (fr): "
+        "'Une couleur par colonne, 8 couleurs pour 7 colonnes : la 8e couleur et les pièce'... (107 characters) "
+        "('rarity_help' is at river-valley-glassworks:108)"
+    )
+    assert len(lines) == 4 and all(line.startswith(f"{path}:6: rarity_help.size: ") for line in lines)
