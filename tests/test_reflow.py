@@ -206,7 +206,7 @@ def test_a_glassworks_row_on_a_full_page_is_reported_at_its_line(tmp_path):
             'pages:\n  - id: village\n    elements:\n      - {id: sawmill, size: ["+=0", "+=4"]}\n',
             ":6: sawmill.size: moves 'points_frame': overlaps the scan marker 2 (x 186.5-194mm, y 255.5-263mm), "
             "which `scan_marks: true` keeps free; the page is full: what is above 'points_frame' is 4mm too tall "
-            "('points_frame' is at imperial-settlers:446)",
+            "('points_frame' is at imperial-settlers:449)",
         ),
     ],
     ids=["plante-bataille", "bosk", "imperial-settlers"],
@@ -227,7 +227,7 @@ def test_a_track_added_to_the_empire_names_the_new_element(tmp_path):
     assert problems(path) == [
         f"{path}:7: towers: moves 'score_frame': overlaps the scan marker 2 (x 186.5-194mm, y 255.5-263mm), "
         "which `scan_marks: true` keeps free; the page is full: what is above 'score_frame' is 8.5mm too tall "
-        "('score_frame' is at imperial-settlers:284)"
+        "('score_frame' is at imperial-settlers:287)"
     ]
 
 
