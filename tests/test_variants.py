@@ -1,6 +1,6 @@
 """Designing a variant (issue 14): `sheetgen show`, `sheetgen new`, errors at the
 designer's own line, layouts that reflow (below:, right_of:, auto/fill frames, +=
-offsets), docs/games.md kept current, and the three worked variants of
+offsets), docs/games.md kept current, and the four worked variants of
 docs/variants.md validated, rendered and scored."""
 
 from __future__ import annotations
@@ -377,6 +377,7 @@ VARIANTS = [
     ("harvest-dice-big-garden", {"Alice": 72, "Bob": 42}),
     ("glassworks-six-players", {"Ana": 44, "Ben": 31, "Cleo": 37, "Dan": 39, "Eve": 77, "Finn": 28}),
     ("imperial-settlers-rich-village", {"Ada": 37, "Bo": 20}),
+    ("glassworks-six-rows", {"Ana": 67, "Ben": 155, "Cleo": 132}),
 ]
 
 
@@ -418,6 +419,6 @@ def test_a_player_count_set_by_the_child_is_blamed_for_boxes_too_small(tmp_path)
     lines = problems(path)
     assert lines[0] == (
         f"{path}:4: constants.players_max: score: boxes of 2.8 x 2.8mm with 9 players are too small to mark; "
-        "at least 3.5mm ('score' is at river-valley-glassworks:182)"
+        "at least 3.5mm ('score' is at river-valley-glassworks:184)"
     )
     assert all(line.startswith(f"{path}:4: constants.players_max: score") for line in lines)

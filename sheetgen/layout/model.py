@@ -6,6 +6,7 @@ once as a LayoutError.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -524,7 +525,11 @@ def geometry_problem(el: dict, message: str, by_id: dict, root: str) -> Problem:
         file, line = node.file_of(key), node.line_of(key)
     if file != root:
         for other in _influences(el, by_id):
-            found = _child_key(other["_node"], root, other["_path"])
+            node = other["_node"]
+            if hasattr(node, "file_of") and "type" in node and node.file_of("type") == root:  # the child's own
+                found = root, node.line, other["_path"]
+            else:
+                found = _child_key(node, root, other["_path"])
             if found:
                 kfile, kline, kpath = found
                 head = "" if other is el else f"moves '{el['id']}': "
@@ -582,12 +587,15 @@ def _check_geometry(pages: list, width: float, height: float, ctx: Ctx, root: st
                 outside.add(el["id"])
                 if el.get("in") in outside:
                     continue
+                full = _full(el, width, height)
                 report(
                     el,
                     f"outside the printable area: spans x {_fmt(el['x'])}-{_fmt(el['x'] + el['w'])}mm, "
                     f"y {_fmt(el['y'])}-{_fmt(el['y'] + el['h'])}mm; the sheet is "
-                    f"{_fmt(width)} x {_fmt(height)}mm{_full(el, width, height)}",
+                    f"{_fmt(width)} x {_fmt(height)}mm{full}",
                 )
+                # the page is full: its house note is not looked for; a scan mark may say more
+                el["_page_full"] = ctx.errors[-1] if full else None
         frames = {el["id"]: el for el in els if E.TYPES[el["type"]].container}
         for el in els:
             frame = frames.get(el.get("in"))
@@ -632,18 +640,27 @@ def _full(el: dict, width: float, height: float) -> str:
     return ""
 
 
-def _check_scan_room(pages: list, width: float, height: float, ctx: Ctx) -> None:
-    """A scannable layout keeps the corners and the QR code's place free (scanmarks.reserved)."""
+def _check_scan_room(pages: list, width: float, height: float, ctx: Ctx, root: str = "") -> None:
+    """A scannable layout keeps the corners and the QR code's place free (scanmarks.reserved);
+    each problem at the key that caused it (geometry_problem)."""
     for page in pages:
+        by_id = {el["id"]: el for el in page["elements"]}
+        reported: set = set()  # once per element, and not again for what sits in it
         for what, x, y, w, h in scanmarks.reserved(width, height):
             area = {"x": x, "y": y, "w": w, "h": h}
             for el in page["elements"]:
-                if _overlap(el, area):
-                    ctx.error(
-                        Where(el["_node"], "at", el["_path"]),
+                if _overlap(el, area) and el["id"] not in reported and el.get("in") not in reported:
+                    reported.add(el["id"])
+                    # a zone pushed down (or right) onto a mark: the page is full above it
+                    full = _full(el, x if x > el["x"] else width, y if y > el["y"] else height)
+                    message = (
                         f"overlaps the {what} (x {_fmt(x)}-{_fmt(x + w)}mm, y {_fmt(y)}-{_fmt(y + h)}mm), "
-                        "which `scan_marks: true` keeps free",
+                        f"which `scan_marks: true` keeps free{full}"
                     )
+                    if full and el.get("_page_full") in ctx.errors:  # it says the same, with the mark
+                        ctx.errors.remove(el["_page_full"])
+                    ctx.errors.append(geometry_problem(el, message, by_id, root))
+                    el["_page_full"] = ctx.errors[-1] if full else el.get("_page_full")
 
 
 def _overlapping_pairs(els: list) -> list[tuple[int, int]]:
@@ -669,6 +686,7 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
 
     counts = sorted({layout.players["min"], layout.players["max"]})
     causes = _player_causes(raw)
+    root = getattr(raw, "file", layout.source)
     seen = set()
     raw_pages = raw.get("pages") if isinstance(raw.get("pages"), list) else []
     for n, page in enumerate(layout.pages):
@@ -691,7 +709,14 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
                         if isinstance(prim, Text):
                             missing = fonts.missing_glyphs(prim.text, prim.font)
                             if missing:
-                                _report(ctx, el, prim.path, f"the font has no glyph for {missing!r} ({lang})", seen)
+                                _report(
+                                    ctx,
+                                    el,
+                                    prim.path,
+                                    f"the font has no glyph for {missing!r} ({lang})",
+                                    seen,
+                                    _text_cause(el, prim.path, lang, raw, layout.by_id, root),
+                                )
                                 continue
                             if prim.size < prim.min_size - 1e-9:
                                 own = el["type"] == "text" and "font_size" in el["_node"]  # where the size is set
@@ -721,7 +746,8 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
                                     f"text does not fit in {_fmt(prim.w)} x {_fmt(prim.h)}mm"
                                     f"{who} ({lang}): {_quoted(prim.text)}",
                                     seen,
-                                    causes.get(players) if who else None,
+                                    (causes.get(players) if who else None)
+                                    or _text_cause(el, prim.path, lang, raw, layout.by_id, root),
                                 )
                         elif isinstance(prim, Box):
                             least = MIN_MINI_BOX if prim.kind == "mini" else MIN_BOX
@@ -736,7 +762,7 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
                                     seen,
                                     causes.get(players) if who else None,
                                 )
-                if marked:
+                if marked and not any(el.get("_page_full") for el in page.elements):  # the full page says it
                     _check_house_note(
                         layout, page, lang, taken, raw_pages[n] if n < len(raw_pages) else raw, f"pages[{n}]", ctx, seen
                     )
@@ -814,6 +840,35 @@ def _player_causes(raw: dict) -> dict:
         if where[0] == root and isinstance(value, int):
             out[value] = where
     return out
+
+
+def _text_cause(el: dict, subpath: str, lang: str, raw: dict, by_id: dict, root: str) -> tuple | None:
+    """(file, line, key path) of the key of the child file `root` that made a text of an
+    inherited element go wrong: its size or font (a geometry key, _child_key), else a
+    constant or an element key that a `{placeholder}` of the label reads; None if none."""
+    found = _child_key(el["_node"], root, el["_path"])
+    if found and found[2].rsplit(".", 1)[-1] not in ("at", "in", "below", "right_of", "space"):
+        return found  # a place is no reason for a text not to fit
+    label = el
+    rel = subpath[len(el["_path"]) :] if subpath.startswith(el["_path"]) else ""
+    for part in filter(None, rel.replace("]", "").replace("[", ".").split(".")):
+        try:
+            label = label[int(part) if part.isdigit() else part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    if not isinstance(label, dict) or not isinstance(label.get(lang), str):
+        return None
+    consts = raw.get("constants")
+    for name in E.placeholders(label[lang]):
+        head, rest = re.match(r"([^.\[]*)\.?(.*)", name).groups()
+        if isinstance(consts, dict) and head in consts and hasattr(consts, "file_of"):
+            if consts.file_of(head) == root:
+                return root, consts.line_of(head), f"constants.{head}"
+        elif head in by_id and rest:
+            file, line = E.line_of_path(by_id[head]["_node"], rest)
+            if file == root:
+                return file, line, f"{head}.{rest}"
+    return None
 
 
 def _report(ctx, el, subpath, message, seen, cause=None):
@@ -925,7 +980,7 @@ def build_layout(raw: dict, source: str) -> Layout:
         raise LayoutError(ctx.errors)
     _check_geometry(data["pages"], w, h, ctx, getattr(raw, "file", source))
     if data["scan_marks"]:
-        _check_scan_room(data["pages"], w, h, ctx)
+        _check_scan_room(data["pages"], w, h, ctx, getattr(raw, "file", source))
     layout = Layout(
         id=data["id"],
         game=data["game"],

@@ -39,6 +39,8 @@ from sheetgen.layout.elements.common import (  # noqa: F401  (the names other mo
     Label,
     cannot_build,
     label_problems,
+    line_of_path,
+    placeholders,
     problem_at,
     text_problem,
 )

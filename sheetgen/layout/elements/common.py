@@ -174,6 +174,14 @@ def _parts(text: str) -> list[tuple[str, str | None]]:
     return [(literal, name) for literal, name, _spec, _conv in string.Formatter().parse(text)]
 
 
+def placeholders(text: str) -> list[str]:
+    """The `{names}` a label's text reads (none when its braces do not parse)."""
+    try:
+        return [name for _literal, name in _parts(text) if name is not None]
+    except ValueError:
+        return []
+
+
 @dataclass
 class Env:
     """What building a display list needs besides the element."""
