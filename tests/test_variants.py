@@ -55,15 +55,15 @@ def test_show_tree_gives_ids_types_places_sizes_and_origins():
     assert (
         "  dice_two_players = 6  [verified: false (house value)]  harvest-dice-normal:20  # 2 of each colour" in lines
     )
-    assert "    garden  grid  x 46 y 45  100 x 51 mm  harvest-dice-normal:59" in lines
+    assert "    garden  grid  x 56 y 45  82 x 42 mm  harvest-dice-normal:59" in lines
     assert "        rows: 3  harvest-dice-normal:63" in lines
-    assert "        = 18 write boxes of 15 x 15 mm" in lines
-    assert "  pig_frame  frame  x 0 y 109  99.8 x 74.8 mm  harvest-dice-normal:119" in lines
-    assert "  rules_frame  frame  x 8 y 220.3  178 x 42.7 mm  harvest-dice-normal:236" in lines
+    assert "        = 18 write boxes of 12 x 12 mm" in lines
+    assert "  pig_frame  frame  x 0 y 97  99.8 x 74.8 mm  harvest-dice-normal:119" in lines
+    assert "  rules_frame  frame  x 8 y 208.3  178 x 54.7 mm  harvest-dice-normal:236" in lines
 
 
 def test_show_marks_the_keys_a_child_set_with_its_own_file(tmp_path):
-    path = child(tmp_path, "      - id: garden\n        rows: 4\n        cell: 12\n")
+    path = child(tmp_path, "      - id: garden\n        rows: 4\n")
     result = run("show", path, "--format", "json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
@@ -72,7 +72,7 @@ def test_show_marks_the_keys_a_child_set_with_its_own_file(tmp_path):
     assert (garden["page"], garden["type"], garden["x"], garden["y"], garden["w"], garden["h"]) == (
         "sheet",
         "grid",
-        46.0,
+        56.0,
         45.0,
         82.0,
         54.0,
@@ -80,10 +80,10 @@ def test_show_marks_the_keys_a_child_set_with_its_own_file(tmp_path):
     assert garden["keys"]["rows"] == {"value": 4, "from": f"{path}:7"}
     assert garden["keys"]["cols"] == {"value": 6, "from": "harvest-dice-normal:64"}
     assert garden["cells"] == [{"kind": "write", "w": 12.0, "h": 12.0, "count": 24}]
-    # the zones below moved down 3 mm; the reminder took what was left
+    # the zones below moved down one row (12 mm); the reminder took what was left
     pig = next(e for e in data["pages"][0]["elements"] if e["id"] == "pig_frame")
     rules = next(e for e in data["pages"][0]["elements"] if e["id"] == "rules_frame")
-    assert (pig["y"], rules["y"], rules["h"]) == (112.0, 223.3, 39.7)
+    assert (pig["y"], rules["y"], rules["h"]) == (109.0, 220.3, 42.7)
     assert data["constants"]["dice_two_players"] == {
         "value": 6,
         "verified": False,
@@ -201,11 +201,28 @@ def test_new_refuses_to_overwrite(tmp_path):
 # ----------------------------------------------------------------------------- errors at your line
 
 
+def test_a_fourth_garden_row_needs_only_that_change_on_both_sheets(tmp_path):
+    """Issue 14: `rows: 4` alone validates on the normal and the advanced sheet; everything
+    under the garden moves down by one row of cells."""
+    for parent in ("harvest-dice-normal", "harvest-dice-advanced"):
+        base = load_layout(parent)
+        path = tmp_path / f"{parent}-4.yaml"
+        path.write_text(
+            f"id: four-rows\nextends: {parent}\npages:\n  - id: sheet\n    elements:\n"
+            "      - id: garden\n        rows: 4\n",
+            encoding="utf-8",
+        )
+        layout = load_layout(str(path))
+        cell = base.element("garden")["cell"]
+        assert boxes(layout, "pig_frame")["pig_frame"][1] == boxes(base, "pig_frame")["pig_frame"][1] + cell
+        assert render_pdf(layout, lang="fr").startswith(b"%PDF-")
+
+
 def test_a_child_key_that_fills_the_page_is_reported_at_its_line(tmp_path):
-    path = child(tmp_path, "      - id: garden\n        rows: 4\n")
+    path = child(tmp_path, "      - id: garden\n        rows: 6\n")
     assert problems(path) == [
         f"{path}:7: garden.rows: moves 'rules_frame': outside the printable area: spans x 8-186mm, "
-        "y 235.3-265.3mm; the sheet is 194 x 263mm; the page is full: what is above 'rules_frame' is 2.3mm "
+        "y 244.3-274.3mm; the sheet is 194 x 263mm; the page is full: what is above 'rules_frame' is 11.3mm "
         "too tall ('rules_frame' is at harvest-dice-normal:239)"
     ]
 
@@ -213,10 +230,10 @@ def test_a_child_key_that_fills_the_page_is_reported_at_its_line(tmp_path):
 def test_a_child_key_that_pushes_an_element_out_of_its_frame(tmp_path):
     path = child(tmp_path, "      - {id: legend_tomato_text, size: [34, 10]}\n")
     assert problems(path) == [
-        f"{path}:6: legend_tomato_text.size: outside the printable area: spans x 165-199mm, y 81-91mm; the sheet "
+        f"{path}:6: legend_tomato_text.size: outside the printable area: spans x 165-199mm, y 75-85mm; the sheet "
         "is 194 x 263mm ('legend_tomato_text' is at harvest-dice-normal:113)",
-        f"{path}:6: legend_tomato_text.size: sticks out of frame 'garden_frame': spans x 165-199mm, y 81-91mm; "
-        "the frame spans x 0-194mm, y 34-106mm ('legend_tomato_text' is at harvest-dice-normal:113)",
+        f"{path}:6: legend_tomato_text.size: sticks out of frame 'garden_frame': spans x 165-199mm, y 75-85mm; "
+        "the frame spans x 0-194mm, y 34-94mm ('legend_tomato_text' is at harvest-dice-normal:113)",
     ]
 
 
@@ -240,7 +257,7 @@ def test_a_market_sized_to_its_boxes_takes_a_seventh_box_and_reports_an_eighth(t
     path = child(tmp_path, "      - {id: market_tomato, boxes: 8}\n")
     assert problems(path) == [
         f"{path}:6: market_tomato.boxes: moves 'market_frame': outside the printable area: spans x "
-        "102.8-201.4mm, y 109-183.8mm; the sheet is 194 x 263mm; the page is full: what is left of "
+        "102.8-201.4mm, y 97-171.8mm; the sheet is 194 x 263mm; the page is full: what is left of "
         "'market_frame' is 7.4mm too wide ('market_frame' is at harvest-dice-normal:162)"
     ]
 
@@ -262,16 +279,16 @@ def test_a_problem_inside_a_built_in_names_its_id(tmp_path):
 def test_the_rewritten_built_ins_keep_their_positions():
     layout = load_layout("harvest-dice-advanced")
     assert boxes(layout, "garden_frame", "pig_frame", "market_frame", "score_frame", "rules_frame") == {
-        "garden_frame": (0, 34, 194, 72),
-        "pig_frame": (0, 109, 99.8, 75.8),
-        "market_frame": (102.8, 109, 91.2, 75.8),
-        "score_frame": (0, 187.8, 194, 30.5),
-        "rules_frame": (8, 221.3, 178, 41.7),
+        "garden_frame": (0, 34, 194, 60),
+        "pig_frame": (0, 97, 99.8, 75.8),
+        "market_frame": (102.8, 97, 91.2, 75.8),
+        "score_frame": (0, 175.8, 194, 30.5),
+        "rules_frame": (8, 209.3, 178, 53.7),
     }
     assert boxes(layout, "market_salad", "market_help", "garden_row_caption") == {
-        "market_salad": (104.3, 134, 79.5, 8),
-        "market_help": (105.3, 161, 86, 20.8),
-        "garden_row_caption": (129.5, 96.5, 24, 8),
+        "market_salad": (104.3, 122, 79.5, 8),
+        "market_help": (105.3, 149, 86, 20.8),
+        "garden_row_caption": (116, 87.5, 34, 5),
     }
 
 
@@ -279,10 +296,10 @@ def test_a_pig_row_moves_everything_below(tmp_path):
     rows = "".join(f"          - {{boxes: 6, value: {v}, bonus: true}}\n" for v in (1, 3, 6, 10, 15, 21, 28, 36))
     layout = load_layout(str(child(tmp_path, "      - id: pig\n        sections:\n" + rows)))
     assert boxes(layout, "pig_frame", "market_frame", "score_frame", "rules_frame") == {
-        "pig_frame": (0, 109, 99.8, 83.6),
-        "market_frame": (102.8, 109, 91.2, 74.8),
-        "score_frame": (0, 195.6, 194, 30.5),
-        "rules_frame": (8, 229.1, 178, 33.9),
+        "pig_frame": (0, 97, 99.8, 83.6),
+        "market_frame": (102.8, 97, 91.2, 74.8),
+        "score_frame": (0, 183.6, 194, 30.5),
+        "rules_frame": (8, 217.1, 178, 45.9),
     }
     assert render_pdf(layout, lang="en").startswith(b"%PDF-")
 
@@ -308,11 +325,11 @@ def test_a_childs_own_position_overrides_the_parents_relative_placing(tmp_path):
     )
     layout = load_layout(str(child(tmp_path, body)))
     assert boxes(layout, "garden_row_caption", "score_frame", "rules_frame", "market_help", "pig_frame") == {
-        "garden_row_caption": (136, 97, 24, 8),
+        "garden_row_caption": (136, 97, 34, 5),
         "score_frame": (0, 200, 194, 30.5),
         "rules_frame": (8, 234, 178, 29),
-        "market_help": (105.3, 162.5, 86, 19.8),
-        "pig_frame": (0, 109.5, 99.8, 74.8),  # the garden frame grew 0.5 mm around the caption
+        "market_help": (105.3, 159.5, 86, 19.8),
+        "pig_frame": (0, 106.5, 99.8, 74.8),  # the garden frame grew around the caption
     }
 
 
