@@ -160,13 +160,13 @@ def test_a_plante_bataille_row_moves_the_reminder(tmp_path):
     table and keeps the height that is left (`fill`)."""
     body = (
         "pages:\n  - id: pad\n    elements:\n      - id: score\n        rows:\n"
-        "          - {id: harvest_values, height: 22}\n"
+        "          - {id: harvest_values, height: 24}\n"
         "          - {id: tokens_veg3}\n"
         '          - {id: tokens_veg4, height: 11, label: {fr: "Légume 4 : ____", en: "Vegetable 4: ____"}}\n'
     )
     path = variant(tmp_path, "plante-bataille", body)
     renders(path)
-    assert moved("plante-bataille", path, "score", "rules_frame") == {"score": (0, -5), "rules_frame": (-5, 5)}
+    assert moved("plante-bataille", path, "score", "rules_frame") == {"score": (0, -1), "rules_frame": (-1, 1)}
 
 
 # ----------------------------------------------------------------------------- the page is full
@@ -191,7 +191,7 @@ def test_a_glassworks_row_on_a_full_page_is_reported_at_its_line(tmp_path):
             '          - {id: tokens_veg4, height: 11, label: {fr: "Légume 4", en: "Vegetable 4"}}\n',
             ":7: score.rows: moves 'rules_frame': outside the printable area: spans x 0-194mm, y 213-274mm; the "
             "sheet is 194 x 263mm; the page is full: what is above 'rules_frame' is 11mm too tall ('rules_frame' "
-            "is at plante-bataille:117)",
+            "is at plante-bataille:118)",
         ),
         (
             "bosk",
