@@ -24,7 +24,7 @@ from importlib import resources
 from pathlib import Path
 
 from sheetgen.errors import LayoutError, Problem, SheetgenError
-from sheetgen.yamlsrc import SrcDict, SrcList, load_file, where
+from sheetgen.srctree import SrcDict, SrcList, where
 
 BUILTIN_PACKAGE = "sheetgen.layouts"
 
@@ -152,9 +152,35 @@ def shown_name(path: Path) -> str:
 
 
 def load_layout_file(path: Path):
-    """A layout file's tree (`yamlsrc.load_file`: libyaml when PyYAML has it, within limits),
-    its problems naming a built-in by its id (shown_name)."""
-    return load_file(path, shown_name(path))
+    """A layout file's tree (`yamlsrc.loads`: libyaml when PyYAML has it, within fileio's
+    limits), its problems naming a built-in by its id (shown_name).
+
+    Parsing a built-in layout costs ~10-40 ms, and importing PyYAML ~30 ms more: the
+    trees of files that parsed are kept in the user cache (sheetgen.cache), keyed by
+    the file's text, its shown name, sheetgen's code and the installed PyYAML, so a later
+    process reads the same tree (lines included) without either."""
+    from sheetgen import cache
+    from sheetgen.fileio import read_text
+    from sheetgen.srctree import from_data, to_data
+
+    name = shown_name(path)
+    text = read_text(path, shown=name)
+    key = cache.key("tree", name, text, cache.code_stamp(), cache.package_stamp("yaml"))
+    got = cache.get("tree", key)
+    if got is not None:
+        try:
+            return from_data(got)
+        except (ValueError, TypeError, IndexError, KeyError):
+            pass  # not a tree after all: parse the text
+    from sheetgen.yamlsrc import loads
+
+    tree = loads(text, name)
+    try:
+        data = to_data(tree)
+    except ValueError:  # a value the cache cannot keep: parse it every time
+        return tree
+    cache.put("tree", key, data)
+    return tree
 
 
 MAX_EXTENDS_DEPTH = 32

@@ -133,21 +133,43 @@ def draw_prims(c: Canvas, prims: list, at: Placement) -> None:
 def draw_qr(c: Canvas, q: QR, at: Placement) -> None:
     """A QR code as black squares (reportlab's encoder), a 1-module quiet zone inside `size`
     (the sheet keeps white room around it); low error correction, for the largest modules."""
-    from reportlab.graphics.barcode.qrencoder import QRCode, QRErrorCorrectLevel
-
-    code = QRCode(None, QRErrorCorrectLevel.L)
-    code.addData(q.data)
-    code.make()
-    n = code.getModuleCount()
+    rows = qr_modules(q.data)
+    n = len(rows)
     cell = q.size * mm / (n + 2)
     left, top = at.x(q.x) + cell, at.y(q.y) - cell
     c.setFillColor(_color("#000000"))
     path = c.beginPath()
-    for r in range(n):
-        for col in range(n):
-            if code.isDark(r, col):
+    for r, row in enumerate(rows):
+        for col, dark in enumerate(row):
+            if dark == "1":
                 path.rect(left + col * cell, top - (r + 1) * cell, cell * 1.01, cell * 1.01)
     c.drawPath(path, stroke=0, fill=1)
+
+
+@cache
+def qr_modules(data: str) -> tuple[str, ...]:
+    """The QR code of `data` (error correction L) as rows of "0"/"1" (1 = dark), from
+    reportlab's encoder. Importing the encoder imports reportlab.graphics.barcode's
+    widgets, platypus and its regular expressions (~0.1 s), and choosing the mask costs
+    ~30 ms: the rows are kept in the user cache (sheetgen.cache), keyed by the text and
+    reportlab's version, so a later process draws the same code without either."""
+    import reportlab
+
+    from sheetgen import cache as user_cache
+
+    key = user_cache.key("qr", reportlab.Version, data)
+    got = user_cache.get("qr", key)
+    if isinstance(got, tuple) and got and all(isinstance(r, str) and len(r) == len(got) for r in got):
+        return got
+    from reportlab.graphics.barcode.qrencoder import QRCode, QRErrorCorrectLevel
+
+    code = QRCode(None, QRErrorCorrectLevel.L)
+    code.addData(data)
+    code.make()
+    n = code.getModuleCount()
+    rows = tuple("".join("1" if code.isDark(r, col) else "0" for col in range(n)) for r in range(n))
+    user_cache.put("qr", key, rows)
+    return rows
 
 
 def placement(sheet, paper: str) -> Placement:
