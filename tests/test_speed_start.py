@@ -133,6 +133,37 @@ def test_a_cached_qr_code_is_the_encoders(own_cache):
     pdf.qr_modules.cache_clear()
 
 
+# ------------------------------------------------------------------ content streams
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0 0 m 10 10 l S\nBT /F1 9 Tf (R\\351colte) Tj ET",
+        "".join(chr(i) for i in range(128)),
+        "tab\there\x7f",
+        "\x18 a control character the encoding lacks",
+        "R\u00e9colte \u2020 \u00a0",
+        "\u4e2d",
+        b"bytes stay bytes",
+    ],
+)
+def test_the_quick_pdfdoc_encoding_is_reportlabs(text):
+    from reportlab.pdfbase import pdfdoc
+
+    import sheetgen.render.pdf  # noqa: F401 - installs it
+
+    fast = pdfdoc.pdfdocEnc
+    assert fast.sheetgen_fast
+    try:
+        want = fast.reportlab_own(text)
+    except UnicodeError as exc:
+        with pytest.raises(type(exc)):
+            fast(text)
+    else:
+        assert fast(text) == want
+
+
 # ------------------------------------------------------------------ icons
 
 

@@ -31,10 +31,16 @@ BUILTIN_PACKAGE = "sheetgen.layouts"
 
 @cache
 def builtin_dir() -> Path:
+    """The built-in layouts: a source checkout's own layouts/ folder when sheetgen runs
+    from one (even where another checkout is installed in editable mode, whose
+    `sheetgen.layouts` would be that checkout's), else the installed package's."""
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file() and (checkout / "layouts").is_dir():
+        return checkout / "layouts"
     try:
         return Path(str(resources.files(BUILTIN_PACKAGE)))
-    except ModuleNotFoundError:  # running from a source checkout without installing
-        return Path(__file__).resolve().parents[2] / "layouts"
+    except ModuleNotFoundError:  # pragma: no cover - neither installed nor a checkout
+        return checkout / "layouts"
 
 
 def builtin_ids() -> list[str]:

@@ -26,6 +26,43 @@ from sheetgen.paper import PAPERS
 PT = 72 / 25.4
 
 
+def _fast_pdfdoc_encoding() -> None:
+    """Make reportlab's pdfdoc.pdfdocEnc quick for plain ASCII text, giving the same bytes.
+
+    reportlab encodes each page's and form's content stream (some 100-300 KB for a sheet)
+    with its `extpdfdoc` charmap codec, a dictionary look-up per character: ~15-40 ms a
+    sheet. The operators sheetgen writes are ASCII, which that encoding maps to the same
+    bytes (but for control characters 0x18-0x1f, which it lacks); such text is encoded as
+    ASCII, anything else by reportlab's own function, errors included. Checked here on
+    every ASCII character against the installed reportlab, else left alone."""
+    import re
+
+    from reportlab.pdfbase import pdfdoc
+
+    slow = pdfdoc.pdfdocEnc
+    if getattr(slow, "sheetgen_fast", False):
+        return
+    lacking = re.compile("[\x18-\x1f]")
+    sample = "".join(chr(i) for i in range(128) if not lacking.match(chr(i)))
+    try:
+        if slow(sample) != sample.encode("ascii"):
+            return
+    except (UnicodeError, LookupError):
+        return
+
+    def pdfdoc_enc(x):
+        if isinstance(x, str) and x.isascii() and not lacking.search(x):
+            return x.encode("ascii")
+        return slow(x)
+
+    pdfdoc_enc.sheetgen_fast = True
+    pdfdoc_enc.reportlab_own = slow
+    pdfdoc.pdfdocEnc = pdfdoc_enc
+
+
+_fast_pdfdoc_encoding()
+
+
 @cache
 def _color(hexstr: str):
     return HexColor(hexstr)
