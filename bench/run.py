@@ -698,7 +698,10 @@ def table(result: dict) -> str:
         f"load average {m['load_before']} before, {result['load_after']} after"
     )
     lines.append("")
-    lines.append("Whole processes (bytecode cached; median wall time, CPU time, peak memory = max RSS)")
+    lines.append(
+        "Whole processes (bytecode cached: PYTHONDONTWRITEBYTECODE is unset for them, their .pyc files in a "
+        "private PYTHONPYCACHEPREFIX filled by a warm-up run; median wall time, CPU time, peak memory = max RSS)"
+    )
     lines.append("")
     grid(
         ["command", "wall time", "cpu time", "peak memory", "output", "baseline", "baseline time", "baseline peak"],

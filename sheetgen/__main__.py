@@ -49,8 +49,12 @@ def _cached_help() -> bool:
     key = _help_key()
     text = cache.get("help", key)
     if isinstance(text, str) and text.isascii():
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+        try:
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+        except BrokenPipeError:  # `sheetgen --help | head -1`, as sheetgen.cli.main says it
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+            raise SystemExit(1) from None
         return True
     from sheetgen.cli import help_text
 
