@@ -698,7 +698,10 @@ def table(result: dict) -> str:
         f"load average {m['load_before']} before, {result['load_after']} after"
     )
     lines.append("")
-    lines.append("Whole processes (bytecode cached; median wall time, CPU time, peak memory = max RSS)")
+    lines.append(
+        "Whole processes (bytecode cached: PYTHONDONTWRITEBYTECODE is unset for them, their .pyc files in a "
+        "private PYTHONPYCACHEPREFIX filled by a warm-up run; median wall time, CPU time, peak memory = max RSS)"
+    )
     lines.append("")
     grid(
         ["command", "wall time", "cpu time", "peak memory", "output", "baseline", "baseline time", "baseline peak"],
@@ -830,6 +833,17 @@ def _bulk_record(n: int) -> dict:
     return {"record": rec, "n": n}
 
 
+def _other_sections(md: Path) -> str:
+    """The sections (`## ...`) that other benchmarks (bench/scan.py) added to an existing
+    results file: kept after this run's tables."""
+    try:
+        lines = md.read_text(encoding="utf-8").split("\n")
+    except OSError:
+        return ""
+    start = next((n for n, line in enumerate(lines) if line.startswith("## ")), None)
+    return "" if start is None else "\n\n" + "\n".join(lines[start:]).rstrip() + "\n"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="smoke mode: small pads, one run each")
@@ -893,7 +907,7 @@ def main(argv=None) -> int:
         md.write_text(
             f"# Benchmark results\n\nMade by `{result['command']}` on "
             f"{time.strftime('%Y-%m-%d', time.gmtime())} (`python bench/run.py --quick` is the "
-            f"fast smoke mode); the same numbers as JSON: `{shown}`.\n\n{text.rstrip()}\n",
+            f"fast smoke mode); the same numbers as JSON: `{shown}`.\n\n{text.rstrip()}\n" + _other_sections(md),
             encoding="utf-8",
         )
         print(f"wrote {md}")

@@ -1,6 +1,7 @@
 """A small user cache of derived data, so that a process does not redo work whose
-inputs have not changed: the parsed metrics of the bundled fonts, and which layouts
-passed the full validation.
+inputs have not changed: the parsed metrics of the bundled fonts, the parsed trees of
+layout files, which layouts passed the full validation, the modules of QR codes, and
+the text of `sheetgen --help`.
 
 Entries are keyed by content hashes (of the font file, of the layout tree and of
 sheetgen's own code), so a stale entry is never used: a changed input is another key.
@@ -95,3 +96,24 @@ def code_stamp() -> str:
                     st = os.stat(os.path.join(dirpath, name))
                     parts.append(f"{os.path.relpath(os.path.join(dirpath, name), root)}:{st.st_size}:{st.st_mtime_ns}")
     return key(*parts)
+
+
+@cache
+def package_stamp(name: str) -> str:
+    """A fingerprint of an installed package (the size and time of its __init__.py and of
+    its folder, which a reinstall changes), found without importing it: a result that a
+    package computed (PyYAML's tree, Click's help text) is not used under another version."""
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec(name)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.origin:
+        return f"{name}: not installed"
+    origin = Path(spec.origin)
+    try:
+        stats = [origin.stat(), origin.parent.stat()]
+    except OSError:
+        return str(origin)
+    return f"{origin}:" + ":".join(f"{st.st_size}:{st.st_mtime_ns}" for st in stats)

@@ -954,6 +954,12 @@ def _emit(text: str, output: str | None, inputs=(), force: bool = False) -> None
         click.echo(text, nl=False)
 
 
+def help_text() -> str:
+    """What `sheetgen --help` prints, but its final newline (sheetgen.__main__ keeps it)."""
+    ctx = cli.make_context("sheetgen", [], resilient_parsing=True)
+    return ctx.get_help()
+
+
 def _terminate(signum, frame):
     """SIGTERM ends the program like Ctrl-C: cleanup handlers run (no temporary file left)."""
     raise SystemExit(128 + signum)

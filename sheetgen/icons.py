@@ -1124,12 +1124,42 @@ def draw_icon(canvas, name: str, x: float, y: float, size: float, color: str | N
     canvas.saveState()
     try:
         canvas.translate(x, y)
-        canvas.scale(size / 100.0, size / 100.0)
+        canvas.scale(size / 100.0, size / 100.0)  # reportlab merges the two into one `cm`
+        drawn, key = _drawn(canvas, name, size, color)
+        if key is not None and key in drawn:
+            canvas._code.extend(drawn[key])
+            return
+        start = len(canvas._code)
         clip = canvas.beginPath()
         clip.rect(0, 0, 100, 100)
         canvas.clipPath(clip, stroke=0, fill=0)
         canvas.setLineJoin(1)
         canvas.setLineCap(1)
         painter(_Pen(canvas, size, color))
+        if key is not None:
+            code = canvas._code[start:]
+            if all(isinstance(op, str) and "/" not in op for op in code):
+                drawn[key] = code
     finally:
         canvas.restoreState()
+
+
+def _drawn(canvas, name: str, size: float, color) -> tuple[dict, tuple | None]:
+    """The icons this canvas already drew (their PDF operators after the move to their
+    corner and the scaling, which do not depend on where the icon is) and this icon's
+    key among them.
+
+    An icon is drawn in its own unit square, so the same icon at the same size and
+    colour is the same operators wherever it is: drawing it again appends them (~20x
+    faster than painting it again, and the same bytes). The key also holds the canvas
+    state that can change what painting writes (the fill rule, the transparency
+    state); operators naming a resource (a `/Name`: fonts, graphics states, images)
+    are never replayed, as a form drawn later would not declare it. None: a canvas
+    that is not reportlab's (no operator list), always painted."""
+    code = getattr(canvas, "_code", None)
+    state = getattr(canvas, "_extgstate", None)
+    if not isinstance(code, list) or not isinstance(getattr(state, "_d", None), dict):
+        return {}, None
+    drawn = canvas.__dict__.setdefault("_sheetgen_icons", {})
+    colour = color if isinstance(color, str) or color is None else tuple(color.rgba())
+    return drawn, (name, size, colour, getattr(canvas, "_fillMode", None), tuple(sorted(state._d.items())))

@@ -18,7 +18,7 @@ from typing import Any
 
 from sheetgen.errors import Problem
 from sheetgen.numbers import parse_number
-from sheetgen.yamlsrc import where as _where
+from sheetgen.srctree import where as _where
 
 INVALID = object()
 MISSING = object()

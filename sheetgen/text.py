@@ -25,10 +25,15 @@ LEADING = 1.18
 
 
 def font_dir() -> Path:
+    """The bundled fonts: a source checkout's own fonts/ folder when sheetgen runs from
+    one (see layout.resolve.builtin_dir), else the installed package's."""
+    checkout = Path(__file__).resolve().parents[1]
+    if (checkout / "pyproject.toml").is_file() and (checkout / "fonts").is_dir():
+        return checkout / "fonts"
     try:
         return Path(str(resources.files("sheetgen.fonts")))
-    except ModuleNotFoundError:  # running from a source checkout without installing
-        return Path(__file__).resolve().parents[1] / "fonts"
+    except ModuleNotFoundError:  # pragma: no cover - neither installed nor a checkout
+        return checkout / "fonts"
 
 
 @cache

@@ -1,14 +1,12 @@
 """Load YAML (or JSON, which is YAML) keeping where every value came from.
 
-Mappings become `SrcDict` and sequences `SrcList`: plain dict and list
-subclasses that also carry the file name and the 1-based line of each key or
-item, so that validation can say `file:line: key.path: message`.
+Mappings become `SrcDict` and sequences `SrcList` (sheetgen.srctree): plain dict
+and list subclasses that also carry the file name and the 1-based line of each key
+or item, so that validation can say `file:line: key.path: message`.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-import hashlib
 import json
 import re
 from pathlib import Path
@@ -17,60 +15,13 @@ import yaml
 
 from sheetgen.errors import Problem, SheetgenError
 
+# the trees (and what reads them) live in srctree, which does not import PyYAML
+from sheetgen.srctree import SrcDict, SrcList, plain_tree, tree_hash, where  # noqa: F401
+
 # values in one file, YAML aliases expanded (a "billion laughs" file is refused); a
 # built-in layout has fewer than 2,000
 MAX_NODES = 20_000
 MAX_DEPTH = 64  # nesting of mappings and lists
-
-
-class SrcDict(dict):
-    """A mapping that remembers its file and the line of each key."""
-
-    file: str = "<string>"
-    line: int = 0
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.lines: dict = {}
-        self.files: dict = {}
-
-    def line_of(self, key) -> int:
-        return self.lines.get(key, self.line)
-
-    def file_of(self, key) -> str:
-        return self.files.get(key, self.file)
-
-
-class SrcList(list):
-    """A sequence that remembers its file and the line of each item."""
-
-    file: str = "<string>"
-    line: int = 0
-
-    def __init__(self, *args):
-        super().__init__(*args)
-        self.lines: list[int] = []
-        self.files: list[str] = []  # per item, when items come from several files (merged lists)
-
-    def line_of(self, index) -> int:
-        if isinstance(index, int) and 0 <= index < len(self.lines):
-            return self.lines[index]
-        return self.line
-
-    def file_of(self, index) -> str:
-        if isinstance(index, int) and 0 <= index < len(self.files):
-            return self.files[index]
-        return self.file
-
-
-def where(node, key=None) -> tuple[str, int]:
-    """(file, line) of `node[key]`, or of `node` itself when key is None."""
-    file = getattr(node, "file", "<string>")
-    if key is None:
-        return file, getattr(node, "line", 0)
-    if hasattr(node, "line_of"):
-        return node.file_of(key), node.line_of(key)
-    return file, getattr(node, "line", 0)
 
 
 class TooBig(Exception):
@@ -349,21 +300,3 @@ def load_file(path: str | Path, name: str | None = None):
 
     shown = name or ("<stdin>" if str(path) == "-" else str(path))
     return loads(read_text(path, shown=shown), shown)
-
-
-def plain_tree(tree):
-    """A loaded tree as plain JSON-ready data (string keys, dates as ISO text)."""
-    if isinstance(tree, dict):
-        return {str(k): plain_tree(v) for k, v in tree.items()}
-    if isinstance(tree, (list, tuple)):
-        return [plain_tree(v) for v in tree]
-    if isinstance(tree, (_dt.date, _dt.datetime)):
-        return tree.isoformat()
-    return tree
-
-
-def tree_hash(tree) -> str:
-    """A stable SHA-256 (hex) of a loaded YAML/JSON tree: the same data gives the same
-    hash whatever its key order, layout, comments or line numbers."""
-    text = json.dumps(plain_tree(tree), sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()

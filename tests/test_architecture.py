@@ -11,7 +11,20 @@ PACKAGE = Path(__file__).resolve().parents[1] / "sheetgen"
 
 # lower number = lower layer; a module may import its own layer or a lower one
 LAYERS = {"ground": 0, "layout": 1, "games": 2, "scoring": 3, "render": 3, "history": 4, "scan": 4, "cli": 5}
-GROUND = {"errors", "yamlsrc", "schema", "numbers", "text", "icons", "cells", "paper", "fileio", "cache", "__init__"}
+GROUND = {
+    "errors",
+    "srctree",
+    "yamlsrc",
+    "schema",
+    "numbers",
+    "text",
+    "icons",
+    "cells",
+    "paper",
+    "fileio",
+    "cache",
+    "__init__",
+}
 
 
 def module_name(path: Path) -> str:

@@ -14,7 +14,7 @@ from collections import Counter
 
 from sheetgen.layout import elements as E
 from sheetgen.layout.display import Box
-from sheetgen.yamlsrc import plain_tree
+from sheetgen.srctree import plain_tree
 
 # keys that say where an element sits, not what it prints
 PLACEMENT_KEYS = ("at", "in", "below", "right_of", "space", "size", "padding")

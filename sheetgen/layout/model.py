@@ -33,7 +33,7 @@ from sheetgen.schema import (
     describe,
     did_you_mean,
 )
-from sheetgen.yamlsrc import tree_hash
+from sheetgen.srctree import tree_hash
 
 MIN_BOX = 7.0  # mm: a box a pencil can mark
 MIN_MINI_BOX = 3.5  # mm: cells of a small copy of a board (dots, not numbers)

@@ -24,17 +24,23 @@ from importlib import resources
 from pathlib import Path
 
 from sheetgen.errors import LayoutError, Problem, SheetgenError
-from sheetgen.yamlsrc import SrcDict, SrcList, load_file, where
+from sheetgen.srctree import SrcDict, SrcList, where
 
 BUILTIN_PACKAGE = "sheetgen.layouts"
 
 
 @cache
 def builtin_dir() -> Path:
+    """The built-in layouts: a source checkout's own layouts/ folder when sheetgen runs
+    from one (even where another checkout is installed in editable mode, whose
+    `sheetgen.layouts` would be that checkout's), else the installed package's."""
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file() and (checkout / "layouts").is_dir():
+        return checkout / "layouts"
     try:
         return Path(str(resources.files(BUILTIN_PACKAGE)))
-    except ModuleNotFoundError:  # running from a source checkout without installing
-        return Path(__file__).resolve().parents[2] / "layouts"
+    except ModuleNotFoundError:  # pragma: no cover - neither installed nor a checkout
+        return checkout / "layouts"
 
 
 def builtin_ids() -> list[str]:
@@ -152,9 +158,35 @@ def shown_name(path: Path) -> str:
 
 
 def load_layout_file(path: Path):
-    """A layout file's tree (`yamlsrc.load_file`: libyaml when PyYAML has it, within limits),
-    its problems naming a built-in by its id (shown_name)."""
-    return load_file(path, shown_name(path))
+    """A layout file's tree (`yamlsrc.loads`: libyaml when PyYAML has it, within fileio's
+    limits), its problems naming a built-in by its id (shown_name).
+
+    Parsing a built-in layout costs ~10-40 ms, and importing PyYAML ~30 ms more: the
+    trees of files that parsed are kept in the user cache (sheetgen.cache), keyed by
+    the file's text, its shown name, sheetgen's code and the installed PyYAML, so a later
+    process reads the same tree (lines included) without either."""
+    from sheetgen import cache
+    from sheetgen.fileio import read_text
+    from sheetgen.srctree import from_data, to_data
+
+    name = shown_name(path)
+    text = read_text(path, shown=name)
+    key = cache.key("tree", name, text, cache.code_stamp(), cache.package_stamp("yaml"))
+    got = cache.get("tree", key)
+    if got is not None:
+        try:
+            return from_data(got)
+        except (ValueError, TypeError, IndexError, KeyError):
+            pass  # not a tree after all: parse the text
+    from sheetgen.yamlsrc import loads
+
+    tree = loads(text, name)
+    try:
+        data = to_data(tree)
+    except ValueError:  # a value the cache cannot keep: parse it every time
+        return tree
+    cache.put("tree", key, data)
+    return tree
 
 
 MAX_EXTENDS_DEPTH = 32

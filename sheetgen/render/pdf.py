@@ -26,6 +26,43 @@ from sheetgen.paper import PAPERS
 PT = 72 / 25.4
 
 
+def _fast_pdfdoc_encoding() -> None:
+    """Make reportlab's pdfdoc.pdfdocEnc quick for plain ASCII text, giving the same bytes.
+
+    reportlab encodes each page's and form's content stream (some 100-300 KB for a sheet)
+    with its `extpdfdoc` charmap codec, a dictionary look-up per character: ~15-40 ms a
+    sheet. The operators sheetgen writes are ASCII, which that encoding maps to the same
+    bytes (but for control characters 0x18-0x1f, which it lacks); such text is encoded as
+    ASCII, anything else by reportlab's own function, errors included. Checked here on
+    every ASCII character against the installed reportlab, else left alone."""
+    import re
+
+    from reportlab.pdfbase import pdfdoc
+
+    slow = pdfdoc.pdfdocEnc
+    if getattr(slow, "sheetgen_fast", False):
+        return
+    lacking = re.compile("[\x18-\x1f]")
+    sample = "".join(chr(i) for i in range(128) if not lacking.match(chr(i)))
+    try:
+        if slow(sample) != sample.encode("ascii"):
+            return
+    except (UnicodeError, LookupError):
+        return
+
+    def pdfdoc_enc(x):
+        if isinstance(x, str) and x.isascii() and not lacking.search(x):
+            return x.encode("ascii")
+        return slow(x)
+
+    pdfdoc_enc.sheetgen_fast = True
+    pdfdoc_enc.reportlab_own = slow
+    pdfdoc.pdfdocEnc = pdfdoc_enc
+
+
+_fast_pdfdoc_encoding()
+
+
 @cache
 def _color(hexstr: str):
     return HexColor(hexstr)
@@ -133,21 +170,43 @@ def draw_prims(c: Canvas, prims: list, at: Placement) -> None:
 def draw_qr(c: Canvas, q: QR, at: Placement) -> None:
     """A QR code as black squares (reportlab's encoder), a 1-module quiet zone inside `size`
     (the sheet keeps white room around it); low error correction, for the largest modules."""
-    from reportlab.graphics.barcode.qrencoder import QRCode, QRErrorCorrectLevel
-
-    code = QRCode(None, QRErrorCorrectLevel.L)
-    code.addData(q.data)
-    code.make()
-    n = code.getModuleCount()
+    rows = qr_modules(q.data)
+    n = len(rows)
     cell = q.size * mm / (n + 2)
     left, top = at.x(q.x) + cell, at.y(q.y) - cell
     c.setFillColor(_color("#000000"))
     path = c.beginPath()
-    for r in range(n):
-        for col in range(n):
-            if code.isDark(r, col):
+    for r, row in enumerate(rows):
+        for col, dark in enumerate(row):
+            if dark == "1":
                 path.rect(left + col * cell, top - (r + 1) * cell, cell * 1.01, cell * 1.01)
     c.drawPath(path, stroke=0, fill=1)
+
+
+@cache
+def qr_modules(data: str) -> tuple[str, ...]:
+    """The QR code of `data` (error correction L) as rows of "0"/"1" (1 = dark), from
+    reportlab's encoder. Importing the encoder imports reportlab.graphics.barcode's
+    widgets, platypus and its regular expressions (~0.1 s), and choosing the mask costs
+    ~30 ms: the rows are kept in the user cache (sheetgen.cache), keyed by the text and
+    reportlab's version, so a later process draws the same code without either."""
+    import reportlab
+
+    from sheetgen import cache as user_cache
+
+    key = user_cache.key("qr", reportlab.Version, data)
+    got = user_cache.get("qr", key)
+    if isinstance(got, tuple) and got and all(isinstance(r, str) and len(r) == len(got) for r in got):
+        return got
+    from reportlab.graphics.barcode.qrencoder import QRCode, QRErrorCorrectLevel
+
+    code = QRCode(None, QRErrorCorrectLevel.L)
+    code.addData(data)
+    code.make()
+    n = code.getModuleCount()
+    rows = tuple("".join("1" if code.isDark(r, col) else "0" for col in range(n)) for r in range(n))
+    user_cache.put("qr", key, rows)
+    return rows
 
 
 def placement(sheet, paper: str) -> Placement:
