@@ -171,3 +171,38 @@ def test_score_and_save_keeps_the_scanned_game(tmp_path):
     again = CliRunner().invoke(cli, ["scan", *files, "--score", "--save", "--db", db])
     assert again.exit_code == 1 and "already kept" in again.output
     assert CliRunner().invoke(cli, ["scan", *files, "--save"]).exit_code == 2
+
+
+BENCH_PAGES = [
+    ("harvest-dice-normal", "sheet"),
+    ("harvest-dice-advanced", "sheet"),
+    ("imperial-settlers", "empire"),
+    ("imperial-settlers", "village"),
+    ("river-valley-glassworks", "pad"),
+]
+
+
+def _hard_photo(n):
+    """Photo `n` of a run of low-resolution (100-130 dpi) generated photos, seed 5, that
+    `scan` used to refuse."""
+    lid, page = BENCH_PAGES[n % 5]
+    rng = np.random.default_rng([5, n])
+    return synth.photo(load_layout(lid), page, rng, dpi=float(rng.uniform(100, 130)))[0]
+
+
+def test_a_marker_missed_at_first_is_found_where_the_others_say():
+    img = _hard_photo(13)  # a small, blurred bottom-right marker
+    photo = reader.Photo("x.jpg", "x", img)
+    first: dict = {}
+    reader._detect(reader._aruco(cv2), cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), 1.0, first)
+    assert sorted(first) == [0, 1, 3]
+    assert sorted(reader.find_markers(photo)) == [0, 1, 2, 3]
+    assert reader.read_photo(photo).page_id == "village"
+
+
+def test_a_blurred_qr_code_is_decoded_where_the_markers_say():
+    img = _hard_photo(4)
+    photo = reader.Photo("x.jpg", "x", img)
+    assert cv2.QRCodeDetector().detectAndDecode(img)[0] == ""
+    qr = reader.read_qr(photo, reader.find_markers(photo))
+    assert (qr["layout"], qr["page"], qr["players"]) == ("river-valley-glassworks", "pad", 2)

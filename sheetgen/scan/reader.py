@@ -26,6 +26,7 @@ MARKED, EMPTY, UNSURE = "marked", "empty", "unsure"
 LOW, HIGH = 0.012, 0.035
 MAX_SIDE = 2000  # pixels: photos are searched for the markers at most this large
 ROUGH_SHEET = (194.0, 263.0)  # mm: the usual sheet, to find the QR code before the layout is known
+QR_MODULES = (29, 33, 25, 37)  # versions 3, 4, 2, 5: what a payload of 20 to 100 characters needs
 CORNERS = ("top left", "top right", "bottom right", "bottom left")
 # ink colours of the Harvest Dice dice, as hue ranges (OpenCV hue, 0-180)
 COLOURS = {"T": ((0, 6), (160, 180)), "C": ((7, 25),), "S": ((35, 90),)}
@@ -111,12 +112,7 @@ def _pdf_photos(path: str, stem: str, data: bytes) -> list[Photo]:
     return out
 
 
-def find_markers(photo: Photo) -> dict:
-    """{marker id: its 4 corners in photo pixels} of the four scan markers, or a RecordError."""
-    cv2, np = need_cv()
-    gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
-    scale = min(1.0, MAX_SIDE / max(gray.shape))
-    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
+def _aruco(cv2):
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     # small markers (1 mm cells), blurred: read their bits more tolerantly; only ids
@@ -125,12 +121,59 @@ def find_markers(photo: Photo) -> dict:
     params.perspectiveRemovePixelPerCell = 8
     params.maxErroneousBitsInBorderRate = 0.5
     params.errorCorrectionRate = 0.8
-    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
-    corners, ids, _ = detector.detectMarkers(small)
-    found: dict = {}
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
+
+
+def _detect(detector, gray, scale: float, found: dict, wanted=range(4), shift=(0.0, 0.0)) -> None:
+    """Add the `wanted` markers seen in `gray` (a piece of the photo `scale` times its
+    size, whose top-left is `shift` in the photo) to `found`, in photo pixels."""
+    corners, ids, _ = detector.detectMarkers(gray)
     for c, i in zip(corners, [] if ids is None else ids.flatten()):
-        if int(i) < 4 and int(i) not in found:
-            found[int(i)] = c.reshape(4, 2) / scale
+        if int(i) in wanted and int(i) not in found:
+            found[int(i)] = c.reshape(4, 2) / scale + shift
+
+
+def _look_closer(cv2, np, detector, gray, found: dict) -> None:
+    """The markers the first look missed, searched for again where the ones found say
+    they are: that piece of the photo enlarged (about 8 pixels a marker cell), where
+    a small or blurred marker is read much more readily."""
+    src = np.float32([c for n in sorted(found) for c in found[n]])
+    s, where = scanmarks.MARKER, scanmarks.marker_corners(*ROUGH_SHEET)
+    square = [(0, 0), (s, 0), (s, s), (0, s)]
+    dst = np.float32([(where[n][0] + dx, where[n][1] + dy) for n in sorted(found) for dx, dy in square])
+    h, _ = cv2.findHomography(dst, src)
+    if h is None:
+        return
+    side = float(np.mean([np.linalg.norm(c[0] - c[2]) for c in found.values()])) / 1.414  # a marker, in pixels
+    for n in [n for n in range(4) if n not in found]:
+        x, y = where[n]
+        centre = cv2.perspectiveTransform(np.float32([[[x + s / 2, y + s / 2]]]), h)[0, 0]
+        half = 4 * side
+        x0, y0 = (max(0, int(v - half)) for v in centre)
+        piece = gray[y0 : int(centre[1] + half), x0 : int(centre[0] + half)]
+        if piece.size == 0:
+            continue
+        zoom = min(6.0, 48.0 / max(side, 1.0))
+        big = cv2.resize(piece, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+        seen: dict = {}
+        _detect(detector, big, zoom, seen, (n,), (x0, y0))
+        # taken only where the others say, and about their size: never a stray square
+        if n in seen and np.linalg.norm(seen[n].mean(axis=0) - centre) < side:
+            if 0.6 < np.linalg.norm(seen[n][0] - seen[n][2]) / 1.414 / side < 1.6:
+                found[n] = seen[n]
+
+
+def find_markers(photo: Photo) -> dict:
+    """{marker id: its 4 corners in photo pixels} of the four scan markers, or a RecordError."""
+    cv2, np = need_cv()
+    gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
+    scale = min(1.0, MAX_SIDE / max(gray.shape))
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    detector = _aruco(cv2)
+    found: dict = {}
+    _detect(detector, small, scale, found)
+    if 2 <= len(found) < 4:
+        _look_closer(cv2, np, detector, gray, found)
     if not found:
         raise RecordError(f"{photo.name}: no scan marks found: this is not a sheetgen sheet, or too blurred or small")
     missing = [n for n in range(4) if n not in found]
@@ -166,12 +209,15 @@ def warp(photo: Photo, h, width: float, height: float):
 
 def read_qr(photo: Photo, markers: dict) -> dict:
     """The QR code's fields, read on its corner of the page mapped at 16 px a mm with the
-    usual sheet size (the code sits next to a marker, so the exact size does not matter)."""
+    usual sheet size (the code sits next to a marker, so the exact size does not matter).
+    When OpenCV cannot find it (blurred, small), it is decoded where the markers say its
+    corners are, sharpened."""
     cv2, np = need_cv()
     w, h = ROUGH_SHEET
     x, y, size = scanmarks.qr_spot(w)
     pad = 4.0
     detector = cv2.QRCodeDetector()
+    crops = []
     for ppmm in (16.0, 10.0, 24.0):
         zoom = ppmm / PPMM
         shift = np.array([[zoom, 0, -(x - pad) * ppmm], [0, zoom, -(y - pad) * ppmm], [0, 0, 1]])
@@ -179,18 +225,33 @@ def read_qr(photo: Photo, markers: dict) -> dict:
         m = shift @ homography(markers, w, h)
         crop = cv2.warpPerspective(photo.rgb, m, (side, side), flags=cv2.INTER_CUBIC, borderValue=(255, 255, 255))
         gray = cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY)
+        crops.append((ppmm, gray))
         otsu = cv2.threshold(cv2.GaussianBlur(gray, (0, 0), 1.0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]
         for img in (gray, otsu):
-            text, _, _ = detector.detectAndDecode(img)
+            text = detector.detectAndDecode(img)[0]
             if text:
-                fields = scanmarks.parse_payload(text)
-                if fields is None:
-                    raise RecordError(
-                        f"{photo.name}: the QR code is not one sheetgen prints "
-                        "(or one an older version printed: print the sheet again)"
-                    )
-                return fields
+                return _qr_fields(photo, text)
+    for ppmm, gray in crops:
+        sharp = cv2.addWeighted(gray, 2.0, cv2.GaussianBlur(gray, (0, 0), 0.4 * ppmm), -1.0, 0)
+        for modules in QR_MODULES:  # the code is drawn `modules` + 2 cells wide (sheetgen.render.pdf)
+            cell = size / (modules + 2)
+            a, b = (pad + cell) * ppmm, (pad + size - cell) * ppmm
+            corners = np.float32([[a, a], [b, a], [b, b], [a, b]]).reshape(1, 4, 2)
+            for img in (sharp, gray):
+                text = detector.decode(img, corners)[0]
+                if text:
+                    return _qr_fields(photo, text)
     raise RecordError(f"{photo.name}: the sheet's QR code cannot be read (blurred, in shadow or too small)")
+
+
+def _qr_fields(photo: Photo, text: str) -> dict:
+    fields = scanmarks.parse_payload(text)
+    if fields is None:
+        raise RecordError(
+            f"{photo.name}: the QR code is not one sheetgen prints "
+            "(or one an older version printed: print the sheet again)"
+        )
+    return fields
 
 
 def sheet_layout(photo: Photo, qr: dict, layout_ref: str | None):
