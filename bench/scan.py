@@ -44,10 +44,13 @@ def main() -> None:
     ap.add_argument("--verbose", action="store_true", help="print every wrong or unsure box")
     ap.add_argument("--only", type=int, nargs="+", help="read only these photos of the run (numbers from 0)")
     ap.add_argument("--save", metavar="DIR", help="write the photos read wrong or refused to DIR (PNG)")
+    ap.add_argument("--every", type=int, default=0, help="also print the table so far every N photos")
     args = ap.parse_args()
     zero = dict(photos=0, boxes=0, wrong=0, unsure=0, colour=0, unknown=0, cells=0, refused=0, secs=0.0, mp=0.0)
     stats = {key: dict(zero) for key in LAYOUTS}
-    for n in args.only or range(args.photos):
+    for done, n in enumerate(args.only or range(args.photos)):
+        if args.every and done and done % args.every == 0:
+            _table(stats, args.seed)
         key = LAYOUTS[n % len(LAYOUTS)]
         layout = load_layout(key[0])
         # each photo its own generator: any photo of a run can be made again alone
@@ -72,13 +75,19 @@ def main() -> None:
             if read.readings[field] == reader.UNSURE:
                 s["unsure"] += 1
                 if args.verbose:
-                    print(f"photo {n} {key}: unsure {field} ({read.scores[field]:.4f}, truth {want!r})")
+                    print(
+                        f"photo {n} {key}: unsure {field} "
+                        f"({read.scores[field]:.4f}/{read.spreads[field]:.4f}, truth {want!r})"
+                    )
                 continue
             got = read.values[field]
             if (got not in ("", False)) != (want not in ("", False)):
                 s["wrong"] += 1
                 if args.verbose:
-                    print(f"photo {n} {key}: WRONG {field} read {got!r}, truth {want!r} ({read.scores[field]:.4f})")
+                    print(
+                        f"photo {n} {key}: WRONG {field} read {got!r}, truth {want!r} "
+                        f"({read.scores[field]:.4f}/{read.spreads[field]:.4f})"
+                    )
             elif isinstance(want, str) and want:
                 s["cells"] += 1
                 s["unknown"] += got == "?"
@@ -87,8 +96,12 @@ def main() -> None:
                     print(f"photo {n} {key}: colour {field} read {got!r}, truth {want!r}")
         if s["wrong"] + s["colour"] > bad:
             _save(args.save, n, img)
+    _table(stats, args.seed)
+
+
+def _table(stats: dict, seed: int) -> None:
     total = {k: sum(s[k] for s in stats.values()) for k in next(iter(stats.values()))}
-    print(f"sheetgen scan bench: {total['photos']} generated photos, seed {args.seed}\n")
+    print(f"sheetgen scan bench: {total['photos']} generated photos, seed {seed}\n")
     head = (
         "layout / page | photos | refused | boxes | wrong confident | unsure | colour wrong | colour ? | s/photo | MP"
     )
@@ -101,6 +114,7 @@ def main() -> None:
             f"{s['colour']}/{s['cells']} | {s['unknown']}/{s['cells']} | "
             f"{s['secs'] / max(s['photos'], 1):.2f} | {s['mp'] / max(s['photos'], 1):.1f} |"
         )
+    sys.stdout.flush()
 
 
 def _save(folder, n: int, img) -> None:

@@ -206,3 +206,44 @@ def test_a_blurred_qr_code_is_decoded_where_the_markers_say():
     assert cv2.QRCodeDetector().detectAndDecode(img)[0] == ""
     qr = reader.read_qr(photo, reader.find_markers(photo))
     assert (qr["layout"], qr["page"], qr["players"]) == ("river-valley-glassworks", "pad", 2)
+
+
+def test_a_stroke_straying_into_the_next_board_cell_is_never_read_as_its_mark():
+    """A Glassworks board cell (5.2 mm at 5 players) crossed, one stroke running on to
+    the bottom left of the empty cell on its right: that cell used to read marked
+    (a tenth of its inside inked); the ink stays in its corner, so it reads unsure."""
+    layout = load_layout("river-valley-glassworks")
+    dpi = 160.0
+    img, display, (ox, oy) = synth.blank_paper(layout, "pad", dpi, "en", 5)
+    ppmm = dpi / 25.4
+    boxes = {b.field: b for b in display.boxes()}
+    a, b = boxes["board_p2_r3_c3"], boxes["board_p2_r3_c4"]
+    assert b.x == pytest.approx(a.x + a.w, abs=0.5) and b.y == pytest.approx(a.y)
+
+    def at(fx, fy):
+        return round(ox + (a.x + fx * a.w) * ppmm), round(oy + (a.y + fy * a.h) * ppmm)
+
+    for start, end in (((0.15, 0.25), (1.36, 0.72)), ((0.2, 0.8), (0.8, 0.2))):
+        cv2.line(img, at(*start), at(*end), synth.PENCIL, round(0.5 * ppmm), cv2.LINE_AA)
+    read = _read(synth.degrade(cv2, np, img, np.random.default_rng(3), dpi))
+    assert read.readings[a.field] == reader.MARKED
+    assert read.scores[b.field] > reader.HIGH  # enough ink for a mark, all of it in a corner
+    assert read.spreads[b.field] < reader.SPREAD
+    assert read.readings[b.field] == reader.UNSURE
+
+
+def test_decide_marked_empty_unsure():
+    assert reader.decide(0.5, 1.0) == reader.MARKED
+    assert reader.decide(0.0, 0.0) == reader.EMPTY
+    assert reader.decide(0.02, 1.0) == reader.UNSURE
+    assert reader.decide(0.15, 0.3) == reader.UNSURE  # ink in a corner only
+    assert reader.decide(0.4, 0.3) == reader.MARKED  # too much ink to be a stray stroke
+
+
+def test_spread_of_a_tick_and_of_a_corner():
+    part = np.zeros((20, 20), bool)
+    part[14:18, 0:6] = True  # the end of a stroke coming in from the left
+    assert reader.spread(np, part) == pytest.approx(0.2)
+    for i in range(1, 19):  # a long stroke, across the box
+        part[19 - i : 21 - i, i] = True
+    assert reader.spread(np, part) >= 0.8

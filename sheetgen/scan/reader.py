@@ -24,6 +24,10 @@ MARKED, EMPTY, UNSURE = "marked", "empty", "unsure"
 # a box's ink score (the share of its inside darker than the blank page by a clear
 # margin): above HIGH it is marked, below LOW empty, between unsure
 LOW, HIGH = 0.012, 0.035
+# ...marked only if that ink spreads over the box (SPREAD of the inside's width and of
+# its height), or there is so much of it (SURE) that it cannot be a stroke straying in
+# from a neighbouring box: ink in a corner or along one edge is unsure, never marked
+SPREAD, SURE = 0.6, 0.3
 MAX_SIDE = 2000  # pixels: photos are searched for the markers at most this large
 ROUGH_SHEET = (194.0, 263.0)  # mm: the usual sheet, to find the QR code before the layout is known
 QR_MODULES = (29, 33, 25, 37)  # versions 3, 4, 2, 5: what a payload of 20 to 100 characters needs
@@ -58,7 +62,8 @@ class PageRead:
     page_id: str
     values: dict  # field -> True/False (tick boxes), a letter or '?' (garden cells), '' (write)
     readings: dict  # field -> MARKED / EMPTY / UNSURE
-    scores: dict = field(default_factory=dict)
+    scores: dict = field(default_factory=dict)  # field -> the ink score of its inside
+    spreads: dict = field(default_factory=dict)  # field -> how far its ink spreads (0-1)
     rectified: object = None  # the photo mapped onto the page, PPMM pixels a mm
     boxes: list = field(default_factory=list)
 
@@ -336,6 +341,31 @@ def inside(box) -> tuple:
     return box.x + inset, box.y + inset, box.w - 2 * inset, box.h - 2 * inset
 
 
+def decide(score: float, spread: float) -> str:
+    """MARKED, EMPTY or UNSURE from the ink score of a box's inside and its spread."""
+    if score <= LOW:
+        return EMPTY
+    if score >= HIGH and (spread >= SPREAD or score >= SURE):
+        return MARKED
+    return UNSURE
+
+
+def spread(np, part) -> float:
+    """How far the ink of a box's inside reaches across it: the smaller of the share of
+    its width and of its height between the first and the last column (row) holding
+    ink (2 pixels at least, so a speck of noise does not count). A mark made in the box
+    crosses it; a stroke straying in over the border stays in a corner or along an edge.
+    A printed icon in the middle does not matter: only the ends count."""
+    if part.size == 0:
+        return 0.0
+    out = 1.0
+    for axis in (0, 1):
+        hits = np.flatnonzero(part.sum(axis=axis) >= 2)
+        size = part.shape[1 - axis]
+        out = min(out, (hits[-1] - hits[0] + 1) / size if len(hits) else 0.0)
+    return float(out)
+
+
 def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
     """One photo's page and box readings."""
     cv2, np = need_cv()
@@ -352,7 +382,7 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
     extra = (ink - printed) > 0.16
     hsv = cv2.cvtColor(page, cv2.COLOR_RGB2HSV)
     cells = grid_cells(layout, qr["page"])
-    values, readings, scores, boxes = {}, {}, {}, []
+    values, readings, scores, spreads, boxes = {}, {}, {}, {}, []
     for box in display.boxes():
         if box.kind == "write" and box.field not in cells:
             values[box.field] = ""
@@ -360,14 +390,15 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
         x, y, w, hh = (round(v * PPMM) for v in inside(box))
         part = extra[y : y + hh, x : x + w]
         score = float(part.mean()) if part.size else 0.0
-        reading = MARKED if score >= HIGH else EMPTY if score <= LOW else UNSURE
-        scores[box.field], readings[box.field] = score, reading
+        reach = spread(np, part)
+        reading = decide(score, reach)
+        scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
         boxes.append(box)
         if box.field in cells:
             values[box.field] = _colour(np, hsv[y : y + hh, x : x + w], part) if reading == MARKED else ""
         else:
             values[box.field] = reading == MARKED
-    return PageRead(photo, layout, qr["page"], values, readings, scores, page, boxes)
+    return PageRead(photo, layout, qr["page"], values, readings, scores, spreads, page, boxes)
 
 
 def grid_cells(layout, page_id: str) -> set:
