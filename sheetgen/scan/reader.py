@@ -34,6 +34,7 @@ QR_MODULES = (29, 33, 25, 37)  # versions 3, 4, 2, 5: what a payload of 20 to 10
 CORNERS = ("top left", "top right", "bottom right", "bottom left")
 # ink colours of the Harvest Dice dice, as hue ranges (OpenCV hue, 0-180)
 COLOURS = {"T": ((0, 6), (160, 180)), "C": ((7, 25),), "S": ((35, 90),)}
+AGREE = 0.85  # how closely the ink's hues must agree (the length of their mean direction)
 
 
 def need_cv():
@@ -422,7 +423,10 @@ def _colour(np, hsv, mask) -> str:
     if len(coloured) < 0.35 * len(pix):
         return "?"
     angle = coloured[:, 0].astype(np.float32) * (np.pi / 90)  # OpenCV hue is 0-180: a circle
-    hue = float(np.degrees(np.arctan2(np.sin(angle).mean(), np.cos(angle).mean())) / 2) % 180
+    sin, cos = float(np.sin(angle).mean()), float(np.cos(angle).mean())
+    if sin * sin + cos * cos < AGREE**2:
+        return "?"  # hues that disagree (two pencils, a smudge): not guessed
+    hue = float(np.degrees(np.arctan2(sin, cos)) / 2) % 180
     for letter, ranges in COLOURS.items():
         if any(a <= hue <= b for a, b in ranges):
             return letter
