@@ -247,3 +247,12 @@ def test_spread_of_a_tick_and_of_a_corner():
     for i in range(1, 19):  # a long stroke, across the box
         part[19 - i : 21 - i, i] = True
     assert reader.spread(np, part) >= 0.8
+
+
+def test_markers_too_small_at_first_are_read_enlarged():
+    """Photo 5 of the bench's seed 7: a ~100 dpi photo whose first look finds one marker."""
+    img, _ = _photo("harvest-dice-normal", "sheet", [7, 5])
+    first: dict = {}
+    reader._detect(reader._aruco(cv2), cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), 1.0, first)
+    assert len(first) < 2
+    assert sorted(reader.find_markers(reader.Photo("x.jpg", "x", img))) == [0, 1, 2, 3]

@@ -178,6 +178,9 @@ def find_markers(photo: Photo) -> dict:
     detector = _aruco(cv2)
     found: dict = {}
     _detect(detector, small, scale, found)
+    if len(found) < 2:  # markers too small to be read (a low-resolution photo): enlarged
+        zoom = 1.5
+        _detect(detector, cv2.resize(small, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC), scale * zoom, found)
     if 2 <= len(found) < 4:
         _look_closer(cv2, np, detector, gray, found)
     if not found:
