@@ -2,12 +2,14 @@
 
     python bench/scan.py                 # 1000 photos across the readable layouts
     python bench/scan.py --photos 50     # a quick look
+    python bench/scan.py --only 137 --verbose   # photo 137 of the seed's run again, alone
 
 Each photo is a sheet rendered at 100-300 dpi, pencil (and colour pencil) marks on a
 random set of boxes (sheetgen.scan.synth), turned, in perspective, blurred, unevenly
 lit, noisy and JPEG-compressed. Reports, per layout and overall: wrong confident
-reads (goal 0), the unsure rate (goal < 1% of boxes), garden colours read wrong or
-as '?', photos refused (marks or QR code not found) and seconds per photo (reading
+reads (goal 0), the unsure rate (goal < 1% of boxes), garden cells read filled but
+of the wrong vegetable (wrong confident reads too: goal 0) or as '?' (left to the
+user, fine), photos refused (marks or QR code not found) and seconds per photo (reading
 only, not generating). Needs the [scan] extra.
 """
 
@@ -40,14 +42,19 @@ def main() -> None:
     ap.add_argument("--photos", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--verbose", action="store_true", help="print every wrong or unsure box")
+    ap.add_argument("--only", type=int, nargs="+", help="read only these photos of the run (numbers from 0)")
+    ap.add_argument("--save", metavar="DIR", help="write the photos read wrong or refused to DIR (PNG)")
+    ap.add_argument("--every", type=int, default=0, help="also print the table so far every N photos")
     args = ap.parse_args()
-    rng = np.random.default_rng(args.seed)
-    zero = dict(photos=0, boxes=0, wrong=0, unsure=0, colour=0, cells=0, refused=0, secs=0.0, mp=0.0)
+    zero = dict(photos=0, boxes=0, wrong=0, unsure=0, colour=0, unknown=0, cells=0, refused=0, secs=0.0, mp=0.0)
     stats = {key: dict(zero) for key in LAYOUTS}
-    for n in range(args.photos):
+    for done, n in enumerate(args.only or range(args.photos)):
+        if args.every and done and done % args.every == 0:
+            _table(stats, args.seed)
         key = LAYOUTS[n % len(LAYOUTS)]
         layout = load_layout(key[0])
-        img, truth = synth.photo(layout, key[1], rng)
+        # each photo its own generator: any photo of a run can be made again alone
+        img, truth = synth.photo(layout, key[1], np.random.default_rng([args.seed, n]))
         s = stats[key]
         s["photos"] += 1
         s["mp"] += img.shape[0] * img.shape[1] / 1e6
@@ -59,36 +66,64 @@ def main() -> None:
             s["secs"] += time.perf_counter() - start
             if args.verbose:
                 print(f"photo {n} {key}: refused: {exc.problems[0]}")
+            _save(args.save, n, img)
             continue
         s["secs"] += time.perf_counter() - start
+        bad = s["wrong"] + s["colour"]
         for field, want in truth.items():
             s["boxes"] += 1
             if read.readings[field] == reader.UNSURE:
                 s["unsure"] += 1
                 if args.verbose:
-                    print(f"photo {n} {key}: unsure {field} ({read.scores[field]:.4f}, truth {want!r})")
+                    print(
+                        f"photo {n} {key}: unsure {field} "
+                        f"({read.scores[field]:.4f}/{read.spreads[field]:.4f}, truth {want!r})"
+                    )
                 continue
             got = read.values[field]
             if (got not in ("", False)) != (want not in ("", False)):
                 s["wrong"] += 1
                 if args.verbose:
-                    print(f"photo {n} {key}: WRONG {field} read {got!r}, truth {want!r} ({read.scores[field]:.4f})")
+                    print(
+                        f"photo {n} {key}: WRONG {field} read {got!r}, truth {want!r} "
+                        f"({read.scores[field]:.4f}/{read.spreads[field]:.4f})"
+                    )
             elif isinstance(want, str) and want:
                 s["cells"] += 1
-                s["colour"] += got != want
+                s["unknown"] += got == "?"
+                s["colour"] += got not in (want, "?")
                 if args.verbose and got != want:
                     print(f"photo {n} {key}: colour {field} read {got!r}, truth {want!r}")
+        if s["wrong"] + s["colour"] > bad:
+            _save(args.save, n, img)
+    _table(stats, args.seed)
+
+
+def _table(stats: dict, seed: int) -> None:
     total = {k: sum(s[k] for s in stats.values()) for k in next(iter(stats.values()))}
-    print(f"sheetgen scan bench: {args.photos} generated photos, seed {args.seed}\n")
-    head = "layout / page | photos | refused | boxes | wrong confident | unsure | colour wrong or ? | s/photo | MP"
+    print(f"sheetgen scan bench: {total['photos']} generated photos, seed {seed}\n")
+    head = (
+        "layout / page | photos | refused | boxes | wrong confident | unsure | colour wrong | colour ? | s/photo | MP"
+    )
     print(f"| {head} |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for key, s in [*stats.items(), (("all", ""), total)]:
         print(
             f"| {key[0]} {key[1]} | {s['photos']} | {s['refused']} | {s['boxes']} | {s['wrong']} | "
-            f"{s['unsure']} ({s['unsure'] / max(s['boxes'], 1):.2%}) | {s['colour']}/{s['cells']} | "
+            f"{s['unsure']} ({s['unsure'] / max(s['boxes'], 1):.2%}) | "
+            f"{s['colour']}/{s['cells']} | {s['unknown']}/{s['cells']} | "
             f"{s['secs'] / max(s['photos'], 1):.2f} | {s['mp'] / max(s['photos'], 1):.1f} |"
         )
+    sys.stdout.flush()
+
+
+def _save(folder, n: int, img) -> None:
+    """Photo `n` as DIR/photo-N.png, to look at (or read again with --only N)."""
+    if folder:
+        import cv2
+
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(Path(folder) / f"photo-{n}.png"), cv2.cvtColor(img, cv2.COLOR_RGB2BGR))
 
 
 if __name__ == "__main__":

@@ -24,11 +24,17 @@ MARKED, EMPTY, UNSURE = "marked", "empty", "unsure"
 # a box's ink score (the share of its inside darker than the blank page by a clear
 # margin): above HIGH it is marked, below LOW empty, between unsure
 LOW, HIGH = 0.012, 0.035
+# ...marked only if that ink spreads over the box (SPREAD of the inside's width and of
+# its height), or there is so much of it (SURE) that it cannot be a stroke straying in
+# from a neighbouring box: ink in a corner or along one edge is unsure, never marked
+SPREAD, SURE = 0.6, 0.3
 MAX_SIDE = 2000  # pixels: photos are searched for the markers at most this large
 ROUGH_SHEET = (194.0, 263.0)  # mm: the usual sheet, to find the QR code before the layout is known
+QR_MODULES = (29, 33, 25, 37)  # versions 3, 4, 2, 5: what a payload of 20 to 100 characters needs
 CORNERS = ("top left", "top right", "bottom right", "bottom left")
 # ink colours of the Harvest Dice dice, as hue ranges (OpenCV hue, 0-180)
 COLOURS = {"T": ((0, 6), (160, 180)), "C": ((7, 25),), "S": ((35, 90),)}
+AGREE = 0.85  # how closely the ink's hues must agree (the length of their mean direction)
 
 
 def need_cv():
@@ -57,7 +63,8 @@ class PageRead:
     page_id: str
     values: dict  # field -> True/False (tick boxes), a letter or '?' (garden cells), '' (write)
     readings: dict  # field -> MARKED / EMPTY / UNSURE
-    scores: dict = field(default_factory=dict)
+    scores: dict = field(default_factory=dict)  # field -> the ink score of its inside
+    spreads: dict = field(default_factory=dict)  # field -> how far its ink spreads (0-1)
     rectified: object = None  # the photo mapped onto the page, PPMM pixels a mm
     boxes: list = field(default_factory=list)
 
@@ -111,12 +118,7 @@ def _pdf_photos(path: str, stem: str, data: bytes) -> list[Photo]:
     return out
 
 
-def find_markers(photo: Photo) -> dict:
-    """{marker id: its 4 corners in photo pixels} of the four scan markers, or a RecordError."""
-    cv2, np = need_cv()
-    gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
-    scale = min(1.0, MAX_SIDE / max(gray.shape))
-    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
+def _aruco(cv2):
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     # small markers (1 mm cells), blurred: read their bits more tolerantly; only ids
@@ -125,12 +127,62 @@ def find_markers(photo: Photo) -> dict:
     params.perspectiveRemovePixelPerCell = 8
     params.maxErroneousBitsInBorderRate = 0.5
     params.errorCorrectionRate = 0.8
-    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
-    corners, ids, _ = detector.detectMarkers(small)
-    found: dict = {}
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
+
+
+def _detect(detector, gray, scale: float, found: dict, wanted=range(4), shift=(0.0, 0.0)) -> None:
+    """Add the `wanted` markers seen in `gray` (a piece of the photo `scale` times its
+    size, whose top-left is `shift` in the photo) to `found`, in photo pixels."""
+    corners, ids, _ = detector.detectMarkers(gray)
     for c, i in zip(corners, [] if ids is None else ids.flatten()):
-        if int(i) < 4 and int(i) not in found:
-            found[int(i)] = c.reshape(4, 2) / scale
+        if int(i) in wanted and int(i) not in found:
+            found[int(i)] = c.reshape(4, 2) / scale + shift
+
+
+def _look_closer(cv2, np, detector, gray, found: dict) -> None:
+    """The markers the first look missed, searched for again where the ones found say
+    they are: that piece of the photo enlarged (about 8 pixels a marker cell), where
+    a small or blurred marker is read much more readily."""
+    src = np.float32([c for n in sorted(found) for c in found[n]])
+    s, where = scanmarks.MARKER, scanmarks.marker_corners(*ROUGH_SHEET)
+    square = [(0, 0), (s, 0), (s, s), (0, s)]
+    dst = np.float32([(where[n][0] + dx, where[n][1] + dy) for n in sorted(found) for dx, dy in square])
+    h, _ = cv2.findHomography(dst, src)
+    if h is None:
+        return
+    side = float(np.mean([np.linalg.norm(c[0] - c[2]) for c in found.values()])) / 1.414  # a marker, in pixels
+    for n in [n for n in range(4) if n not in found]:
+        x, y = where[n]
+        centre = cv2.perspectiveTransform(np.float32([[[x + s / 2, y + s / 2]]]), h)[0, 0]
+        half = 4 * side
+        x0, y0 = (max(0, int(v - half)) for v in centre)
+        piece = gray[y0 : int(centre[1] + half), x0 : int(centre[0] + half)]
+        if piece.size == 0:
+            continue
+        zoom = min(6.0, 48.0 / max(side, 1.0))
+        big = cv2.resize(piece, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+        seen: dict = {}
+        _detect(detector, big, zoom, seen, (n,), (x0, y0))
+        # taken only where the others say, and about their size: never a stray square
+        if n in seen and np.linalg.norm(seen[n].mean(axis=0) - centre) < side:
+            if 0.6 < np.linalg.norm(seen[n][0] - seen[n][2]) / 1.414 / side < 1.6:
+                found[n] = seen[n]
+
+
+def find_markers(photo: Photo) -> dict:
+    """{marker id: its 4 corners in photo pixels} of the four scan markers, or a RecordError."""
+    cv2, np = need_cv()
+    gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
+    scale = min(1.0, MAX_SIDE / max(gray.shape))
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    detector = _aruco(cv2)
+    found: dict = {}
+    _detect(detector, small, scale, found)
+    if len(found) < 2:  # markers too small to be read (a low-resolution photo): enlarged
+        zoom = 1.5
+        _detect(detector, cv2.resize(small, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC), scale * zoom, found)
+    if 2 <= len(found) < 4:
+        _look_closer(cv2, np, detector, gray, found)
     if not found:
         raise RecordError(f"{photo.name}: no scan marks found: this is not a sheetgen sheet, or too blurred or small")
     missing = [n for n in range(4) if n not in found]
@@ -166,12 +218,15 @@ def warp(photo: Photo, h, width: float, height: float):
 
 def read_qr(photo: Photo, markers: dict) -> dict:
     """The QR code's fields, read on its corner of the page mapped at 16 px a mm with the
-    usual sheet size (the code sits next to a marker, so the exact size does not matter)."""
+    usual sheet size (the code sits next to a marker, so the exact size does not matter).
+    When OpenCV cannot find it (blurred, small), it is decoded where the markers say its
+    corners are, sharpened."""
     cv2, np = need_cv()
     w, h = ROUGH_SHEET
     x, y, size = scanmarks.qr_spot(w)
     pad = 4.0
     detector = cv2.QRCodeDetector()
+    crops = []
     for ppmm in (16.0, 10.0, 24.0):
         zoom = ppmm / PPMM
         shift = np.array([[zoom, 0, -(x - pad) * ppmm], [0, zoom, -(y - pad) * ppmm], [0, 0, 1]])
@@ -179,18 +234,33 @@ def read_qr(photo: Photo, markers: dict) -> dict:
         m = shift @ homography(markers, w, h)
         crop = cv2.warpPerspective(photo.rgb, m, (side, side), flags=cv2.INTER_CUBIC, borderValue=(255, 255, 255))
         gray = cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY)
+        crops.append((ppmm, gray))
         otsu = cv2.threshold(cv2.GaussianBlur(gray, (0, 0), 1.0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]
         for img in (gray, otsu):
-            text, _, _ = detector.detectAndDecode(img)
+            text = detector.detectAndDecode(img)[0]
             if text:
-                fields = scanmarks.parse_payload(text)
-                if fields is None:
-                    raise RecordError(
-                        f"{photo.name}: the QR code is not one sheetgen prints "
-                        "(or one an older version printed: print the sheet again)"
-                    )
-                return fields
+                return _qr_fields(photo, text)
+    for ppmm, gray in crops:
+        sharp = cv2.addWeighted(gray, 2.0, cv2.GaussianBlur(gray, (0, 0), 0.4 * ppmm), -1.0, 0)
+        for modules in QR_MODULES:  # the code is drawn `modules` + 2 cells wide (sheetgen.render.pdf)
+            cell = size / (modules + 2)
+            a, b = (pad + cell) * ppmm, (pad + size - cell) * ppmm
+            corners = np.float32([[a, a], [b, a], [b, b], [a, b]]).reshape(1, 4, 2)
+            for img in (sharp, gray):
+                text = detector.decode(img, corners)[0]
+                if text:
+                    return _qr_fields(photo, text)
     raise RecordError(f"{photo.name}: the sheet's QR code cannot be read (blurred, in shadow or too small)")
+
+
+def _qr_fields(photo: Photo, text: str) -> dict:
+    fields = scanmarks.parse_payload(text)
+    if fields is None:
+        raise RecordError(
+            f"{photo.name}: the QR code is not one sheetgen prints "
+            "(or one an older version printed: print the sheet again)"
+        )
+    return fields
 
 
 def sheet_layout(photo: Photo, qr: dict, layout_ref: str | None):
@@ -275,6 +345,31 @@ def inside(box) -> tuple:
     return box.x + inset, box.y + inset, box.w - 2 * inset, box.h - 2 * inset
 
 
+def decide(score: float, spread: float) -> str:
+    """MARKED, EMPTY or UNSURE from the ink score of a box's inside and its spread."""
+    if score <= LOW:
+        return EMPTY
+    if score >= HIGH and (spread >= SPREAD or score >= SURE):
+        return MARKED
+    return UNSURE
+
+
+def spread(np, part) -> float:
+    """How far the ink of a box's inside reaches across it: the smaller of the share of
+    its width and of its height between the first and the last column (row) holding
+    ink (2 pixels at least, so a speck of noise does not count). A mark made in the box
+    crosses it; a stroke straying in over the border stays in a corner or along an edge.
+    A printed icon in the middle does not matter: only the ends count."""
+    if part.size == 0:
+        return 0.0
+    out = 1.0
+    for axis in (0, 1):
+        hits = np.flatnonzero(part.sum(axis=axis) >= 2)
+        size = part.shape[1 - axis]
+        out = min(out, (hits[-1] - hits[0] + 1) / size if len(hits) else 0.0)
+    return float(out)
+
+
 def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
     """One photo's page and box readings."""
     cv2, np = need_cv()
@@ -291,7 +386,7 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
     extra = (ink - printed) > 0.16
     hsv = cv2.cvtColor(page, cv2.COLOR_RGB2HSV)
     cells = grid_cells(layout, qr["page"])
-    values, readings, scores, boxes = {}, {}, {}, []
+    values, readings, scores, spreads, boxes = {}, {}, {}, {}, []
     for box in display.boxes():
         if box.kind == "write" and box.field not in cells:
             values[box.field] = ""
@@ -299,14 +394,15 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
         x, y, w, hh = (round(v * PPMM) for v in inside(box))
         part = extra[y : y + hh, x : x + w]
         score = float(part.mean()) if part.size else 0.0
-        reading = MARKED if score >= HIGH else EMPTY if score <= LOW else UNSURE
-        scores[box.field], readings[box.field] = score, reading
+        reach = spread(np, part)
+        reading = decide(score, reach)
+        scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
         boxes.append(box)
         if box.field in cells:
             values[box.field] = _colour(np, hsv[y : y + hh, x : x + w], part) if reading == MARKED else ""
         else:
             values[box.field] = reading == MARKED
-    return PageRead(photo, layout, qr["page"], values, readings, scores, page, boxes)
+    return PageRead(photo, layout, qr["page"], values, readings, scores, spreads, page, boxes)
 
 
 def grid_cells(layout, page_id: str) -> set:
@@ -330,7 +426,10 @@ def _colour(np, hsv, mask) -> str:
     if len(coloured) < 0.35 * len(pix):
         return "?"
     angle = coloured[:, 0].astype(np.float32) * (np.pi / 90)  # OpenCV hue is 0-180: a circle
-    hue = float(np.degrees(np.arctan2(np.sin(angle).mean(), np.cos(angle).mean())) / 2) % 180
+    sin, cos = float(np.sin(angle).mean()), float(np.cos(angle).mean())
+    if sin * sin + cos * cos < AGREE**2:
+        return "?"  # hues that disagree (two pencils, a smudge): not guessed
+    hue = float(np.degrees(np.arctan2(sin, cos)) / 2) % 180
     for letter, ranges in COLOURS.items():
         if any(a <= hue <= b for a, b in ranges):
             return letter

@@ -124,10 +124,42 @@ TO_FILL = "?"  # a number written by hand, which the scan leaves for the player 
 
 def _mark_to_fill(players: list, probed: list) -> None:
     """The player values that come from boxes written by hand (they change when those
-    boxes read TO_FILL instead of empty) become TO_FILL: `score` then names them."""
-    if len(players) != len(probed):
-        return  # the handwriting decides who plays (a pad's unused columns): left as read
-    for player, probe in zip(players, probed):
-        for key, value in probe.items():
-            if key != "name" and value == TO_FILL and player.get(key) != TO_FILL:
-                player[key] = TO_FILL
+    boxes read TO_FILL instead of empty) become TO_FILL, nested ones included: `score`
+    then names them. On a pad the handwriting also decides who plays (a column with a
+    name or a number is a player), so the probe may hold more players than the read:
+    then each read player is matched, in order, with the next probed one whose other
+    values (those no handwriting changes) are the same."""
+    if len(players) == len(probed):
+        pairs = zip(players, probed)
+    else:
+        pairs, probes = [], iter(probed)
+        for player in players:
+            probe = next((p for p in probes if _same_unwritten(player, p)), None)
+            if probe is None:
+                break
+            pairs.append((player, probe))
+    for player, probe in pairs:
+        player.update(_filled(player, probe))
+
+
+def _same_unwritten(read, probe) -> bool:
+    """True when `read` equals `probe` wherever the probe does not hold TO_FILL (names aside)."""
+    if probe == TO_FILL:
+        return True
+    if isinstance(probe, dict) and isinstance(read, dict):
+        return read.keys() == probe.keys() and all(k == "name" or _same_unwritten(read[k], probe[k]) for k in probe)
+    if isinstance(probe, list) and isinstance(read, list):
+        return len(read) == len(probe) and all(_same_unwritten(a, b) for a, b in zip(read, probe))
+    return read == probe
+
+
+def _filled(read, probe):
+    """`read` with every value that is TO_FILL in `probe` made TO_FILL; a player's name
+    stays (it defaults to the photo's file name)."""
+    if probe == TO_FILL:
+        return TO_FILL
+    if isinstance(probe, dict) and isinstance(read, dict):
+        return {k: v if k == "name" or k not in probe else _filled(v, probe[k]) for k, v in read.items()}
+    if isinstance(probe, list) and isinstance(read, list) and len(read) == len(probe):
+        return [_filled(a, b) for a, b in zip(read, probe)]
+    return read

@@ -110,15 +110,20 @@ def photo(
     share: float | None = None,
     colours: bool = True,
     lang: str | None = None,
+    players: int | None = None,
 ):
-    """(RGB photo, truth) of one page with a random set of boxes marked."""
+    """(RGB photo, truth) of one page with a random set of boxes marked. A pad for
+    several players (Glassworks) is printed for a random count unless `players` says."""
     from sheetgen.scan.reader import need_cv
 
     cv2, np = need_cv()
     from sheetgen.scan.reader import grid_cells
 
     dpi = dpi or float(rng.uniform(100, 300))
-    img, display, origin = blank_paper(layout, page_id, dpi, lang or str(rng.choice(["en", "fr"])))
+    low, high = layout.players["min"], layout.players["max"]
+    if players is None and low < high:
+        players = int(rng.integers(low, high + 1))
+    img, display, origin = blank_paper(layout, page_id, dpi, lang or str(rng.choice(["en", "fr"])), players)
     ppmm = dpi / 25.4
     cells = grid_cells(layout, page_id)
     share = rng.uniform(0.2, 0.6) if share is None else share
