@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sheetgen.errors import Problem
-from sheetgen.numbers import parse_number
+from sheetgen.numbers import MAX_DIGITS, parse_number
 from sheetgen.srctree import where as _where
 
 INVALID = object()
@@ -132,6 +132,17 @@ class Spec:
 
         return run
 
+    def quick_bounds(self) -> tuple | None:
+        """(lo, hi) when quick() takes a whole number (int) in [lo, hi] as it is and no other
+        int, so that a compiled Map checks it inline; None otherwise."""
+        return None
+
+    def quick_each(self) -> Callable:
+        """quick() of every item of a list at once (a list in, a list out): ListOf uses it.
+        A spec may check a whole list faster than item by item."""
+        item = self.quick()
+        return lambda values: [item(v) for v in values]
+
 
 class Any_(Spec):
     def check(self, value, ctx, at):
@@ -194,15 +205,28 @@ class Int(Spec):
             return ctx.error(at, f"expected {self.description}{why}, got {n}")
         return n
 
+    def quick_bounds(self):
+        if type(self).check is not Int.check:
+            return None
+        lo = -math.inf if self.lo is None else self.lo
+        hi = math.inf if self.hi is None else self.hi
+        small = 10**MAX_DIGITS - 1  # parse_number's own size limit, for a count
+        return (max(lo, -small), min(hi, small)) if self.sums else (lo, hi)
+
     def quick(self):
         if type(self).check is not Int.check:
             return Spec.quick(self)
         lo = -math.inf if self.lo is None else self.lo
         hi = math.inf if self.hi is None else self.hi
+        int_lo, int_hi = self.quick_bounds()
         sums = self.sums
 
         def run(value):
-            n = parse_number(value) if sums else value if type(value) is int else None
+            if type(value) is int:
+                if int_lo <= value <= int_hi:
+                    return value
+                raise Slow
+            n = parse_number(value) if sums else None
             if n is None or not lo <= n <= hi:
                 raise Slow
             return n
@@ -237,6 +261,22 @@ class Str(Spec):
             return ctx.error(at, f"expected {self.what or 'a string'}, got {describe(value)}")
         return value
 
+    def quick(self):
+        if type(self).check is not Str.check:
+            return Spec.quick(self)
+        pattern, choices = self.pattern, self.choices
+
+        def run(value):
+            if (
+                not isinstance(value, str)
+                or (choices is not None and value not in choices)
+                or (pattern is not None and not pattern.fullmatch(value))
+            ):
+                raise Slow
+            return value
+
+        return run
+
 
 class ListOf(Spec):
     def __init__(self, item: Spec, lo: int = 0, hi: int | None = None):
@@ -264,12 +304,12 @@ class ListOf(Spec):
     def quick(self):
         if type(self).check is not ListOf.check:
             return Spec.quick(self)
-        item, lo, hi = self.item.quick(), self.lo, math.inf if self.hi is None else self.hi
+        each, lo, hi = self.item.quick_each(), self.lo, math.inf if self.hi is None else self.hi
 
         def run(value):
             if not isinstance(value, list) or not lo <= len(value) <= hi:
                 raise Slow
-            return [item(v) for v in value]
+            return each(value)
 
         return run
 
@@ -319,28 +359,41 @@ class Map(Spec):
         return out
 
     def quick(self):
+        """Compiled for this Map's own fields: one function whose body reads each key and
+        runs its quick checker (a whole number in range is taken as it is, inline), the
+        way a hand-written check would, without a loop over the fields."""
         if self.post is not None or type(self).check is not Map.check:  # a subclass checks its own way
             return Spec.quick(self)
-        names = self.fields
-        fields = [(name, fld.spec.quick(), fld.required, fld.default) for name, fld in self.fields.items()]
-
-        def run(value):
-            if not isinstance(value, dict):
-                raise Slow
-            for key in value:
-                if key not in names:
-                    raise Slow
-            out = {}
-            for name, item, required, default in fields:
-                if name in value:
-                    out[name] = item(value[name])
-                elif required:
-                    raise Slow
-                elif default is not MISSING:
-                    out[name] = default() if callable(default) else default
-            return out
-
-        return run
+        env: dict = {"names": frozenset(self.fields), "Slow": Slow}
+        every = [
+            f"    if not isinstance(value, dict) or len(value) != {len(self.fields)} or not names.issuperset(value):",
+            "        return some(value)",
+        ]
+        some = [
+            "    if not isinstance(value, dict) or not names.issuperset(value):",
+            "        raise Slow",
+            "    out = {}",
+        ]
+        for i, (name, fld) in enumerate(self.fields.items()):
+            env[f"q{i}"], bounds = fld.spec.quick(), fld.spec.quick_bounds()
+            every.append(f"    v{i} = value[{name!r}]")
+            if bounds is None:
+                every.append(f"    v{i} = q{i}(v{i})")
+            else:  # a whole number in range as it is; anything else (a sum, out of range) by q
+                env[f"lo{i}"], env[f"hi{i}"] = bounds
+                every.append(f"    if type(v{i}) is not int or not lo{i} <= v{i} <= hi{i}:")
+                every.append(f"        v{i} = q{i}(v{i})")
+            some.append(f"    if {name!r} in value:")
+            some.append(f"        out[{name!r}] = q{i}(value[{name!r}])")
+            if fld.required:
+                some += ["    else:", "        raise Slow"]
+            elif fld.default is not MISSING:
+                env[f"d{i}"] = fld.default
+                some += ["    else:", f"        out[{name!r}] = d{i}() if callable(d{i}) else d{i}"]
+        every.append("    return {" + ", ".join(f"{name!r}: v{i}" for i, name in enumerate(self.fields)) + "}")
+        some.append("    return out")
+        exec("def some(value):\n" + "\n".join(some) + "\n\ndef run(value):\n" + "\n".join(every), env)
+        return env["run"]
 
 
 # --------------------------------------------------------------------------- lengths

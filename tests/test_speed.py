@@ -283,3 +283,36 @@ def test_a_slow_fillable_render_shows_progress_only_on_a_terminal():
         assert progress is None
     with cli_module._progress(30, "x") as progress:  # the tests' standard error is no terminal
         assert progress is None
+
+
+def test_strays_each_is_stray_groups_of_each_grid_with_or_without_a_shape():
+    from sheetgen.cells import strays_each
+
+    rng = random.Random(16)
+    for _ in range(2000):
+        rows_n, cols = rng.randint(0, 4), rng.randint(0, 6)
+        grids = [
+            ["".join(rng.choice("CST.") for _ in range(cols)) for _ in range(rows_n)] for _ in range(rng.randint(1, 4))
+        ]
+        want = [{ch: g for ch, g in stray_groups(rows, "CST").items() if g} for rows in grids]
+        assert strays_each(grids, "CST") == want, grids
+        assert strays_each(grids, "CST", (rows_n, cols)) == want, grids
+
+
+def test_a_batch_scores_and_refuses_random_records_as_one_by_one():
+    rng = random.Random(15)
+    games = []
+    for _ in range(60):
+        game = copy.deepcopy(HARVEST)
+        for p in game["players"]:
+            p["garden"] = ["".join(rng.choice("CST.") for _ in range(6)) for _ in range(3)]
+            p["pig"] = rng.randint(0, 42)
+        games.append(game)
+    assert score_many(games) == [score_data(copy.deepcopy(g)) for g in games]
+    bad = copy.deepcopy(games[7])
+    bad["players"][0]["garden"][1] = "CCX..."
+    with pytest.raises(RecordError) as alone:
+        score_data(copy.deepcopy(bad), "games[3]")
+    with pytest.raises(RecordError) as batch:
+        score_many(games[:3] + [bad] + games[3:], "games")
+    assert batch.value.lines == alone.value.lines

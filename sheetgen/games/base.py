@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import wraps
 
 from sheetgen.errors import LayoutError, Problem, RecordError
 
@@ -151,6 +152,27 @@ class PlayerScore:
             self.total = sum(self.breakdown.values())
         if self.tiebreak_shown is None:
             self.tiebreak_shown = self.tiebreak
+
+
+def per_layout(fn: Callable) -> Callable:
+    """`fn(layout)` computed once per Layout object, then remembered: what the rules read
+    from a layout (element tables, constants, record specs) is the same for every record
+    scored with it, and a loaded Layout is never changed. The few most recent layouts are
+    kept (held, so that an id is never reused while remembered)."""
+    memo: dict = {}
+
+    @wraps(fn)
+    def get(layout):
+        hit = memo.get(id(layout))
+        if hit is not None and hit[0] is layout:
+            return hit[1]
+        value = fn(layout)
+        if len(memo) >= 32:
+            memo.clear()
+        memo[id(layout)] = (layout, value)
+        return value
+
+    return get
 
 
 def leaders(values: list[int], minimum: int = 1) -> set[int]:

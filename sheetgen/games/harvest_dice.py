@@ -14,8 +14,8 @@ No tie-breaker: equal totals share the victory.
 
 from __future__ import annotations
 
-from sheetgen.cells import stray_groups
-from sheetgen.games.base import Game, PlayerScore, Reads, label, leaders, track_boxes
+from sheetgen.cells import strays_each
+from sheetgen.games.base import Game, PlayerScore, Reads, label, leaders, per_layout, track_boxes
 from sheetgen.games.base import sheet_players as player_range
 from sheetgen.games.fields import Count
 from sheetgen.schema import Field, ListOf, Map, Slow, Spec, describe
@@ -78,6 +78,28 @@ class GardenRow(Spec):
 
         return run
 
+    def quick_each(self):
+        """A whole garden at once, when it is already as check() leaves it (its rows of C, S,
+        T and . only, as wide as the grid): one text of its rows, NUL between two."""
+        cols, chars = self.cols, EMPTY + "".join(LETTERS) + "\0"
+
+        def run(values):
+            n = len(values)
+            try:
+                text = "\0".join(values)
+            except TypeError:
+                raise Slow from None
+            if (
+                len(text) != n * (cols + 1) - 1
+                or text.strip(chars)
+                or text.count("\0") != n - 1
+                or text[cols :: cols + 1] != "\0" * (n - 1)
+            ):
+                raise Slow
+            return list(values)
+
+        return run
+
 
 def player_fields(layout) -> dict:
     grid, pig = layout.element("garden"), layout.element("pig")
@@ -128,7 +150,8 @@ def categories(layout) -> list:
 
 
 def counts(garden: list[str]) -> dict:
-    return {veg: sum(row.count(letter) for row in garden) for letter, veg in LETTERS.items()}
+    cells = "".join(garden)
+    return {veg: cells.count(letter) for letter, veg in LETTERS.items()}
 
 
 def pig_points(layout, boxes: int) -> int:
@@ -142,11 +165,28 @@ def pig_points(layout, boxes: int) -> int:
     return points
 
 
+@per_layout
+def _tables(layout) -> dict:
+    """What scoring reads from the layout, read once per layout: the garden's size and
+    row value, the pig points for each count of boxes, the size of each market track."""
+    grid, pig = layout.element("garden"), layout.element("pig")
+    pig_total = track_boxes(pig)
+    return {
+        "rows": grid["rows"],
+        "cols": grid["cols"],
+        "row_value": grid.get("row_value") or 0,
+        "pig_total": pig_total,
+        "pig_points": [pig_points(layout, n) for n in range(pig_total + 1)],
+        "market_total": [track_boxes(_market(layout, v)) for v in VEGETABLES],
+        "bonus": majority_bonus(layout),
+    }
+
+
 def check(layout, record, report) -> None:
     players = record["players"]
-    for i, p in enumerate(players):
-        strays = stray_groups(p["garden"])
-        for letter, veg in LETTERS.items():
+    t = _tables(layout)
+    for i, strays in enumerate(strays_each([p["garden"] for p in players], "CST", (t["rows"], t["cols"]))):
+        for letter, veg in LETTERS.items() if strays else ():
             for g in strays.get(letter, ()):
                 r, c = g[0]
                 report.warn(
@@ -163,19 +203,24 @@ def check(layout, record, report) -> None:
                 )
                 report.warn(None, f"market: the markets differ although the market die is shared ({shown})")
                 break
-    grid = layout.element("garden")
-    pig_total = track_boxes(layout.element("pig"))
-    market_total = {v: track_boxes(_market(layout, v)) for v in VEGETABLES}
-    ended = any(
-        all(EMPTY not in row for row in p["garden"])
-        or p["pig"] >= pig_total
-        or any(p["market"][v] >= market_total[v] for v in VEGETABLES)
-        for p in players
-    )
+    pig_total, (carrots, salads, tomatoes) = t["pig_total"], t["market_total"]
+    for p in players:
+        m = p["market"]
+        if (
+            p["pig"] >= pig_total
+            or m["carrot"] >= carrots
+            or m["salad"] >= salads
+            or m["tomato"] >= tomatoes
+            or EMPTY not in "".join(p["garden"])
+        ):
+            ended = True
+            break
+    else:
+        ended = False
     if not ended:
         report.warn(
             None,
-            f"no end condition was met: no full garden ({grid['rows']} x {grid['cols']}), "
+            f"no end condition was met: no full garden ({t['rows']} x {t['cols']}), "
             f"no full pig ({pig_total} boxes), no complete market",
         )
     lo, hi = RULES_PLAYERS
@@ -184,17 +229,23 @@ def check(layout, record, report) -> None:
 
 
 def score(layout, record) -> list[PlayerScore]:
-    grid = layout.element("garden")
-    row_value = grid.get("row_value") or 0
+    t = _tables(layout)
+    row_value, pig = t["row_value"], t["pig_points"]
     players = record["players"]
     garden_counts = [counts(p["garden"]) for p in players]
     out = []
     for p, n in zip(players, garden_counts):
-        b = {veg: n[veg] * p["market"][veg] for veg in VEGETABLES}
-        b["rows"] = row_value * sum(1 for row in p["garden"] if EMPTY not in row)
-        b["pig"] = pig_points(layout, p["pig"])
-        out.append(b)
-    bonus = majority_bonus(layout)
+        market = p["market"]
+        out.append(
+            {
+                "carrot": n["carrot"] * market["carrot"],
+                "salad": n["salad"] * market["salad"],
+                "tomato": n["tomato"] * market["tomato"],
+                "rows": row_value * sum(EMPTY not in row for row in p["garden"]),
+                "pig": pig[p["pig"]] if 0 <= p["pig"] < len(pig) else pig_points(layout, p["pig"]),
+            }
+        )
+    bonus = t["bonus"]
     if bonus is not None:
         for veg in VEGETABLES:
             win = leaders([n[veg] for n in garden_counts])

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 
 def ranks(keys: list[tuple]) -> list[int]:
-    """Competition ranks ("1224") of the keys, higher key = better."""
-    return [1 + sum(1 for other in keys if other > key) for key in keys]
+    """Competition ranks ("1224") of the keys, higher key = better: 1 + how many keys are
+    higher, i.e. where the first equal key stands once they are sorted, best first."""
+    best_first = sorted(keys, reverse=True)
+    return [1 + best_first.index(key) for key in keys]
 
 
 def rank_players(scores) -> tuple[list[int], list[str]]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sheetgen.errors import LayoutError, Problem, RecordError, SheetgenError
 from sheetgen.games import game_for, load_layout
-from sheetgen.games.base import Report
+from sheetgen.games.base import Report, per_layout
 from sheetgen.games.fields import Name
 from sheetgen.layout.model import Layout
 from sheetgen.layout.resolve import describe_kind, is_builtin_ref
@@ -80,7 +80,6 @@ class Batch:
 
     def __init__(self):
         self.layouts: dict = {}
-        self.specs: dict = {}
 
     def layout(self, ref: str, source: str) -> Layout:
         key = (ref, None if is_builtin_ref(ref) else str(Path(source).parent))
@@ -91,25 +90,34 @@ class Batch:
 
     def specs_for(self, layout: Layout, game) -> tuple[Map, Map]:
         """(the record's own keys, a player) as Map specs."""
-        got = self.specs.get(id(layout))
-        if got is None or got[0] is not layout:
-            record = Map(
-                {
-                    "layout": Field(Str(), required=True),
-                    "date": Field(IsoDate()),
-                    "notes": Field(Str()),
-                    **game.record_fields(layout),
-                    "players": Field(Any_()),
-                }
-            )
-            player = Map({"name": Field(Name(), required=True), **game.player_fields(layout)}, what="a player mapping")
-            got = self.specs[id(layout)] = (layout, record, player, record.quick(), player.quick())
-        return got[1], got[2]
+        plan = _plan(layout)
+        return plan.record, plan.player
 
-    def quick_for(self, layout: Layout, game) -> tuple:
-        """The quick checkers (schema.Spec.quick) of specs_for."""
-        self.specs_for(layout, game)
-        return self.specs[id(layout)][3:]
+
+class _Plan:
+    """What validating a record against one layout needs, built once per layout: the
+    record and player specs, their quick checkers (schema.Spec.quick), the game and its
+    player range."""
+
+    __slots__ = ("game", "record", "player", "record_quick", "player_quick", "lo", "hi")
+
+    def __init__(self, layout: Layout):
+        self.game = game = game_for(layout)
+        self.record = Map(
+            {
+                "layout": Field(Str(), required=True),
+                "date": Field(IsoDate()),
+                "notes": Field(Str()),
+                **game.record_fields(layout),
+                "players": Field(Any_()),
+            }
+        )
+        self.player = Map({"name": Field(Name(), required=True), **game.player_fields(layout)}, what="a player mapping")
+        self.record_quick, self.player_quick = self.record.quick(), self.player.quick()
+        self.lo, self.hi = game.player_range(layout)
+
+
+_plan = per_layout(_Plan)
 
 
 def layout_for(raw, source: str, ctx: Ctx, batch: Batch | None = None) -> Layout | None:
@@ -202,27 +210,41 @@ def _player_label(p, i: int) -> str:
     return f"players[{i}] '{str(name)[:60]}':" if named else f"players[{i}]:"
 
 
+class _PlayerAt(Where):
+    """Where player `key` of the list `node` sits: its label (_player_label) is only
+    spelled out when a message needs it."""
+
+    __slots__ = ()
+
+    def __init__(self, node, key: int):
+        self.node, self.key, self._path, self._parent, self._part = node, key, None, None, None
+
+    @property
+    def path(self) -> str:
+        if self._path is None:
+            self._path = _player_label(self.node[self.key], self.key)
+        return self._path
+
+
 def _quick(raw, layout: Layout, game, batch: Batch) -> tuple[dict, list] | None:
     """(the normalised record, the player names) as validate() makes them for a valid
     record, by the quick checkers (no places, no messages); None when anything is off,
     and then validate() checks it again, the slow way, to say what."""
-    record_quick, player_quick = batch.quick_for(layout, game)
+    plan = _plan(layout)
     try:
-        record = record_quick(raw)
+        record = plan.record_quick(raw)
         players = record.pop("players", None)
-        lo, hi = game.player_range(layout)
-        if not isinstance(players, list) or not lo <= len(players) <= hi:
+        if not isinstance(players, list) or not plan.lo <= len(players) <= plan.hi:
             return None
-        out, names = [], []
-        for i, p in enumerate(players):
-            got = player_quick(p)
-            if got["name"] in names:
-                return None
-            names.append(got["name"])
-            got["_where"] = Where(players, i, _player_label(p, i))
-            out.append(got)
+        player_quick = plan.player_quick
+        out = [player_quick(p) for p in players]
     except Slow:
         return None
+    names = [p["name"] for p in out]
+    if len(set(names)) < len(names):
+        return None
+    for i, p in enumerate(out):
+        p["_where"] = _PlayerAt(players, i)
     record["players"] = out
     record["_node"] = raw
     return record, names
