@@ -24,6 +24,7 @@ MARKED, EMPTY, UNSURE = "marked", "empty", "unsure"
 # a box's ink score (the share of its inside darker than the blank page by a clear
 # margin): above HIGH it is marked, below LOW empty, between unsure
 LOW, HIGH = 0.012, 0.035
+COLOUR_INK = 0.1  # HSV saturation above which a grid cell's pixel is pencil (read_photo)
 # ...marked only if that ink spreads over the box (SPREAD of the inside's width and of
 # its height), or there is so much of it (SURE) that it cannot be a stroke straying in
 # from a neighbouring box: ink in a corner or along one edge is unsure, never marked
@@ -385,6 +386,9 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
     printed = cv2.dilate(1.0 - blank.astype(np.float32) / 255.0, np.ones((5, 5), np.uint8))
     extra = (ink - printed) > 0.16
     hsv = cv2.cvtColor(page, cv2.COLOR_RGB2HSV)
+    # in a grid cell (colour pencils) colour counts as ink too: a light orange stroke is
+    # barely darker than the paper, but plainly coloured; the paper and the empty cells are not
+    coloured = hsv[..., 1] > COLOUR_INK * 255
     cells = grid_cells(layout, qr["page"])
     values, readings, scores, spreads, boxes = {}, {}, {}, {}, []
     for box in display.boxes():
@@ -393,6 +397,8 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
             continue
         x, y, w, hh = (round(v * PPMM) for v in inside(box))
         part = extra[y : y + hh, x : x + w]
+        if box.field in cells:
+            part = part | coloured[y : y + hh, x : x + w]
         score = float(part.mean()) if part.size else 0.0
         reach = spread(np, part)
         reading = decide(score, reach)
