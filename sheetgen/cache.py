@@ -32,6 +32,12 @@ def cache_dir() -> Path | None:
     value = os.environ.get(ENV)
     if value is not None:
         return None if value.strip() in ("", "off") else Path(value)
+    if sys.platform == "linux":  # platformdirs' answer in the plain cases, without its import time
+        xdg, home = os.environ.get("XDG_CACHE_HOME", ""), os.environ.get("HOME", "")
+        if os.path.isabs(xdg):
+            return Path(xdg) / "sheetgen"
+        if not xdg.strip() and os.path.isabs(home):
+            return Path(home) / ".cache" / "sheetgen"
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("sheetgen", appauthor=False))

@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 
 from sheetgen.errors import SheetgenError
@@ -186,6 +185,8 @@ def write_atomic(
 ) -> Path:
     """A temporary file beside `path`, then a rename; `mode` defaults to the usual one.
     `owner` (uid, gid) is kept when we may (as root, or our own group)."""
+    import tempfile  # here, not at the top: reading a record need not load it (start-up)
+
     path = Path(path)
     shown = shown or str(path)
     try:
@@ -218,3 +219,22 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def data_folder(package: str, folder: str) -> Path:
+    """Where the bundled `folder` (layouts/, fonts/) is: a source checkout's own folder
+    when sheetgen runs from one (even where another checkout is installed in editable
+    mode, whose `package` would be that checkout's), else the installed `package`'s.
+    Found with importlib.util.find_spec rather than importlib.resources, whose import
+    (tempfile, shutil, ...) every start would pay."""
+    from importlib.util import find_spec
+
+    checkout = Path(__file__).resolve().parents[1]
+    if (checkout / "pyproject.toml").is_file() and (checkout / folder).is_dir():
+        return checkout / folder
+    try:
+        spec = find_spec(package)
+    except ModuleNotFoundError:  # pragma: no cover - neither installed nor a checkout
+        spec = None
+    places = list(spec.submodule_search_locations or []) if spec else []
+    return Path(places[0]) if places else checkout / folder

@@ -9,7 +9,6 @@ Used for layouts (sheetgen.layout) and game records (sheetgen.scoring).
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from collections.abc import Callable
@@ -104,6 +103,8 @@ def did_you_mean(word, choices) -> str:
     """`; did you mean 'x'?` for the closest of `choices` to a mistyped `word`, or ''."""
     if not isinstance(word, str) or len(word) > 100:
         return ""
+    import difflib  # only when a message is written: not on every start
+
     close = difflib.get_close_matches(word, [str(c) for c in choices], n=1, cutoff=0.8)
     return f"; did you mean '{close[0]}'?" if close else ""
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
+
+from sheetgen.fileio import data_folder
 
 FONT_FILES = {
     "sans": "DejaVuSans.ttf",
@@ -25,15 +26,8 @@ LEADING = 1.18
 
 
 def font_dir() -> Path:
-    """The bundled fonts: a source checkout's own fonts/ folder when sheetgen runs from
-    one (see layout.resolve.builtin_dir), else the installed package's."""
-    checkout = Path(__file__).resolve().parents[1]
-    if (checkout / "pyproject.toml").is_file() and (checkout / "fonts").is_dir():
-        return checkout / "fonts"
-    try:
-        return Path(str(resources.files("sheetgen.fonts")))
-    except ModuleNotFoundError:  # pragma: no cover - neither installed nor a checkout
-        return checkout / "fonts"
+    """The bundled fonts (sheetgen.fileio.data_folder)."""
+    return data_folder("sheetgen.fonts", "fonts")
 
 
 @cache

@@ -8,13 +8,14 @@ from __future__ import annotations
 import copy
 import json
 import random
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
 from click.testing import CliRunner
 
-from sheetgen import cache, text
+from sheetgen import cache, fileio, text
 from sheetgen.cells import groups, stray_groups
 from sheetgen.cli import cli
 from sheetgen.errors import RecordError
@@ -87,6 +88,29 @@ def test_the_cache_can_be_turned_off(monkeypatch):
     assert cache.cache_dir() is None
     cache.put("x", "k", {"a": 1})
     assert cache.get("x", "k") is None
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the XDG rule is Linux's")
+@pytest.mark.parametrize("xdg", [None, "", "  ", "/tmp/xdg-cache", "relative/cache"])
+@pytest.mark.parametrize("home", ["/home/someone", "relative-home"])
+def test_the_cache_folder_is_where_platformdirs_puts_it(xdg, home, monkeypatch):
+    import platformdirs
+
+    monkeypatch.delenv(cache.ENV, raising=False)
+    monkeypatch.setenv("HOME", home)
+    if xdg is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    assert cache.cache_dir() == Path(platformdirs.user_cache_dir("sheetgen", appauthor=False))
+
+
+def test_an_installed_data_folder_is_found_without_importlib_resources(tmp_path, monkeypatch):
+    (tmp_path / "sheetgen_probe_data").mkdir()
+    (tmp_path / "sheetgen_probe_data" / "a.yaml").write_text("id: a\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert fileio.data_folder("sheetgen_probe_data", "no-such-folder") == tmp_path / "sheetgen_probe_data"
+    assert fileio.data_folder("sheetgen_probe_data", "layouts") == ROOT / "layouts"  # a checkout's own
 
 
 def test_a_layout_is_fully_checked_once_until_it_or_the_code_changes(tmp_path, own_cache, monkeypatch):

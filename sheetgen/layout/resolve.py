@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from sheetgen.errors import LayoutError, Problem, SheetgenError
+from sheetgen.fileio import data_folder
 from sheetgen.srctree import SrcDict, SrcList, where
 
 BUILTIN_PACKAGE = "sheetgen.layouts"
@@ -31,16 +31,8 @@ BUILTIN_PACKAGE = "sheetgen.layouts"
 
 @cache
 def builtin_dir() -> Path:
-    """The built-in layouts: a source checkout's own layouts/ folder when sheetgen runs
-    from one (even where another checkout is installed in editable mode, whose
-    `sheetgen.layouts` would be that checkout's), else the installed package's."""
-    checkout = Path(__file__).resolve().parents[2]
-    if (checkout / "pyproject.toml").is_file() and (checkout / "layouts").is_dir():
-        return checkout / "layouts"
-    try:
-        return Path(str(resources.files(BUILTIN_PACKAGE)))
-    except ModuleNotFoundError:  # pragma: no cover - neither installed nor a checkout
-        return checkout / "layouts"
+    """The built-in layouts (sheetgen.fileio.data_folder)."""
+    return data_folder(BUILTIN_PACKAGE, "layouts")
 
 
 def builtin_ids() -> list[str]:
