@@ -403,14 +403,10 @@ def photograph(cv2, np, sheet, rng, dpi: float, fine: float, effects=None, used=
     out = np.where(out[..., :1] < 0, table, out)
     yy, xx = oy / H, ox / W
     light = np.ones((H, W), np.float32)
-    if on("vignette", 0.7):
+    if on("vignette", 0.7):  # darker towards the corners and to one side: never brighter than the exposure
         g = rng.uniform(-0.3, 0.3, 2)
-        light *= (
-            1
-            - rng.uniform(0.1, 0.35) * (((xx - 0.5) ** 2 + (yy - 0.5) ** 2) * 2)
-            + g[0] * (xx - 0.5)
-            + g[1] * (yy - 0.5)
-        )
+        slope = g[0] * (xx - 0.5) + g[1] * (yy - 0.5)
+        light *= 1 - rng.uniform(0.1, 0.35) * (((xx - 0.5) ** 2 + (yy - 0.5) ** 2) * 2) - (slope - slope.min())
     if on("shadow", 0.35):  # a hand or the phone between the lamp and the sheet: a soft dark blob from an edge
         f = 8  # drawn an eighth of the size, then enlarged: it is soft anyway
         shadow = np.zeros((H // f + 1, W // f + 1), np.float32)
@@ -434,9 +430,11 @@ def photograph(cv2, np, sheet, rng, dpi: float, fine: float, effects=None, used=
             else [rng.uniform(0.82, 0.9), rng.uniform(0.93, 0.98), 1.0]
         )
         out *= np.float32(gains)
-    if on("exposure", 0.5):  # a phone's tone curve rolls the highlights off: light strokes stay visible
+    if on("exposure", 0.5):
         out *= rng.uniform(0.65, 1.2)
-        out = np.where(out > 200, 200 + 55 * (1 - np.exp(-(out - 200) / 55)), out)
+    # a phone's tone curve rolls the highlights off rather than clipping them: light strokes on
+    # bright paper stay visible
+    out = np.where(out > 200, 200 + 55 * (1 - np.exp(-(out - 200) / 55)), out)
     if on("motion", 0.25):
         n = max(2, round(rng.uniform(2, 5) * dpi / 150))  # a steady hand: 0.3-0.85 mm of smear
         kernel = np.zeros((n, n), np.float32)

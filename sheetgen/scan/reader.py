@@ -32,7 +32,7 @@ SPREAD, SURE = 0.6, 0.3
 # darkness over the paper: ink above INK; a mark has a core darker than CORE (or, in a
 # grid cell, coloured: a colour pencil is not a smudge), which a grey wash (a mistake
 # rubbed out) has not
-INK, CORE = 0.16, 0.3
+INK, CORE = 0.16, 0.25
 MAX_SIDE = 2000  # pixels: photos are searched for the markers at most this large
 ROUGH_SHEET = (194.0, 263.0)  # mm: the usual sheet, to find the QR code before the layout is known
 QR_MODULES = (29, 33, 25, 37)  # versions 3, 4, 2, 5: what a payload of 20 to 100 characters needs
@@ -339,12 +339,17 @@ def _render_blank(layout, page_id: str, players: int, lang: str):
 
 def _ink(cv2, np, gray):
     """Darkness 0-1 of a grey page, with the paper's uneven light divided out. The paper's
-    brightness is the brightest nearby once specks are smoothed out (a 5 x 5 median):
-    the brightest of noisy pixels, or a white speck of salt noise, would make the paper
-    look brighter than it is and every box a little inked."""
+    brightness is that of the brightest square millimetre within 1.5 mm (the page averaged
+    over 1 mm squares): the brightest single pixel nearby would be noise, a
+    white speck of salt noise or the bright halo a phone's sharpening draws along every
+    stroke, and would make every box look a little inked."""
     g = gray.astype(np.float32)
-    bg = cv2.dilate(cv2.medianBlur(gray, 5).astype(np.float32), cv2.getStructuringElement(cv2.MORPH_RECT, (25, 25)))
-    bg = cv2.GaussianBlur(bg, (0, 0), 12)
+    h, w = g.shape
+    mm = round(PPMM)
+    block = cv2.resize(g, (w // mm, h // mm), interpolation=cv2.INTER_AREA)
+    bg = cv2.dilate(block, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    bg = np.maximum(bg, cv2.GaussianBlur(bg, (0, 0), 4))
     return np.clip(1.0 - g / np.maximum(bg, 1.0), 0.0, 1.0)
 
 
