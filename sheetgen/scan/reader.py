@@ -471,8 +471,10 @@ def align(cv2, np, page, blank):
     field = cv2.copyMakeBorder(
         field, 0, max(0, H - field.shape[0]), 0, max(0, W - field.shape[1]), cv2.BORDER_REPLICATE
     )
-    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
-    return cv2.remap(page, xx + field[:H, :W, 0], yy + field[:H, :W, 1], cv2.INTER_LINEAR, borderValue=(255, 255, 255))
+    field = field[:H, :W]
+    field[..., 0] += np.arange(W, dtype=np.float32)[None, :]
+    field[..., 1] += np.arange(H, dtype=np.float32)[:, None]
+    return cv2.remap(page, field, None, cv2.INTER_LINEAR, borderValue=(255, 255, 255))
 
 
 def _vertex(three) -> float:
