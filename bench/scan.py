@@ -32,29 +32,43 @@ LAYOUTS = [
 
 
 def main() -> None:
-    import numpy as np
+    from sheetgen.scan import synth
 
-    from sheetgen.errors import SheetgenError
-    from sheetgen.games import load_layout
-    from sheetgen.scan import reader, synth
+    args = options(__doc__).parse_args()
+    run(args, LAYOUTS, lambda layout, page, rng: (*synth.photo(layout, page, rng), None))
 
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+
+def options(doc: str):
+    """The command line both scan benches take."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--photos", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--verbose", action="store_true", help="print every wrong or unsure box")
     ap.add_argument("--only", type=int, nargs="+", help="read only these photos of the run (numbers from 0)")
     ap.add_argument("--save", metavar="DIR", help="write the photos read wrong or refused to DIR (PNG)")
     ap.add_argument("--every", type=int, default=0, help="also print the table so far every N photos")
-    args = ap.parse_args()
+    return ap
+
+
+def run(args, layouts: list, make, each=None) -> dict:
+    """Read `args.photos` photos made by `make(layout, page id, rng)` -> (RGB image,
+    truth, kinds or None), the pages taken in turn from `layouts`; print the table and
+    return the stats. `each(kinds, truth, read or None, wrong fields)` sees every photo."""
+    import numpy as np
+
+    from sheetgen.errors import SheetgenError
+    from sheetgen.games import load_layout
+    from sheetgen.scan import reader
+
     zero = dict(photos=0, boxes=0, wrong=0, unsure=0, colour=0, unknown=0, cells=0, refused=0, secs=0.0, mp=0.0)
-    stats = {key: dict(zero) for key in LAYOUTS}
+    stats = {key: dict(zero) for key in layouts}
     for done, n in enumerate(args.only or range(args.photos)):
         if args.every and done and done % args.every == 0:
             _table(stats, args.seed)
-        key = LAYOUTS[n % len(LAYOUTS)]
+        key = layouts[n % len(layouts)]
         layout = load_layout(key[0])
         # each photo its own generator: any photo of a run can be made again alone
-        img, truth = synth.photo(layout, key[1], np.random.default_rng([args.seed, n]))
+        img, truth, kinds = make(layout, key[1], np.random.default_rng([args.seed, n]))
         s = stats[key]
         s["photos"] += 1
         s["mp"] += img.shape[0] * img.shape[1] / 1e6
@@ -67,36 +81,53 @@ def main() -> None:
             if args.verbose:
                 print(f"photo {n} {key}: refused: {exc.problems[0]}")
             _save(args.save, n, img)
+            if each:
+                each(kinds, truth, None, [])
             continue
         s["secs"] += time.perf_counter() - start
-        bad = s["wrong"] + s["colour"]
-        for field, want in truth.items():
-            s["boxes"] += 1
-            if read.readings[field] == reader.UNSURE:
-                s["unsure"] += 1
-                if args.verbose:
-                    print(
-                        f"photo {n} {key}: unsure {field} "
-                        f"({read.scores[field]:.4f}/{read.spreads[field]:.4f}, truth {want!r})"
-                    )
-                continue
-            got = read.values[field]
-            if (got not in ("", False)) != (want not in ("", False)):
-                s["wrong"] += 1
-                if args.verbose:
-                    print(
-                        f"photo {n} {key}: WRONG {field} read {got!r}, truth {want!r} "
-                        f"({read.scores[field]:.4f}/{read.spreads[field]:.4f})"
-                    )
-            elif isinstance(want, str) and want:
-                s["cells"] += 1
-                s["unknown"] += got == "?"
-                s["colour"] += got not in (want, "?")
-                if args.verbose and got != want:
-                    print(f"photo {n} {key}: colour {field} read {got!r}, truth {want!r}")
-        if s["wrong"] + s["colour"] > bad:
+        wrong = _count(s, read, truth, f"photo {n} {key}", args.verbose, kinds)
+        if wrong:
             _save(args.save, n, img)
+        if each:
+            each(kinds, truth, read, wrong)
     _table(stats, args.seed)
+    return stats
+
+
+def _count(s: dict, read, truth: dict, name: str, verbose: bool, kinds: dict | None = None) -> list:
+    """Add one photo's boxes to the stats `s`; the fields read wrong (a confident read
+    against the truth, or a wrong vegetable). `kinds` (field -> a word) is printed with them."""
+    from sheetgen.scan import reader
+
+    wrong = []
+    for field, want in truth.items():
+        s["boxes"] += 1
+        what = f" [{kinds[field]}]" if kinds and field in kinds else ""
+        if read.readings[field] == reader.UNSURE:
+            s["unsure"] += 1
+            if verbose:
+                print(
+                    f"{name}: unsure {field} ({read.scores[field]:.4f}/{read.spreads[field]:.4f}, truth {want!r}){what}"
+                )
+            continue
+        got = read.values[field]
+        if (got not in ("", False)) != (want not in ("", False)):
+            s["wrong"] += 1
+            wrong.append(field)
+            if verbose:
+                print(
+                    f"{name}: WRONG {field} read {got!r}, truth {want!r} "
+                    f"({read.scores[field]:.4f}/{read.spreads[field]:.4f}){what}"
+                )
+        elif isinstance(want, str) and want:
+            s["cells"] += 1
+            s["unknown"] += got == "?"
+            s["colour"] += got not in (want, "?")
+            if got not in (want, "?"):
+                wrong.append(field)
+            if verbose and got != want:
+                print(f"{name}: colour {field} read {got!r}, truth {want!r}{what}")
+    return wrong
 
 
 def _table(stats: dict, seed: int) -> None:

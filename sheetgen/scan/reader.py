@@ -29,6 +29,10 @@ COLOUR_INK = 0.1  # HSV saturation above which a grid cell's pixel is pencil (re
 # its height), or there is so much of it (SURE) that it cannot be a stroke straying in
 # from a neighbouring box: ink in a corner or along one edge is unsure, never marked
 SPREAD, SURE = 0.6, 0.3
+# darkness over the paper: ink above INK; a mark has a core darker than CORE (or, in a
+# grid cell, coloured: a colour pencil is not a smudge), which a grey wash (a mistake
+# rubbed out) has not
+INK, CORE = 0.16, 0.25
 MAX_SIDE = 2000  # pixels: photos are searched for the markers at most this large
 ROUGH_SHEET = (194.0, 263.0)  # mm: the usual sheet, to find the QR code before the layout is known
 QR_MODULES = (29, 33, 25, 37)  # versions 3, 4, 2, 5: what a payload of 20 to 100 characters needs
@@ -36,6 +40,11 @@ CORNERS = ("top left", "top right", "bottom right", "bottom left")
 # ink colours of the Harvest Dice dice, as hue ranges (OpenCV hue, 0-180)
 COLOURS = {"T": ((0, 6), (160, 180)), "C": ((7, 25),), "S": ((35, 90),)}
 AGREE = 0.85  # how closely the ink's hues must agree (the length of their mean direction)
+# a sheet is never quite flat (curled, creased, lifted at a corner) and the markers' corners
+# are found to a pixel or so: the homography of the corners can leave the middle of the page
+# a millimetre or two off. Each TILE mm square of the blank page that holds print is looked
+# for within REACH mm in the photo, and the photo is moved onto the blank page by those shifts
+TILE, REACH = 20.0, 3.0
 
 
 def need_cv():
@@ -329,10 +338,18 @@ def _render_blank(layout, page_id: str, players: int, lang: str):
 
 
 def _ink(cv2, np, gray):
-    """Darkness 0-1 of a grey page, with the paper's uneven light divided out."""
+    """Darkness 0-1 of a grey page, with the paper's uneven light divided out. The paper's
+    brightness is that of the brightest square millimetre within 1.5 mm (the page averaged
+    over 1 mm squares): the brightest single pixel nearby would be noise, a
+    white speck of salt noise or the bright halo a phone's sharpening draws along every
+    stroke, and would make every box look a little inked."""
     g = gray.astype(np.float32)
-    bg = cv2.dilate(g, cv2.getStructuringElement(cv2.MORPH_RECT, (25, 25)))
-    bg = cv2.GaussianBlur(bg, (0, 0), 12)
+    h, w = g.shape
+    mm = round(PPMM)
+    block = cv2.resize(g, (w // mm, h // mm), interpolation=cv2.INTER_AREA)
+    bg = cv2.dilate(block, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    bg = np.maximum(bg, cv2.GaussianBlur(bg, (0, 0), 4))
     return np.clip(1.0 - g / np.maximum(bg, 1.0), 0.0, 1.0)
 
 
@@ -346,12 +363,14 @@ def inside(box) -> tuple:
     return box.x + inset, box.y + inset, box.w - 2 * inset, box.h - 2 * inset
 
 
-def decide(score: float, spread: float) -> str:
-    """MARKED, EMPTY or UNSURE from the ink score of a box's inside and its spread."""
+def decide(score: float, spread: float, core: float = 1.0) -> str:
+    """MARKED, EMPTY or UNSURE from the ink score of a box's inside, its spread and the
+    share of it clearly dark (CORE)."""
     if score <= LOW:
         return EMPTY
-    if score >= HIGH and (spread >= SPREAD or score >= SURE):
+    if score >= HIGH and (spread >= SPREAD or score >= SURE) and core >= LOW:
         return MARKED
+    # ink without a dark core is a grey wash (a mistake rubbed out, a smudge), or too faint to be sure
     return UNSURE
 
 
@@ -378,14 +397,16 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
     qr = read_qr(photo, markers)
     layout = sheet_layout(photo, qr, layout_ref)
     h = homography(markers, layout.width, layout.height)
-    page = warp(photo, h, layout.width, layout.height)
     lang = qr["lang"] if qr["lang"] in layout.title else "en"
     display, blank = blank_page(layout, qr["page"], qr["players"], lang)
+    page = align(cv2, np, warp(photo, h, layout.width, layout.height), blank)
     gray = cv2.cvtColor(page, cv2.COLOR_RGB2GRAY)
     ink = _ink(cv2, np, gray)
     printed = cv2.dilate(1.0 - blank.astype(np.float32) / 255.0, np.ones((5, 5), np.uint8))
-    extra = (ink - printed) > 0.16
-    hsv = cv2.cvtColor(page, cv2.COLOR_RGB2HSV)
+    dark = ink - printed
+    extra = dark > INK
+    core = dark > CORE
+    hsv = cv2.cvtColor(white_balanced(cv2, np, page, blank), cv2.COLOR_RGB2HSV)
     # in a grid cell (colour pencils) colour counts as ink too: a light orange stroke is
     # barely darker than the paper, but plainly coloured; the paper and the empty cells are not
     coloured = hsv[..., 1] > COLOUR_INK * 255
@@ -396,12 +417,13 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
             values[box.field] = ""
             continue
         x, y, w, hh = (round(v * PPMM) for v in inside(box))
-        part = extra[y : y + hh, x : x + w]
+        part, strong = extra[y : y + hh, x : x + w], core[y : y + hh, x : x + w]
         if box.field in cells:
             part = part | coloured[y : y + hh, x : x + w]
+            strong = strong | coloured[y : y + hh, x : x + w]
         score = float(part.mean()) if part.size else 0.0
         reach = spread(np, part)
-        reading = decide(score, reach)
+        reading = decide(score, reach, float(strong.mean()) if part.size else 0.0)
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
         boxes.append(box)
         if box.field in cells:
@@ -409,6 +431,84 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
         else:
             values[box.field] = reading == MARKED
     return PageRead(photo, layout, qr["page"], values, readings, scores, spreads, page, boxes)
+
+
+def align(cv2, np, page, blank):
+    """The rectified photo moved onto the blank page piece by piece (see TILE): each
+    TILE mm square of the blank page that holds print is matched in the photo within
+    REACH mm (normalised cross-correlation, at half resolution, the peak refined to a
+    fraction of a pixel); a shift is kept only when the match is clear and inside the
+    reach. The shifts, median-filtered (a lone wrong match is dropped) and filled in
+    from their neighbours where a square holds no print, make a smooth field the
+    photo is remapped by."""
+    half = cv2.resize(cv2.cvtColor(page, cv2.COLOR_RGB2GRAY), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    plain = cv2.resize(blank, (half.shape[1], half.shape[0]), interpolation=cv2.INTER_AREA)
+    t, r = round(TILE * PPMM / 2), round(REACH * PPMM / 2)
+    rows, cols = plain.shape[0] // t, plain.shape[1] // t
+    shift = np.full((rows, cols, 2), np.nan, np.float32)
+    for i in range(rows):
+        for j in range(cols):
+            y0, x0 = i * t, j * t
+            tpl = plain[y0 : y0 + t, x0 : x0 + t]
+            if tpl.std() < 12:  # plain paper, nothing to match
+                continue
+            wy, wx = max(0, y0 - r), max(0, x0 - r)
+            res = cv2.matchTemplate(half[wy : y0 + t + r, wx : x0 + t + r], tpl, cv2.TM_CCOEFF_NORMED)
+            _, peak, _, (px, py) = cv2.minMaxLoc(res)
+            if peak < 0.5 or not (0 < px < res.shape[1] - 1 and 0 < py < res.shape[0] - 1):
+                continue
+            shift[i, j] = (
+                px + _vertex(res[py, px - 1 : px + 2]) - (x0 - wx),
+                py + _vertex(res[py - 1 : py + 2, px]) - (y0 - wy),
+            )
+    if np.isnan(shift).all():
+        return page
+    shift = _fill(cv2, np, shift)
+    shift = cv2.medianBlur(shift, 3) if rows >= 3 and cols >= 3 else shift
+    H, W = page.shape[:2]
+    # the shifts hold at the squares' centres, in half-resolution pixels
+    field = cv2.resize(shift * 2, (cols * t * 2, rows * t * 2), interpolation=cv2.INTER_LINEAR)
+    field = cv2.copyMakeBorder(
+        field, 0, max(0, H - field.shape[0]), 0, max(0, W - field.shape[1]), cv2.BORDER_REPLICATE
+    )
+    field = field[:H, :W]
+    field[..., 0] += np.arange(W, dtype=np.float32)[None, :]
+    field[..., 1] += np.arange(H, dtype=np.float32)[:, None]
+    return cv2.remap(page, field, None, cv2.INTER_LINEAR, borderValue=(255, 255, 255))
+
+
+def _vertex(three) -> float:
+    """Where the parabola through three values peaks, from the middle one (-0.5 to 0.5)."""
+    a, b, c = (float(v) for v in three)
+    d = a - 2 * b + c
+    return 0.0 if d >= 0 else max(-0.5, min(0.5, (a - c) / (2 * d)))
+
+
+def _fill(cv2, np, shift):
+    """Missing shifts (NaN) from the mean of their known neighbours, growing outwards."""
+    shift = shift.copy()
+    while np.isnan(shift[..., 0]).any():
+        known = (~np.isnan(shift[..., 0])).astype(np.float32)
+        total = cv2.boxFilter(np.nan_to_num(shift), -1, (3, 3), normalize=False, borderType=cv2.BORDER_CONSTANT)
+        count = cv2.boxFilter(known, -1, (3, 3), normalize=False, borderType=cv2.BORDER_CONSTANT)
+        grow = (known == 0) & (count > 0)
+        shift[grow] = total[grow] / count[grow][:, None]
+    return shift
+
+
+def white_balanced(cv2, np, page, blank):
+    """The page with the light's colour divided out (a warm lamp, the blue of a shade),
+    so that white paper has no colour and a pencil's hue is its own: each channel over
+    the same channel of the paper nearby (where the blank page is white; the brightest
+    within about 7 mm, so that pencil is not taken for paper)."""
+    small = cv2.resize(page, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA).astype(np.float32)
+    white = cv2.resize(blank, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA) > 245
+    paper = cv2.dilate(small * white[..., None], cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15)))
+    paper = cv2.GaussianBlur(paper, (0, 0), 4)
+    grey = paper.mean(axis=2, keepdims=True)
+    tint = np.where(grey > 20, paper / np.maximum(grey, 1), 1.0).astype(np.float32)
+    tint = cv2.resize(tint, (page.shape[1], page.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return np.clip(page / np.maximum(tint, 0.2), 0, 255).astype(np.uint8)
 
 
 def grid_cells(layout, page_id: str) -> set:
