@@ -3,6 +3,7 @@
     python bench/scan.py                 # 1000 photos across the readable layouts
     python bench/scan.py --photos 50     # a quick look
     python bench/scan.py --only 137 --verbose   # photo 137 of the seed's run again, alone
+    python bench/scan.py --jobs 2        # the same photos and counts, read by two processes
 
 Each photo is a sheet rendered at 100-300 dpi, pencil (and colour pencil) marks on a
 random set of boxes (sheetgen.scan.synth), turned, in perspective, blurred, unevenly
@@ -47,23 +48,60 @@ def options(doc: str):
     ap.add_argument("--only", type=int, nargs="+", help="read only these photos of the run (numbers from 0)")
     ap.add_argument("--save", metavar="DIR", help="write the photos read wrong or refused to DIR (PNG)")
     ap.add_argument("--every", type=int, default=0, help="also print the table so far every N photos")
+    ap.add_argument(
+        "--jobs", type=int, default=1, help="read in N processes (bench/scan.py; the table only at the end)"
+    )
     return ap
 
 
 def run(args, layouts: list, make, each=None) -> dict:
     """Read `args.photos` photos made by `make(layout, page id, rng)` -> (RGB image,
     truth, kinds or None), the pages taken in turn from `layouts`; print the table and
-    return the stats. `each(kinds, truth, read or None, wrong fields)` sees every photo."""
+    return the stats. `each(kinds, truth, read or None, wrong fields)` sees every photo
+    (in this process: with `each`, --jobs is not used)."""
+    photos = list(args.only or range(args.photos))
+    if args.jobs > 1 and each is None and len(photos) > 1:
+        stats = _in_parallel(args, layouts, make, photos)
+    else:
+        stats = _read(args, layouts, make, photos, each)
+    _table(stats, args.seed)
+    return stats
+
+
+_JOB = None  # (args, layouts, make) for the forked workers of _in_parallel
+
+
+def _in_parallel(args, layouts: list, make, photos: list) -> dict:
+    """The photos read by args.jobs forked processes (so `make` need not be pickled), each
+    photo the same as in one process (its own generator); the stats summed."""
+    import multiprocessing
+
+    global _JOB
+    _JOB = (args, layouts, make)
+    chunks = [photos[i :: args.jobs] for i in range(args.jobs)]
+    with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+        parts = pool.map(_read_chunk, chunks)
+    return {key: {k: sum(part[key][k] for part in parts) for k in parts[0][key]} for key in layouts}
+
+
+def _read_chunk(photos: list) -> dict:
+    args, layouts, make = _JOB
+    return _read(args, layouts, make, photos, None, every=0)
+
+
+def _read(args, layouts: list, make, photos: list, each, every: int | None = None) -> dict:
+    """The stats of reading `photos` (their numbers in the run), one after the other."""
     import numpy as np
 
     from sheetgen.errors import SheetgenError
     from sheetgen.games import load_layout
     from sheetgen.scan import reader
 
+    every = args.every if every is None else every
     zero = dict(photos=0, boxes=0, wrong=0, unsure=0, colour=0, unknown=0, cells=0, refused=0, secs=0.0, mp=0.0)
     stats = {key: dict(zero) for key in layouts}
-    for done, n in enumerate(args.only or range(args.photos)):
-        if args.every and done and done % args.every == 0:
+    for done, n in enumerate(photos):
+        if every and done and done % every == 0:
             _table(stats, args.seed)
         key = layouts[n % len(layouts)]
         layout = load_layout(key[0])
@@ -90,7 +128,6 @@ def run(args, layouts: list, make, each=None) -> dict:
             _save(args.save, n, img)
         if each:
             each(kinds, truth, read, wrong)
-    _table(stats, args.seed)
     return stats
 
 

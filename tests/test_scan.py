@@ -276,6 +276,24 @@ def test_a_light_orange_garden_cell_is_never_read_empty():
             assert not want, field
 
 
+def test_a_faint_stroke_is_never_read_empty():
+    """Bench photo 2 of seed 3 (Imperial Settlers, ~100 dpi): a light pencil cross that the
+    blur keeps under INK darkness read empty (0.2% of the box over INK) once the paper's
+    level came from 1 mm squares; 7% of the box holds a faint trace, which empty boxes do
+    not have: it reads unsure (or marked), never empty, and no box of the photo is read wrong."""
+    layout = load_layout("imperial-settlers")
+    img, truth = synth.photo(layout, "empire", np.random.default_rng([3, 2]))
+    read = _read(img)
+    assert truth["walls_1"] is True
+    assert read.readings["walls_1"] != reader.EMPTY
+    assert not _wrong(read, truth)
+
+
+def test_decide_a_faint_trace_is_unsure_not_empty():
+    assert reader.decide(0.002, 0.0, faint=0.0) == reader.EMPTY
+    assert reader.decide(0.002, 0.0, faint=0.05) == reader.UNSURE
+
+
 # photos of the second generator (sheetgen.scan.probe: other pens, another camera), each
 # the one that showed a weakness of the reader, kept with only the effect that matters
 

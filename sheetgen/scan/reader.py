@@ -33,6 +33,10 @@ SPREAD, SURE = 0.6, 0.3
 # grid cell, coloured: a colour pencil is not a smudge), which a grey wash (a mistake
 # rubbed out) has not
 INK, CORE = 0.16, 0.25
+# a box is only read empty when it also holds no faint trace: a light pencil stroke blurred
+# at a low resolution can stay under INK, but over FAINT on more than FAINT_LOW of the box it
+# is no empty box (clean empty boxes stay under 0.01): it reads unsure, never empty
+FAINT, FAINT_LOW = 0.08, 0.02
 MAX_SIDE = 2000  # pixels: photos are searched for the markers at most this large
 ROUGH_SHEET = (194.0, 263.0)  # mm: the usual sheet, to find the QR code before the layout is known
 QR_MODULES = (29, 33, 25, 37)  # versions 3, 4, 2, 5: what a payload of 20 to 100 characters needs
@@ -363,11 +367,11 @@ def inside(box) -> tuple:
     return box.x + inset, box.y + inset, box.w - 2 * inset, box.h - 2 * inset
 
 
-def decide(score: float, spread: float, core: float = 1.0) -> str:
-    """MARKED, EMPTY or UNSURE from the ink score of a box's inside, its spread and the
-    share of it clearly dark (CORE)."""
+def decide(score: float, spread: float, core: float = 1.0, faint: float = 0.0) -> str:
+    """MARKED, EMPTY or UNSURE from the ink score of a box's inside, its spread, the
+    share of it clearly dark (CORE) and the share holding a faint trace (FAINT)."""
     if score <= LOW:
-        return EMPTY
+        return EMPTY if faint <= FAINT_LOW else UNSURE
     if score >= HIGH and (spread >= SPREAD or score >= SURE) and core >= LOW:
         return MARKED
     # ink without a dark core is a grey wash (a mistake rubbed out, a smudge), or too faint to be sure
@@ -406,6 +410,7 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
     dark = ink - printed
     extra = dark > INK
     core = dark > CORE
+    trace = dark > FAINT
     hsv = cv2.cvtColor(white_balanced(cv2, np, page, blank), cv2.COLOR_RGB2HSV)
     # in a grid cell (colour pencils) colour counts as ink too: a light orange stroke is
     # barely darker than the paper, but plainly coloured; the paper and the empty cells are not
@@ -423,7 +428,8 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
             strong = strong | coloured[y : y + hh, x : x + w]
         score = float(part.mean()) if part.size else 0.0
         reach = spread(np, part)
-        reading = decide(score, reach, float(strong.mean()) if part.size else 0.0)
+        faint = float((trace[y : y + hh, x : x + w] | part).mean()) if part.size else 0.0
+        reading = decide(score, reach, float(strong.mean()) if part.size else 0.0, faint)
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
         boxes.append(box)
         if box.field in cells:
