@@ -82,6 +82,9 @@ class Batch:
         self.layouts: dict = {}
 
     def layout(self, ref: str, source: str) -> Layout:
+        got = self.layouts.get((ref, None))  # a built-in id, the same from every folder
+        if got is not None:
+            return got
         key = (ref, None if is_builtin_ref(ref) else str(Path(source).parent))
         got = self.layouts.get(key)
         if got is None:
@@ -122,22 +125,22 @@ _plan = per_layout(_Plan)
 
 def layout_for(raw, source: str, ctx: Ctx, batch: Batch | None = None) -> Layout | None:
     """The layout a record names (built-in id or a path relative to the record)."""
-    top = Where(raw, None, "")
     if not isinstance(raw, dict):
         # the kind only, never the text: the file may be any file of the user's
-        ctx.error(top, f"expected a game record mapping with 'layout' and 'players', got {describe_kind(raw)}")
+        got = describe_kind(raw)
+        ctx.error(Where(raw, None, ""), f"expected a game record mapping with 'layout' and 'players', got {got}")
         return None
     if "layout" not in raw:
-        ctx.error(top, "missing key 'layout' (a built-in layout id or a path to a layout file)")
+        ctx.error(Where(raw, None, ""), "missing key 'layout' (a built-in layout id or a path to a layout file)")
         return None
     ref = raw["layout"]
-    at = Where(raw, "layout", "layout")
     if not isinstance(ref, str):
-        ctx.error(at, f"expected a layout id or path, got {describe(ref)}")
+        ctx.error(Where(raw, "layout", "layout"), f"expected a layout id or path, got {describe(ref)}")
         return None
     try:
         return (batch or Batch()).layout(ref, source)
     except LayoutError as exc:
+        at = Where(raw, "layout", "layout")
         for problem in exc.problems:
             if problem.located():
                 ctx.errors.append(problem)  # a problem inside the layout file itself
