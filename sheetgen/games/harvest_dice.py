@@ -14,6 +14,8 @@ No tie-breaker: equal totals share the victory.
 
 from __future__ import annotations
 
+import re
+
 from sheetgen.cells import strays_each
 from sheetgen.games.base import Game, PlayerScore, Reads, label, per_layout, track_boxes
 from sheetgen.games.base import sheet_players as player_range
@@ -81,21 +83,19 @@ class GardenRow(Spec):
 
     def quick_each(self):
         """A whole garden at once, when it is already as check() leaves it (its rows of C, S,
-        T and . only, as wide as the grid): one text of its rows, NUL between two."""
-        cols, chars = self.cols, EMPTY + "".join(LETTERS) + "\0"
+        T and . only, as wide as the grid): one text of its rows, NUL between two, matched by
+        one pattern. Its length holds exactly as many rows as the list (a NUL inside a row
+        would make one more), so each row is a row of the grid."""
+        cols = self.cols
+        cell = "[" + re.escape(EMPTY + "".join(LETTERS)) + "]"
+        rows = re.compile(f"{cell}{{{cols}}}(?:\0{cell}{{{cols}}})*").fullmatch
 
         def run(values):
-            n = len(values)
             try:
                 text = "\0".join(values)
             except TypeError:
                 raise Slow from None
-            if (
-                len(text) != n * (cols + 1) - 1
-                or text.strip(chars)
-                or text.count("\0") != n - 1
-                or text[cols :: cols + 1] != "\0" * (n - 1)
-            ):
+            if len(text) != len(values) * (cols + 1) - 1 or rows(text) is None:
                 raise Slow
             return list(values)
 

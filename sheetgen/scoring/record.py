@@ -220,7 +220,7 @@ class _PlayerAt(Where):
     __slots__ = ()
 
     def __init__(self, node, key: int):
-        self.node, self.key, self._path, self._parent, self._part = node, key, None, None, None
+        self.node, self.key, self._path = node, key, None  # (no parent: path is its own)
 
     @property
     def path(self) -> str:
@@ -237,10 +237,9 @@ def _quick(raw, layout: Layout, game, batch: Batch) -> tuple[dict, list] | None:
     try:
         record = plan.record_quick(raw)
         players = record.pop("players", None)
-        if not isinstance(players, list) or not plan.lo <= len(players) <= plan.hi:
+        if type(players) is not list or not plan.lo <= len(players) <= plan.hi:
             return None
-        player_quick = plan.player_quick
-        out = [player_quick(p) for p in players]
+        out = list(map(plan.player_quick, players))
     except Slow:
         return None
     names = [p["name"] for p in out]
