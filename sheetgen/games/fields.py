@@ -29,8 +29,9 @@ class Name(Spec):
 
     def quick(self):
         def run(value):
-            if type(value) is not str or not value.strip() or len(value) > 60:
+            name = value.strip() if type(value) is str else ""
+            if not name or len(value) > 60:
                 raise Slow
-            return value.strip()
+            return name
 
         return run
