@@ -35,3 +35,13 @@ class Name(Spec):
             return name
 
         return run
+
+    def quick_inline(self, var, env):
+        if type(self).check is not Name.check:
+            return Spec.quick_inline(self, var, env)
+        return [
+            f"{var}_s = {var}.strip() if type({var}) is str else ''",
+            f"if not {var}_s or len({var}) > 60:",
+            "    raise Slow",
+            f"{var} = {var}_s",
+        ]
