@@ -133,10 +133,13 @@ class Spec:
 
         return run
 
-    def quick_bounds(self) -> tuple | None:
-        """(lo, hi) when quick() takes a whole number (int) in [lo, hi] as it is and no other
-        int, so that a compiled Map checks it inline; None otherwise."""
-        return None
+    def quick_inline(self, var: str, env: dict) -> list[str]:
+        """Lines of a compiled Map's function (schema.Map.quick) that do what quick() does to
+        the local `var` (leave what it gives in `var`, or raise Slow), names they read put in
+        `env` under `var`'s prefix. This default calls quick(); a spec whose usual case is a
+        few tests writes them inline (a call costs as much as they do)."""
+        env[f"{var}q"] = self.quick()
+        return [f"{var} = {var}q({var})"]
 
     def quick_each(self) -> Callable:
         """quick() of every item of a list at once (a list in, a list out): ListOf uses it.
@@ -206,20 +209,26 @@ class Int(Spec):
             return ctx.error(at, f"expected {self.description}{why}, got {n}")
         return n
 
-    def quick_bounds(self):
-        if type(self).check is not Int.check:
-            return None
+    def _int_bounds(self) -> tuple:
+        """(lo, hi): quick() takes a whole number (int) in [lo, hi] as it is, and no other int."""
         lo = -math.inf if self.lo is None else self.lo
         hi = math.inf if self.hi is None else self.hi
         small = 10**MAX_DIGITS - 1  # parse_number's own size limit, for a count
         return (max(lo, -small), min(hi, small)) if self.sums else (lo, hi)
+
+    def quick_inline(self, var, env):
+        if type(self).check is not Int.check:
+            return Spec.quick_inline(self, var, env)
+        # a whole number in range as it is; anything else (a sum, out of range) by quick()
+        env[f"{var}q"], (env[f"{var}lo"], env[f"{var}hi"]) = self.quick(), self._int_bounds()
+        return [f"if type({var}) is not int or not {var}lo <= {var} <= {var}hi:", f"    {var} = {var}q({var})"]
 
     def quick(self):
         if type(self).check is not Int.check:
             return Spec.quick(self)
         lo = -math.inf if self.lo is None else self.lo
         hi = math.inf if self.hi is None else self.hi
-        int_lo, int_hi = self.quick_bounds()
+        int_lo, int_hi = self._int_bounds()
         sums = self.sums
 
         def run(value):
@@ -314,6 +323,17 @@ class ListOf(Spec):
 
         return run
 
+    def quick_inline(self, var, env):
+        if type(self).check is not ListOf.check:
+            return Spec.quick_inline(self, var, env)
+        env[f"{var}each"], env[f"{var}lo"] = self.item.quick_each(), self.lo
+        env[f"{var}hi"] = math.inf if self.hi is None else self.hi
+        return [
+            f"if not isinstance({var}, list) or not {var}lo <= len({var}) <= {var}hi:",
+            "    raise Slow",
+            f"{var} = {var}each({var})",
+        ]
+
 
 class Field:
     """One key of a Map: its spec, whether it is required, and its default."""
@@ -361,40 +381,56 @@ class Map(Spec):
 
     def quick(self):
         """Compiled for this Map's own fields: one function whose body reads each key and
-        runs its quick checker (a whole number in range is taken as it is, inline), the
-        way a hand-written check would, without a loop over the fields."""
+        checks it by its spec's quick_inline lines (a whole number in range, a nested
+        mapping..., without a call), the way a hand-written check would."""
         if self.post is not None or type(self).check is not Map.check:  # a subclass checks its own way
             return Spec.quick(self)
-        env: dict = {"names": frozenset(self.fields), "Slow": Slow}
-        every = [
-            f"    if not isinstance(value, dict) or len(value) != {len(self.fields)} or not names.issuperset(value):",
-            "        return some(value)",
+        env: dict = {"Slow": Slow}
+        lines = ["def run(value):", *(f"    {line}" for line in self._every("value", env)), "    return value"]
+        exec("\n".join(lines), env)
+        return env["run"]
+
+    def quick_inline(self, var, env):
+        if self.post is not None or type(self).check is not Map.check:
+            return Spec.quick_inline(self, var, env)
+        return self._every(var, env)
+
+    def _every(self, var: str, env: dict) -> list[str]:
+        """The lines for a mapping holding every field (the usual record): each checked
+        inline, into a new dict left in `var`; any other mapping goes to `some`."""
+        env[f"{var}names"], env[f"{var}some"] = frozenset(self.fields), self._some_function(env)
+        lines = [
+            f"if not isinstance({var}, dict) or len({var}) != {len(self.fields)} or not {var}names.issuperset({var}):",
+            f"    {var} = {var}some({var})",
+            "else:",
         ]
-        some = [
+        for i, (name, fld) in enumerate(self.fields.items()):
+            lines.append(f"    {var}_{i} = {var}[{name!r}]")
+            lines += [f"    {line}" for line in fld.spec.quick_inline(f"{var}_{i}", env)]
+        lines.append(f"    {var} = {{" + ", ".join(f"{name!r}: {var}_{i}" for i, name in enumerate(self.fields)) + "}")
+        return lines
+
+    def _some_function(self, env: dict) -> Callable:
+        """The quick checker of a mapping that lacks some fields (optional ones, or a
+        required one: Slow), each field by its spec's quick()."""
+        local = {"names": frozenset(self.fields), "Slow": Slow}
+        lines = [
+            "def some(value):",
             "    if not isinstance(value, dict) or not names.issuperset(value):",
             "        raise Slow",
             "    out = {}",
         ]
         for i, (name, fld) in enumerate(self.fields.items()):
-            env[f"q{i}"], bounds = fld.spec.quick(), fld.spec.quick_bounds()
-            every.append(f"    v{i} = value[{name!r}]")
-            if bounds is None:
-                every.append(f"    v{i} = q{i}(v{i})")
-            else:  # a whole number in range as it is; anything else (a sum, out of range) by q
-                env[f"lo{i}"], env[f"hi{i}"] = bounds
-                every.append(f"    if type(v{i}) is not int or not lo{i} <= v{i} <= hi{i}:")
-                every.append(f"        v{i} = q{i}(v{i})")
-            some.append(f"    if {name!r} in value:")
-            some.append(f"        out[{name!r}] = q{i}(value[{name!r}])")
+            local[f"q{i}"] = fld.spec.quick()
+            lines += [f"    if {name!r} in value:", f"        out[{name!r}] = q{i}(value[{name!r}])"]
             if fld.required:
-                some += ["    else:", "        raise Slow"]
+                lines += ["    else:", "        raise Slow"]
             elif fld.default is not MISSING:
-                env[f"d{i}"] = fld.default
-                some += ["    else:", f"        out[{name!r}] = d{i}() if callable(d{i}) else d{i}"]
-        every.append("    return {" + ", ".join(f"{name!r}: v{i}" for i, name in enumerate(self.fields)) + "}")
-        some.append("    return out")
-        exec("def some(value):\n" + "\n".join(some) + "\n\ndef run(value):\n" + "\n".join(every), env)
-        return env["run"]
+                local[f"d{i}"] = fld.default
+                lines += ["    else:", f"        out[{name!r}] = d{i}() if callable(d{i}) else d{i}"]
+        lines.append("    return out")
+        exec("\n".join(lines), local)
+        return local["some"]
 
 
 # --------------------------------------------------------------------------- lengths

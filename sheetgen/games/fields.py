@@ -29,8 +29,19 @@ class Name(Spec):
 
     def quick(self):
         def run(value):
-            if type(value) is not str or not value.strip() or len(value) > 60:
+            name = value.strip() if type(value) is str else ""
+            if not name or len(value) > 60:
                 raise Slow
-            return value.strip()
+            return name
 
         return run
+
+    def quick_inline(self, var, env):
+        if type(self).check is not Name.check:
+            return Spec.quick_inline(self, var, env)
+        return [
+            f"{var}_s = {var}.strip() if type({var}) is str else ''",
+            f"if not {var}_s or len({var}) > 60:",
+            "    raise Slow",
+            f"{var} = {var}_s",
+        ]

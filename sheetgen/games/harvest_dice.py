@@ -14,20 +14,23 @@ No tie-breaker: equal totals share the victory.
 
 from __future__ import annotations
 
+import re
+
 from sheetgen.cells import strays_each
-from sheetgen.games.base import Game, PlayerScore, Reads, label, leaders, per_layout, track_boxes
+from sheetgen.games.base import Game, PlayerScore, Reads, label, per_layout, track_boxes
 from sheetgen.games.base import sheet_players as player_range
 from sheetgen.games.fields import Count
 from sheetgen.schema import Field, ListOf, Map, Slow, Spec, describe
 
 VEGETABLES = ("carrot", "salad", "tomato")
-LETTERS = {"C": "carrot", "S": "salad", "T": "tomato"}
+LETTERS = {"C": "carrot", "S": "salad", "T": "tomato"}  # in VEGETABLES' order
 EMPTY = "."
 NAMES = {
     "carrot": label("carottes", "carrots"),
     "salad": label("salades", "salads"),
     "tomato": label("tomates", "tomatoes"),
 }
+MAJORITY = tuple(f"majority_{veg}" for veg in VEGETABLES)
 ONE = {"carrot": "carrot", "salad": "salad", "tomato": "tomato"}
 RULES_PLAYERS = (2, 4)
 
@@ -80,21 +83,19 @@ class GardenRow(Spec):
 
     def quick_each(self):
         """A whole garden at once, when it is already as check() leaves it (its rows of C, S,
-        T and . only, as wide as the grid): one text of its rows, NUL between two."""
-        cols, chars = self.cols, EMPTY + "".join(LETTERS) + "\0"
+        T and . only, as wide as the grid): one text of its rows, NUL between two, matched by
+        one pattern. Its length holds exactly as many rows as the list (a NUL inside a row
+        would make one more), so each row is a row of the grid."""
+        cols = self.cols
+        cell = "[" + re.escape(EMPTY + "".join(LETTERS)) + "]"
+        rows = re.compile(f"{cell}{{{cols}}}(?:\0{cell}{{{cols}}})*").fullmatch
 
         def run(values):
-            n = len(values)
             try:
                 text = "\0".join(values)
             except TypeError:
                 raise Slow from None
-            if (
-                len(text) != n * (cols + 1) - 1
-                or text.strip(chars)
-                or text.count("\0") != n - 1
-                or text[cols :: cols + 1] != "\0" * (n - 1)
-            ):
+            if len(text) != len(values) * (cols + 1) - 1 or rows(text) is None:
                 raise Slow
             return list(values)
 
@@ -168,7 +169,8 @@ def pig_points(layout, boxes: int) -> int:
 @per_layout
 def _tables(layout) -> dict:
     """What scoring reads from the layout, read once per layout: the garden's size and
-    row value, the pig points for each count of boxes, the size of each market track."""
+    row value, the pig points for each count of boxes, the size of each market track, the
+    warning when no end condition is met."""
     grid, pig = layout.element("garden"), layout.element("pig")
     pig_total = track_boxes(pig)
     return {
@@ -179,6 +181,8 @@ def _tables(layout) -> dict:
         "pig_points": [pig_points(layout, n) for n in range(pig_total + 1)],
         "market_total": [track_boxes(_market(layout, v)) for v in VEGETABLES],
         "bonus": majority_bonus(layout),
+        "no_end": f"no end condition was met: no full garden ({grid['rows']} x {grid['cols']}), "
+        f"no full pig ({pig_total} boxes), no complete market",
     }
 
 
@@ -218,42 +222,44 @@ def check(layout, record, report) -> None:
     else:
         ended = False
     if not ended:
-        report.warn(
-            None,
-            f"no end condition was met: no full garden ({t['rows']} x {t['cols']}), "
-            f"no full pig ({pig_total} boxes), no complete market",
-        )
+        report.warn(None, t["no_end"])
     lo, hi = RULES_PLAYERS
     if not lo <= len(players) <= hi:
         report.warn(None, f"Harvest Dice is played by {lo}-{hi} players, this record has {len(players)}")
 
 
 def score(layout, record) -> list[PlayerScore]:
+    """Each player's breakdown in the categories' order: a plain loop (no helper dicts or
+    comprehensions), since the batch scorer runs it for every record."""
     t = _tables(layout)
-    row_value, pig = t["row_value"], t["pig_points"]
+    row_value, pig, bonus = t["row_value"], t["pig_points"], t["bonus"]
     players = record["players"]
-    garden_counts = [counts(p["garden"]) for p in players]
-    out = []
-    for p, n in zip(players, garden_counts):
-        market = p["market"]
-        out.append(
-            {
-                "carrot": n["carrot"] * market["carrot"],
-                "salad": n["salad"] * market["salad"],
-                "tomato": n["tomato"] * market["tomato"],
-                "rows": row_value * sum(EMPTY not in row for row in p["garden"]),
-                "pig": pig[p["pig"]] if 0 <= p["pig"] < len(pig) else pig_points(layout, p["pig"]),
-            }
-        )
-    bonus = t["bonus"]
+    out, grown = [], []
+    for p in players:
+        garden, market, boxes = p["garden"], p["market"], p["pig"]
+        cells = "".join(garden)
+        n = cells.count("C"), cells.count("S"), cells.count("T")  # LETTERS, in VEGETABLES' order
+        full = 0
+        for row in garden:
+            if EMPTY not in row:
+                full += 1
+        b = {
+            "carrot": n[0] * market["carrot"],
+            "salad": n[1] * market["salad"],
+            "tomato": n[2] * market["tomato"],
+            "rows": row_value * full,
+            "pig": pig[boxes] if 0 <= boxes < len(pig) else pig_points(layout, boxes),
+        }
+        out.append(b)
+        grown.append(n)
     if bonus is not None:
-        for veg in VEGETABLES:
-            win = leaders([n[veg] for n in garden_counts])
-            for i, b in enumerate(out):
-                b[f"majority_{veg}"] = bonus if i in win else 0
-        win = leaders([p["pig"] for p in players])
-        for i, b in enumerate(out):
-            b["majority_pig"] = bonus if i in win else 0
+        for k, key in enumerate(MAJORITY):  # the most of a vegetable; a count of 0 never wins
+            best = max(n[k] for n in grown)
+            for n, b in zip(grown, out):
+                b[key] = bonus if n[k] == best >= 1 else 0
+        best = max(p["pig"] for p in players)
+        for p, b in zip(players, out):
+            b["majority_pig"] = bonus if p["pig"] == best >= 1 else 0
     return [PlayerScore(p["name"], b) for p, b in zip(players, out)]
 
 

@@ -8,14 +8,16 @@ a tie that the game's tie-breakers leave unbroken is a shared victory.
 from __future__ import annotations
 
 
-def ranks(keys: list[tuple]) -> list[int]:
-    """Competition ranks ("1224") of the keys, higher key = better: 1 + how many keys are
-    higher, i.e. where the first equal key stands once they are sorted, best first."""
-    best_first = sorted(keys, reverse=True)
-    return [1 + best_first.index(key) for key in keys]
-
-
 def rank_players(scores) -> tuple[list[int], list[str]]:
+    """(the competition ranks ("1224") of the players, the names of those ranked 1). A
+    player's rank is 1 + how many keys are higher, i.e. where the first key equal to
+    theirs stands once the keys are sorted, best first. One loop: every record runs it."""
     keys = [(s.total, *s.tiebreak) for s in scores]
-    r = ranks(keys)
-    return r, [s.name for s, n in zip(scores, r) if n == 1]
+    best_first = sorted(keys, reverse=True)
+    ranks, winners = [], []
+    for s, key in zip(scores, keys):
+        rank = best_first.index(key) + 1
+        ranks.append(rank)
+        if rank == 1:
+            winners.append(s.name)
+    return ranks, winners

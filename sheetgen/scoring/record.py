@@ -82,6 +82,9 @@ class Batch:
         self.layouts: dict = {}
 
     def layout(self, ref: str, source: str) -> Layout:
+        got = self.layouts.get((ref, None))  # a built-in id, the same from every folder
+        if got is not None:
+            return got
         key = (ref, None if is_builtin_ref(ref) else str(Path(source).parent))
         got = self.layouts.get(key)
         if got is None:
@@ -122,22 +125,22 @@ _plan = per_layout(_Plan)
 
 def layout_for(raw, source: str, ctx: Ctx, batch: Batch | None = None) -> Layout | None:
     """The layout a record names (built-in id or a path relative to the record)."""
-    top = Where(raw, None, "")
     if not isinstance(raw, dict):
         # the kind only, never the text: the file may be any file of the user's
-        ctx.error(top, f"expected a game record mapping with 'layout' and 'players', got {describe_kind(raw)}")
+        got = describe_kind(raw)
+        ctx.error(Where(raw, None, ""), f"expected a game record mapping with 'layout' and 'players', got {got}")
         return None
     if "layout" not in raw:
-        ctx.error(top, "missing key 'layout' (a built-in layout id or a path to a layout file)")
+        ctx.error(Where(raw, None, ""), "missing key 'layout' (a built-in layout id or a path to a layout file)")
         return None
     ref = raw["layout"]
-    at = Where(raw, "layout", "layout")
     if not isinstance(ref, str):
-        ctx.error(at, f"expected a layout id or path, got {describe(ref)}")
+        ctx.error(Where(raw, "layout", "layout"), f"expected a layout id or path, got {describe(ref)}")
         return None
     try:
         return (batch or Batch()).layout(ref, source)
     except LayoutError as exc:
+        at = Where(raw, "layout", "layout")
         for problem in exc.problems:
             if problem.located():
                 ctx.errors.append(problem)  # a problem inside the layout file itself
@@ -217,7 +220,7 @@ class _PlayerAt(Where):
     __slots__ = ()
 
     def __init__(self, node, key: int):
-        self.node, self.key, self._path, self._parent, self._part = node, key, None, None, None
+        self.node, self.key, self._path = node, key, None  # (no parent: path is its own)
 
     @property
     def path(self) -> str:
@@ -229,15 +232,18 @@ class _PlayerAt(Where):
 def _quick(raw, layout: Layout, game, batch: Batch) -> tuple[dict, list] | None:
     """(the normalised record, the player names) as validate() makes them for a valid
     record, by the quick checkers (no places, no messages); None when anything is off,
-    and then validate() checks it again, the slow way, to say what."""
+    and then validate() checks it again, the slow way, to say what. Why: a valid record
+    needs no places, and scoring many spends most of its time validating. The guarantee:
+    each quick checker gives what its spec's check() gives for a value it passes and
+    refuses (Slow) every other (schema.Spec.quick); tests/test_scoring_fuzz.py compares
+    both paths over generated records of every game."""
     plan = _plan(layout)
     try:
         record = plan.record_quick(raw)
         players = record.pop("players", None)
-        if not isinstance(players, list) or not plan.lo <= len(players) <= plan.hi:
+        if type(players) is not list or not plan.lo <= len(players) <= plan.hi:
             return None
-        player_quick = plan.player_quick
-        out = [player_quick(p) for p in players]
+        out = list(map(plan.player_quick, players))
     except Slow:
         return None
     names = [p["name"] for p in out]
