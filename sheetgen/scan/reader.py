@@ -410,7 +410,8 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
     dark = ink - printed
     extra = dark > INK
     core = dark > CORE
-    trace = dark > FAINT
+    # a trace is a stroke, not salt-and-pepper noise: specks are smoothed out first
+    trace = cv2.medianBlur(np.clip(dark * 255, 0, 255).astype(np.uint8), 3) > FAINT * 255
     hsv = cv2.cvtColor(white_balanced(cv2, np, page, blank), cv2.COLOR_RGB2HSV)
     # in a grid cell (colour pencils) colour counts as ink too: a light orange stroke is
     # barely darker than the paper, but plainly coloured; the paper and the empty cells are not
@@ -428,7 +429,10 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
             strong = strong | coloured[y : y + hh, x : x + w]
         score = float(part.mean()) if part.size else 0.0
         reach = spread(np, part)
-        faint = float((trace[y : y + hh, x : x + w] | part).mean()) if part.size else 0.0
+        # away from the box's printed border, where a phone's sharpening draws its dark rim
+        my, mx = hh // 6, w // 6
+        middle = trace[y + my : y + hh - my, x + mx : x + w - mx]
+        faint = float(middle.mean()) if middle.size else 0.0
         reading = decide(score, reach, float(strong.mean()) if part.size else 0.0, faint)
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
         boxes.append(box)
