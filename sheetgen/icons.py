@@ -1126,6 +1126,10 @@ def draw_icon(canvas, name: str, x: float, y: float, size: float, color: str | N
         canvas.translate(x, y)
         canvas.scale(size / 100.0, size / 100.0)  # reportlab merges the two into one `cm`
         drawn, key = _drawn(canvas, name, size, color)
+        if key is not None and key not in drawn:
+            stored = _stored(canvas, key)
+            if stored is not None:
+                drawn[key] = stored
         if key is not None and key in drawn:
             canvas._code.extend(drawn[key])
             return
@@ -1138,10 +1142,43 @@ def draw_icon(canvas, name: str, x: float, y: float, size: float, color: str | N
         painter(_Pen(canvas, size, color))
         if key is not None:
             code = canvas._code[start:]
-            if all(isinstance(op, str) and "/" not in op for op in code):
+            if _replayable(code):
                 drawn[key] = code
+                _store(canvas, key, code)
     finally:
         canvas.restoreState()
+
+
+def _replayable(code) -> bool:
+    return isinstance(code, list) and all(isinstance(op, str) and "/" not in op for op in code)
+
+
+def _cache_key(canvas, key: tuple) -> str:
+    """The user cache's key of an icon's operators (see _drawn): the icon and canvas state,
+    the kind of canvas (a GreyCanvas writes other colours), sheetgen's code and reportlab's
+    version (which formats the numbers)."""
+    import reportlab
+
+    from sheetgen import cache
+
+    kind = f"{type(canvas).__module__}.{type(canvas).__qualname__}"
+    return cache.key("icon", cache.code_stamp(), reportlab.Version, kind, repr(key))
+
+
+def _stored(canvas, key: tuple) -> list | None:
+    """The operators an earlier process painted for this icon (sheetgen.cache), so that a
+    new process replays them too instead of painting (a third of the time of an Imperial
+    Settlers render); None when there are none, or they are not plain operators."""
+    from sheetgen import cache
+
+    code = cache.get("icon", _cache_key(canvas, key))
+    return code if _replayable(code) else None
+
+
+def _store(canvas, key: tuple, code: list) -> None:
+    from sheetgen import cache
+
+    cache.put("icon", _cache_key(canvas, key), list(code))
 
 
 def _drawn(canvas, name: str, size: float, color) -> tuple[dict, tuple | None]:

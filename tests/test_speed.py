@@ -172,6 +172,36 @@ def test_a_render_is_the_same_with_the_cache_cold_warm_or_off(tmp_path, monkeypa
     assert outputs[0] == outputs[1] == outputs[2]
 
 
+def _render(lid: str, **kw) -> bytes:
+    from sheetgen.render import render_pdf
+
+    model._CACHE.clear()
+    return render_pdf(model.load_layout(lid), lang="en", **kw)
+
+
+def test_icons_painted_by_one_process_are_replayed_by_the_next(own_cache, monkeypatch):
+    from sheetgen import icons
+
+    first = _render("imperial-settlers-advanced")
+    assert list(own_cache.glob("icon-*.marshal"))
+
+    def never(pen):
+        raise AssertionError("painted again")
+
+    monkeypatch.setattr(icons, "_ICONS", {name: never for name in icons._ICONS})
+    assert _render("imperial-settlers-advanced") == first  # a new canvas: every icon from the cache
+    monkeypatch.setenv(cache.ENV, "off")
+    with pytest.raises(AssertionError, match="painted again"):
+        _render("imperial-settlers-advanced")
+
+
+def test_a_grey_render_never_replays_the_icons_of_a_colour_one(own_cache, monkeypatch):
+    _render("harvest-dice-advanced")  # colour icons stored
+    grey = _render("harvest-dice-advanced", grey=True)
+    monkeypatch.setenv(cache.ENV, "off")
+    assert grey == _render("harvest-dice-advanced", grey=True)
+
+
 # ------------------------------------------------------------------ fillable
 
 
