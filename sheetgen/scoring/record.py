@@ -74,7 +74,7 @@ def parse_iso_date(text: str) -> str | None:
 
 class Batch:
     """What scoring many records shares: each layout loaded once per (reference, folder)
-    and the record specs of each layout built once. One Batch for one run of records
+    (its record specs are built once per layout by _plan). One Batch for one run of records
     (a file of many games, a list given to the library): a layout file changed during
     the run is not read again."""
 
@@ -90,11 +90,6 @@ class Batch:
         if got is None:
             got = self.layouts[key] = load_layout(ref, Path(source))
         return got
-
-    def specs_for(self, layout: Layout, game) -> tuple[Map, Map]:
-        """(the record's own keys, a player) as Map specs."""
-        plan = _plan(layout)
-        return plan.record, plan.player
 
 
 class _Plan:
@@ -156,15 +151,16 @@ def validate(raw, source: str, batch: Batch | None = None) -> tuple[Layout, dict
     layout = layout_for(raw, source, ctx, batch)
     if layout is None:
         raise RecordError(ctx.errors)
-    game = game_for(layout)
-    quick = _quick(raw, layout, game, batch)
+    plan = _plan(layout)
+    game = plan.game
+    quick = _quick(raw, plan)
     if quick is not None:
         record, names = quick
         game.check(layout, record, Report(ctx, names))
         if ctx.errors:
             raise RecordError(ctx.errors)
         return layout, record, ctx.warnings
-    record_spec, pspec = batch.specs_for(layout, game)
+    record_spec, pspec = plan.record, plan.player
     top = Where(raw, None, "")
     record = {}
     # checked in place (not a copy) so that errors in record-level keys keep their line
@@ -173,7 +169,7 @@ def validate(raw, source: str, batch: Batch | None = None) -> tuple[Layout, dict
         got.pop("players", None)
         record.update(got)
     players = raw.get("players")
-    lo, hi = game.player_range(layout)
+    lo, hi = plan.lo, plan.hi
     if players is None:
         ctx.error(top, "missing key 'players'")
         raise RecordError(ctx.errors)
@@ -229,7 +225,7 @@ class _PlayerAt(Where):
         return self._path
 
 
-def _quick(raw, layout: Layout, game, batch: Batch) -> tuple[dict, list] | None:
+def _quick(raw, plan: _Plan) -> tuple[dict, list] | None:
     """(the normalised record, the player names) as validate() makes them for a valid
     record, by the quick checkers (no places, no messages); None when anything is off,
     and then validate() checks it again, the slow way, to say what. Why: a valid record
@@ -237,7 +233,6 @@ def _quick(raw, layout: Layout, game, batch: Batch) -> tuple[dict, list] | None:
     each quick checker gives what its spec's check() gives for a value it passes and
     refuses (Slow) every other (schema.Spec.quick); tests/test_scoring_fuzz.py compares
     both paths over generated records of every game."""
-    plan = _plan(layout)
     try:
         record = plan.record_quick(raw)
         players = record.pop("players", None)
