@@ -24,6 +24,7 @@ from sheetgen.schema import Field, ListOf, Map, Slow, Spec, describe
 
 VEGETABLES = ("carrot", "salad", "tomato")
 LETTERS = {"C": "carrot", "S": "salad", "T": "tomato"}  # in VEGETABLES' order
+VEG_LETTERS = "".join(LETTERS)
 EMPTY = "."
 NAMES = {
     "carrot": label("carottes", "carrots"),
@@ -150,11 +151,6 @@ def categories(layout) -> list:
     return cats
 
 
-def counts(garden: list[str]) -> dict:
-    cells = "".join(garden)
-    return {veg: cells.count(letter) for letter, veg in LETTERS.items()}
-
-
 def pig_points(layout, boxes: int) -> int:
     """The value printed beside the last row holding a checked box (0 if none)."""
     points, filled = 0, 0
@@ -189,7 +185,7 @@ def _tables(layout) -> dict:
 def check(layout, record, report) -> None:
     players = record["players"]
     t = _tables(layout)
-    for i, strays in enumerate(strays_each([p["garden"] for p in players], "CST", (t["rows"], t["cols"]))):
+    for i, strays in enumerate(strays_each([p["garden"] for p in players], VEG_LETTERS, (t["rows"], t["cols"]))):
         for letter, veg in LETTERS.items() if strays else ():
             for g in strays.get(letter, ()):
                 r, c = g[0]
