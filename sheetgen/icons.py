@@ -1126,8 +1126,10 @@ def draw_icon(canvas, name: str, x: float, y: float, size: float, color: str | N
         canvas.translate(x, y)
         canvas.scale(size / 100.0, size / 100.0)  # reportlab merges the two into one `cm`
         drawn, key = _drawn(canvas, name, size, color)
+        kept = None  # this icon's key in the user cache, when the canvas has not drawn it yet
         if key is not None and key not in drawn:
-            stored = _stored(canvas, key)
+            kept = _cache_key(canvas, key)
+            stored = _stored(kept)
             if stored is not None:
                 drawn[key] = stored
         if key is not None and key in drawn:
@@ -1144,7 +1146,7 @@ def draw_icon(canvas, name: str, x: float, y: float, size: float, color: str | N
             code = canvas._code[start:]
             if _replayable(code):
                 drawn[key] = code
-                _store(canvas, key, code)
+                _store(kept, code)
     finally:
         canvas.restoreState()
 
@@ -1165,20 +1167,20 @@ def _cache_key(canvas, key: tuple) -> str:
     return cache.key("icon", cache.code_stamp(), reportlab.Version, kind, repr(key))
 
 
-def _stored(canvas, key: tuple) -> list | None:
+def _stored(kept: str) -> list | None:
     """The operators an earlier process painted for this icon (sheetgen.cache), so that a
     new process replays them too instead of painting (a third of the time of an Imperial
     Settlers render); None when there are none, or they are not plain operators."""
     from sheetgen import cache
 
-    code = cache.get("icon", _cache_key(canvas, key))
+    code = cache.get("icon", kept)
     return code if _replayable(code) else None
 
 
-def _store(canvas, key: tuple, code: list) -> None:
+def _store(kept: str, code: list) -> None:
     from sheetgen import cache
 
-    cache.put("icon", _cache_key(canvas, key), list(code))
+    cache.put("icon", kept, list(code))
 
 
 def _drawn(canvas, name: str, size: float, color) -> tuple[dict, tuple | None]:
