@@ -464,7 +464,7 @@ def _imposed(doc: Document, g, copies: int, duplex: bool, flip: str, marks: bool
     for n, side in enumerate(sides, 1):
         key = side.key()
         if key in drawn:
-            _share_page(c, drawn[key])
+            _share_page(c, *drawn[key])
         else:
             for cell, what in enumerate(side.cells):
                 if what is not None:
@@ -473,7 +473,7 @@ def _imposed(doc: Document, g, copies: int, duplex: bool, flip: str, marks: bool
             if marks and g.per_page > 1:
                 _cut_marks(c, g)
             c.showPage()
-            drawn[key] = c._doc.Pages.pages[-1]
+            drawn[key] = c._doc.Pages.pages[-1], {}
         if progress and (n % 50 == 0 or n == len(sides)):
             progress(n)
     c.save()
@@ -513,17 +513,20 @@ def _cut_marks(c: Canvas, g) -> None:
             c.line(at.x(x), at.y(y - CUT_CROSS), at.x(x), at.y(y + CUT_CROSS))
 
 
-def _share_page(c: Canvas, first) -> None:
+def _share_page(c: Canvas, first, formatted: dict) -> None:
     """A page that shows what `first` (a page already shown) shows: one more small page
-    dictionary sharing its content stream and resources."""
+    dictionary sharing its content stream and resources. Every page sharing `first`
+    writes the same bytes, formatted once and kept in `formatted` (see _PageCopy)."""
     doc = c._doc
     if not isinstance(first.Resources, PDFObjectReference):
         first.check_format(doc)  # builds its content stream and resources now, once
         first.Resources = doc.Reference(first.Resources)
-    page = PDFPage()
+    page = _PageCopy(formatted)
     page.pagewidth, page.pageheight = first.pagewidth, first.pageheight
     page.MediaBox, page.Contents, page.Resources = first.MediaBox, first.Contents, first.Resources
     page.Parent = first.Parent
+    if first.Rotate:
+        page.Rotate = first.Rotate
     doc.addPage(page)
 
 
@@ -536,23 +539,33 @@ def _repeat_pages(c: Canvas, names: list[str], extra: int) -> None:
     a 1000-copy pad is formatted ~2x faster. Pages with annotations (form
     fields, links) are drawn the plain way, since those must differ per page.
     """
-    doc = c._doc
-    firsts = doc.Pages.pages[-len(names) :]
+    firsts = c._doc.Pages.pages[-len(names) :]
     if any(page.Annots for page in firsts):
         for _ in range(extra):
             for name in names:
                 c.doForm(name)
                 c.showPage()
         return
-    for page in firsts:
-        page.check_format(doc)  # builds its content stream and resources now, once
-        page.Resources = doc.Reference(page.Resources)
+    formatted = [{} for _ in firsts]
     for _ in range(extra):
-        for first in firsts:
-            page = PDFPage()
-            page.pagewidth, page.pageheight = first.pagewidth, first.pageheight
-            page.MediaBox, page.Contents, page.Resources = first.MediaBox, first.Contents, first.Resources
-            page.Parent = first.Parent
-            if first.Rotate:
-                page.Rotate = first.Rotate
-            doc.addPage(page)
+        for first, once in zip(firsts, formatted):
+            _share_page(c, first, once)
+
+
+_UNSET = dict.fromkeys(PDFPage.__NoDefault__)
+
+
+class _PageCopy(PDFPage):
+    """A page dictionary that only refers to what an earlier page holds (its content
+    stream, resources, media box and parent): every copy of the same page writes the
+    same bytes, so they are formatted once, by the first copy, and kept in `formatted`."""
+
+    def __init__(self, formatted: dict):
+        self.__dict__.update(_UNSET)  # what PDFPage.__init__ does with 25 setattr calls
+        self._formatted = formatted
+
+    def format(self, document) -> bytes:
+        out = self._formatted.get("bytes")
+        if out is None:
+            out = self._formatted["bytes"] = super().format(document)
+        return out
