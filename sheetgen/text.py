@@ -42,55 +42,164 @@ def font(name: str):
     return ttf
 
 
+# The code points whose metrics a font loads at once: Latin (Basic to Extended-B), general
+# punctuation, currency, letterlike symbols, number forms, arrows, mathematical operators,
+# geometric shapes. A DejaVu face maps ~5900 code points; these are ~1300 of them, all a
+# Latin-script sheet uses. A text with any other character (Greek, Cyrillic, dingbats...)
+# first loads the rest of the face (see _Face.cover), so every check and width is exact.
+_OUTSIDE_CORE = re.compile("[^\x00-\u024f\u2000-\u22ff\u25a0-\u25ff]")
+# A face's per-code-point tables, split into the core and the rest; the rest also holds
+# glyphToChar (glyph -> code points), used only by reportlab's text shaping
+_PER_CODE = ("charToGlyph", "charWidths")
+_NOT_STATE = ("_ttf_data", "_pdfScale")  # the file's bytes (read again), a function of unitsPerEm
+
+
 def _load_font(name: str, path: Path):
-    """A reportlab TTFont of the file at `path`: its face from the cache when there, else parsed
-    (and cached). The same object either way (tests/test_text.py compares them)."""
+    """A reportlab TTFont of the file at `path`, its face from the cache when there, else
+    parsed (and cached). Its face holds the metrics of the core code points, the rest loaded
+    when a text first needs them (tests/test_speed.py compares it with reportlab's own)."""
     import reportlab
-    from reportlab.pdfbase.ttfonts import TTFont
 
     from sheetgen import cache
 
     data = path.read_bytes()
-    key = cache.key("font", reportlab.Version, data)
+    key = cache.key("font", "core+rest", reportlab.Version, data)  # "core+rest": _face_state's form
     face = _face_from_state(cache.get("font", key), path, data)
     if face is None:
-        ttf = TTFont(name, str(path))
-        cache.put("font", key, _face_state(ttf.face))
-        return ttf
+        from reportlab.pdfbase.ttfonts import TTFontFace
+
+        state = _face_state(TTFontFace(str(path)))
+        cache.put("font", key, state)
+        face = _face_from_state(state, path, data)
     return _ttfont(name, face)
 
 
-_NOT_STATE = ("_ttf_data", "_pdfScale")  # the file's bytes (read again), a function of unitsPerEm
-
-
 def _face_state(face) -> dict:
-    """A parsed TTFontFace as plain data (marshal-able): its attributes, names as bytes."""
+    """A parsed TTFontFace as plain data (marshal-able): its attributes (names as bytes), with
+    the per-code-point tables holding the core code points (_OUTSIDE_CORE) and `rest` the
+    others (marshalled, so that loading the state does not build them); the per-glyph
+    tables (glyph offsets, advance widths and side bearings) as packed integers when they are."""
+    import marshal
+    from array import array
+
     from reportlab.pdfbase.ttfonts import TTFNameBytes
 
     attrs = {k: v for k, v in vars(face).items() if k not in _NOT_STATE}
     names = sorted(k for k, v in attrs.items() if isinstance(v, TTFNameBytes))
-    return {"attrs": {k: bytes(v) if k in names else v for k, v in attrs.items()}, "names": names}
+    attrs = {k: bytes(v) if k in names else v for k, v in attrs.items()}
+    rest = {"glyphToChar": attrs.pop("glyphToChar")}
+    for table in _PER_CODE:
+        core, rest[table] = {}, {}
+        for code, value in attrs[table].items():
+            (rest[table] if _OUTSIDE_CORE.match(chr(code)) else core)[code] = value
+        attrs[table] = core
+    packed = {}
+    for table, flat in (("glyphPos", attrs["glyphPos"]), ("hmetrics", [n for pair in attrs["hmetrics"] for n in pair])):
+        if all(type(n) is int and -(2**31) <= n < 2**31 for n in flat):
+            packed[table] = array("l", flat).tobytes()
+            del attrs[table]
+    return {"attrs": attrs, "names": names, "rest": marshal.dumps(rest), "packed": packed}
 
 
 def _face_from_state(state, path: Path, data: bytes):
-    """The TTFontFace that `_face_state` described (None if `state` is not one), as
-    TTFontFace(path) would have parsed it."""
-    from reportlab.pdfbase.pdfmetrics import TypeFace
-    from reportlab.pdfbase.ttfonts import TTFNameBytes, TTFontFace
+    """The face that `_face_state` described (None if `state` is not one): a _Face with the
+    core code points' metrics, which a text needing more completes."""
+    from array import array
 
-    if not (isinstance(state, dict) and isinstance(state.get("attrs"), dict) and "unitsPerEm" in state["attrs"]):
+    from reportlab.pdfbase.pdfmetrics import TypeFace
+
+    if not (
+        isinstance(state, dict)
+        and isinstance(state.get("attrs"), dict)
+        and "unitsPerEm" in state["attrs"]
+        and isinstance(state.get("rest"), bytes)
+        and isinstance(state.get("packed"), dict)
+    ):
         return None
-    face = TTFontFace.__new__(TTFontFace)
+    from reportlab.pdfbase.ttfonts import TTFNameBytes
+
+    face_class, _ = _classes()
+    face = face_class.__new__(face_class)
     TypeFace.__init__(face, None)
     attrs = dict(state["attrs"])
     for k in state.get("names", ()):
         attrs[k] = TTFNameBytes(attrs[k])
+    packed = state["packed"]
+    if "glyphPos" in packed:
+        attrs["glyphPos"] = array("l", packed["glyphPos"])
+    if "hmetrics" in packed:
+        flat = array("l", packed["hmetrics"])
+        attrs["hmetrics"] = _Pairs(flat)
     vars(face).update(attrs)
+    face._rest = state["rest"]
     face.filename = str(path)
     face._ttf_data = data
     per_em = face.unitsPerEm
     face._pdfScale = (lambda x: x) if per_em == 1000 else (lambda x, k=1000 / per_em: x * k)
     return face
+
+
+class _Pairs:
+    """A face's hmetrics, (advance width, left side bearing) for each glyph, kept as one packed
+    array of integers: reportlab reads it only by index, for the glyphs a PDF embeds."""
+
+    __slots__ = ("flat",)
+
+    def __init__(self, flat):
+        self.flat = flat
+
+    def __len__(self) -> int:
+        return len(self.flat) // 2
+
+    def __getitem__(self, i: int) -> tuple[int, int]:
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        i %= len(self)
+        return self.flat[2 * i], self.flat[2 * i + 1]
+
+    def __eq__(self, other) -> bool:
+        return list(self) == list(other)
+
+
+@cache
+def _classes():
+    """(_Face, _Font): reportlab's TTFontFace and TTFont whose per-code-point tables hold the
+    core code points until a text needs others (made on first use: reportlab is imported late)."""
+    import marshal
+
+    from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
+
+    class _Face(TTFontFace):
+        _rest = None  # the marshalled tables of the other code points, until loaded
+
+        def cover(self, text: str) -> None:
+            """Load the other code points' metrics if `text` holds one of them."""
+            if self._rest is not None and _OUTSIDE_CORE.search(text):
+                self.complete()
+
+        def complete(self) -> None:
+            rest, self._rest = marshal.loads(self._rest), None
+            for table in _PER_CODE:
+                getattr(self, table).update(rest[table])
+            self.glyphToChar = rest["glyphToChar"]
+
+        def __getattr__(self, name: str):  # only for an attribute not set
+            if name == "glyphToChar" and self._rest is not None:
+                self.complete()
+                return self.glyphToChar
+            raise AttributeError(name)
+
+    class _Font(TTFont):
+        # every text reportlab measures or draws in this font passes one of these two
+        def stringWidth(self, text, size, encoding="utf8"):  # noqa: N802 (reportlab's name)
+            self.face.cover(text)
+            return TTFont.stringWidth(self, text, size, encoding)
+
+        def splitString(self, text, doc, encoding="utf-8"):  # noqa: N802
+            self.face.cover(text)
+            return TTFont.splitString(self, text, doc, encoding)
+
+    return _Face, _Font
 
 
 def _ttfont(name: str, face):
@@ -99,9 +208,10 @@ def _ttfont(name: str, face):
     from weakref import WeakKeyDictionary
 
     from reportlab import rl_config
-    from reportlab.pdfbase.ttfonts import TTEncoding, TTFont
+    from reportlab.pdfbase.ttfonts import TTEncoding
 
-    ttf = TTFont.__new__(TTFont)
+    _, font_class = _classes()
+    ttf = font_class.__new__(font_class)
     ttf.fontName = name
     ttf.face = face
     ttf.encoding = TTEncoding()
@@ -117,7 +227,9 @@ def font_name(name: str) -> str:
 
 def missing_glyphs(text: str, name: str = "sans") -> str:
     """The characters of `text` that the font cannot draw (reportlab would draw nothing)."""
-    cmap = font(name).face.charToGlyph
+    face = font(name).face
+    face.cover(text)
+    cmap = face.charToGlyph
     seen = []
     for ch in text:
         if ch not in "\n\t" and ord(ch) not in cmap and ch not in seen:

@@ -60,6 +60,11 @@ def typed(value):
     return (type(value).__name__, value)
 
 
+def core(face) -> bool:
+    """Whether `face` holds only the core code points (text._OUTSIDE_CORE) and not the rest."""
+    return face._rest is not None and not any(text._OUTSIDE_CORE.match(chr(c)) for c in face.charToGlyph)
+
+
 @pytest.mark.parametrize("name", text.FONT_NAMES)
 def test_a_cached_font_is_the_font_parsed_from_its_file(name, own_cache):
     from reportlab.pdfbase.ttfonts import TTFont
@@ -70,18 +75,64 @@ def test_a_cached_font_is_the_font_parsed_from_its_file(name, own_cache):
     assert list(own_cache.glob("font-*.marshal"))
     cached = text._load_font("x", path)  # a hit
     for font in (first, cached):
+        # a Latin text is measured from the core code points alone
+        assert font.stringWidth("Récolte 12 † → −", 9) == parsed.stringWidth("Récolte 12 † → −", 9)
+        assert core(font.face) and 1000 < len(font.face.charToGlyph) < len(parsed.face.charToGlyph) / 3
+        # a Greek one loads the rest first
+        assert font.stringWidth("Σ récolte", 9) == parsed.stringWidth("Σ récolte", 9)
+        assert font.face._rest is None
         face, want = vars(font.face), vars(parsed.face)
-        assert set(face) == set(want)
+        assert set(face) - {"_rest"} == set(want)
         for key in want:
             if key == "_pdfScale":
                 assert face[key](1234) == want[key](1234)
+            elif key in text._PER_CODE:  # the core first, then the rest: another order, same table
+                assert typed(dict(sorted(face[key].items()))) == typed(dict(sorted(want[key].items()))), key
+            elif key in ("glyphPos", "hmetrics"):  # packed integers, read by index
+                assert typed([face[key][i] for i in range(len(face[key]))]) == typed(want[key]), key
             else:
                 assert face[key] == want[key], key
                 assert type(face[key]) is type(want[key]), key
                 assert typed(face[key]) == typed(want[key]), key  # order and types inside
         others = {k: v for k, v in vars(font).items() if k not in ("face", "state", "encoding")}
         assert others == {k: v for k, v in vars(parsed).items() if k not in ("face", "state", "encoding")}
-        assert font.stringWidth("Récolte 12", 9) == parsed.stringWidth("Récolte 12", 9)
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["Récolte 12 † → −", "Жук Σ é", "\u0661\u0662 \uff11"],  # Latin only; Cyrillic and Greek; Arabic digits, full width
+)
+def test_a_cached_font_draws_the_pdf_reportlab_draws(words, own_cache):
+    """The same PDF bytes with a cached font as with the font reportlab parses, with or
+    without characters outside the core code points (drawn in the middle of the page)."""
+    import io
+
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    path = text.font_dir() / text.FONT_FILES["sans"]
+    text._load_font("cmp", path)  # stored
+    pdfs = []
+    for font in (TTFont("cmp", str(path)), text._load_font("cmp", path)):
+        pdfmetrics.registerFont(font)
+        out = io.BytesIO()
+        c = Canvas(out, invariant=1)
+        c.setFont("cmp", 12)
+        c.drawString(100, 100, "Le " + words + " " + str(c.stringWidth(words, "cmp", 12)))
+        c.save()
+        pdfs.append(out.getvalue())
+    assert pdfs[0] == pdfs[1]
+
+
+def test_a_glyph_outside_the_core_is_checked_against_the_whole_font(own_cache):
+    text.font.cache_clear()
+    try:
+        assert core(text.font("sans").face)
+        assert text.missing_glyphs("Жук Σ 漢 \U0001f600 é") == "漢"  # DejaVu draws the emoji, not the ideogram
+        assert not core(text.font("sans").face)
+    finally:
+        text.font.cache_clear()
 
 
 def test_a_corrupt_cache_entry_is_a_miss(own_cache):
