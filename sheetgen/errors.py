@@ -9,7 +9,8 @@ imports Click, and nothing parses a formatted problem back.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from sheetgen.values import valueclass
 
 MAX_SHOWN = 50  # problems printed; the rest are counted ("... and 1,234 more")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -36,7 +37,7 @@ def shown_problems(lines: list[str]) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
+@valueclass
 class Problem:
     """One thing wrong with an input: `file:line: path: message` when shown."""
 

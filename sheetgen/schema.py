@@ -68,7 +68,7 @@ class Where:
         return _where(self.node, self.key)
 
 
-@dataclass
+@dataclass  # not a sheetgen.values class: the batch scorer makes one a record, and a dataclass's is quicker
 class Ctx:
     errors: list[Problem] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)

@@ -23,6 +23,7 @@ GROUND = {
     "paper",
     "fileio",
     "cache",
+    "values",
     "__init__",
 }
 

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from functools import wraps
 
 from sheetgen.errors import LayoutError, Problem, RecordError
+from sheetgen.values import valueclass
 
 
-@dataclass(frozen=True)
+@valueclass
 class Reads:
     """What a game's rules read from a layout: element ids with their types, and
     constant names. `optional_constants` may be absent (their absence means
@@ -57,7 +58,7 @@ def sheet_players(layout) -> tuple[int, int]:
     return 1, 8
 
 
-@dataclass(frozen=True)
+@valueclass
 class Game:
     """The contract every game implements. The required parts have no default;
     the optional ones have real defaults (no caller probes with hasattr).
@@ -139,7 +140,7 @@ class Game:
         return self.record_from_sheets(layout, sheets)
 
 
-@dataclass
+@dataclass  # not a sheetgen.values class: the batch scorer makes one a player, and a dataclass's is quicker
 class PlayerScore:
     name: str
     breakdown: dict  # category key -> points, in the categories' order

@@ -7,7 +7,7 @@ Coordinates are millimetres from the top-left corner of the sheet, y down.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from sheetgen.values import replace, valueclass
 
 INK = "#222222"
 MIN_TEXT = 7.0  # pt: the smallest text a player reads (rules, labels, captions)
@@ -15,7 +15,7 @@ MIN_HINT = 5.5  # pt: the smallest hint printed inside a box to write in ('run',
 HOUSE_MARK = "\u2020"  # †: after a value the rules leave open (a house value)
 
 
-@dataclass(frozen=True)
+@valueclass
 class Rect:
     x: float
     y: float
@@ -28,7 +28,7 @@ class Rect:
     dash: tuple = ()
 
 
-@dataclass(frozen=True)
+@valueclass
 class Line:
     x1: float
     y1: float
@@ -39,7 +39,7 @@ class Line:
     dash: tuple = ()
 
 
-@dataclass(frozen=True)
+@valueclass
 class Box:
     """A box a player marks: `check` (tick or cross) or `write` (a number or a name)."""
 
@@ -54,7 +54,7 @@ class Box:
     fill: str | None = "#ffffff"
 
 
-@dataclass(frozen=True)
+@valueclass
 class Text:
     x: float
     y: float
@@ -88,7 +88,7 @@ def raise_text(prims: list, least: float) -> list:
     ]
 
 
-@dataclass(frozen=True)
+@valueclass
 class Icon:
     x: float
     y: float
@@ -97,7 +97,7 @@ class Icon:
     color: str | None = None
 
 
-@dataclass(frozen=True)
+@valueclass
 class Circle:
     x: float  # centre
     y: float
@@ -107,7 +107,7 @@ class Circle:
     width: float = 0.5
 
 
-@dataclass(frozen=True)
+@valueclass
 class QR:
     """A QR code `size` mm square (its quiet zone included) saying `data`: the scan mark
     that names the sheet (sheetgen.layout.scanmarks)."""
@@ -126,7 +126,7 @@ def field_name(field: str, copy: int) -> str:
     return field if copy == 1 else f"{field}{COPY_SEPARATOR}{copy}"
 
 
-@dataclass(frozen=True)
+@valueclass
 class PageDisplay:
     """One page of a layout, built for one language and player count: the sheet's
     size (mm) and its primitives, in drawing order."""
@@ -141,7 +141,7 @@ class PageDisplay:
         return [p for p in self.prims if isinstance(p, Box) and p.field and not p.checked]
 
 
-@dataclass(frozen=True)
+@valueclass
 class Document:
     """What a renderer draws: the pages' display lists and what the file says of itself."""
 

@@ -7,7 +7,6 @@ once as a LayoutError.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from sheetgen.errors import LayoutError, Problem
@@ -34,6 +33,7 @@ from sheetgen.schema import (
     did_you_mean,
 )
 from sheetgen.srctree import tree_hash
+from sheetgen.values import field, valueclass
 
 MIN_BOX = 7.0  # mm: a box a pencil can mark
 MIN_MINI_BOX = 3.5  # mm: cells of a small copy of a board (dots, not numbers)
@@ -192,7 +192,7 @@ class Constants(dict):
         raise LayoutError(Problem(f"the layout has no constant '{name}', which the scorer reads", self.source))
 
 
-@dataclass
+@valueclass(frozen=False)
 class Page:
     id: str
     title: dict
@@ -200,7 +200,7 @@ class Page:
     house_note: dict | None = None  # the page's own house note, else the layout's
 
 
-@dataclass
+@valueclass(frozen=False)
 class Layout:
     id: str
     game: str

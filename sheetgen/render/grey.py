@@ -11,12 +11,11 @@ Two steps, both in the backend (the layout and its display list do not change):
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from sheetgen.layout.display import Box, Circle, Line, Rect, Text
+from sheetgen.values import replace
 
 SOLID_AREA = 300.0  # mm²: a dark fill larger than this becomes a pale, outlined one
 PALE = 0.9  # the grey of a large fill that was dark

@@ -20,10 +20,9 @@ book page.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from sheetgen.errors import UsageError
 from sheetgen.paper import MARGIN, PAPERS, paper_name
+from sheetgen.values import valueclass
 
 PER_PAGE = (1, 2, 4)
 GUTTER = 6.0  # mm between two sheets' drawings; the cut line runs down its middle
@@ -33,7 +32,7 @@ MIN_HINT = 4.5  # pt: the smallest in-box hint (5.5 pt at full size), after scal
 PT = 72 / 25.4
 
 
-@dataclass(frozen=True)
+@valueclass
 class Grid:
     """A printed page cut into cells: its size (mm) and the cells' drawable areas."""
 
@@ -104,14 +103,14 @@ def grid(paper: str, per_page: int) -> Grid:
 # ------------------------------------------------------------------ which sheet goes where
 
 
-@dataclass(frozen=True)
+@valueclass
 class Cell:
     page: int  # index of the sheet's page in the document
     copy: int  # 1-based copy number
     turned: bool = False  # drawn upside down (the back of a short/long turn)
 
 
-@dataclass(frozen=True)
+@valueclass
 class Sheetside:
     """One printed page: a Cell or None (left empty) per cell of the grid."""
 
@@ -161,7 +160,7 @@ def empty_cells(sides: list[Sheetside]) -> int:
 # ------------------------------------------------------------------ still writable when scaled
 
 
-@dataclass(frozen=True)
+@valueclass
 class Smallest:
     """The smallest thing of a kind on the pages: its size, where, and what."""
 

@@ -8,7 +8,6 @@ one. `invariant=1` makes the output byte-identical for identical input.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 from functools import cache
 
 from reportlab.lib.colors import HexColor
@@ -22,6 +21,7 @@ from sheetgen import text as fonts
 from sheetgen.icons import draw_icon
 from sheetgen.layout.display import QR, Box, Circle, Document, Icon, Line, Rect, Text, field_name
 from sheetgen.paper import PAPERS
+from sheetgen.values import valueclass
 
 PT = 72 / 25.4
 
@@ -68,7 +68,7 @@ def _color(hexstr: str):
     return HexColor(hexstr)
 
 
-@dataclass(frozen=True)
+@valueclass
 class Placement:
     """Where the sheet sits on the paper: its top-left corner, in mm from the paper's."""
 

@@ -6,7 +6,7 @@ once as a RecordError (`file:line: players[1] 'Bob': market.carrot: ...`).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from sheetgen.errors import LayoutError, Problem, RecordError, SheetgenError
@@ -17,6 +17,7 @@ from sheetgen.layout.model import Layout
 from sheetgen.layout.resolve import describe_kind, is_builtin_ref
 from sheetgen.schema import INVALID, Any_, Ctx, Field, Map, Slow, Spec, Str, Where, describe
 from sheetgen.scoring.rank import rank_players
+from sheetgen.values import replace
 from sheetgen.yamlsrc import load_file
 
 

@@ -28,7 +28,6 @@ Every card is built by checking its boxes: none is printed checked.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from sheetgen.cells import groups
 from sheetgen.layout.display import HOUSE_MARK, INK, MIN_TEXT, Box, Circle, Icon, Line, Rect, Text
@@ -44,6 +43,7 @@ from sheetgen.layout.elements.common import (
     read_checked,
 )
 from sheetgen.schema import Bool, Field, Int, Length, ListOf, Map, Num, Str
+from sheetgen.values import valueclass
 
 HEADER = 7.0  # mm, the name band
 PAD = 2.5  # mm, inner margin
@@ -313,7 +313,7 @@ def _ladder(el, env, right, y, h):
     return out, x0
 
 
-@dataclass(frozen=True)
+@valueclass
 class Card:
     """Where a card's parts go (mm), and its ability sentence as printed: what both the
     check and the build of a building read."""

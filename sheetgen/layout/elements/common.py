@@ -15,11 +15,11 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from sheetgen.errors import LayoutError, Problem
 from sheetgen.layout.display import HOUSE_MARK, MIN_TEXT, Circle, Icon, Text
 from sheetgen.schema import INVALID, Bool, Field, Int, Length, ListOf, Map, Pair, Spec, Str, describe
+from sheetgen.values import field, valueclass
 
 ID_PATTERN = r"[a-z][a-z0-9_-]*"
 IdStr = lambda: Str(ID_PATTERN, what="an id (lower case letters, digits, - and _)")  # noqa: E731
@@ -182,7 +182,7 @@ def placeholders(text: str) -> list[str]:
         return []
 
 
-@dataclass
+@valueclass(frozen=False)
 class Env:
     """What building a display list needs besides the element."""
 
@@ -285,7 +285,7 @@ class Env:
         return self.theme["tint"]
 
 
-@dataclass
+@valueclass(frozen=False)
 class ElementType:
     name: str
     fields: dict[str, Field]
