@@ -258,6 +258,11 @@ def bench_processes(runs: int, log, largest: str | None, quick: bool, records: d
                 ("same, cache off", None, cold),
             ),
             (
+                f"render {HARVEST} --copies {copies} --per-page 2",
+                sg + ["render", HARVEST, "--copies", str(copies), "--per-page", "2", "-o", out],
+                ("same, cache off", None, cold),
+            ),
+            (
                 f"render {FILLABLE_LAYOUT} --fillable --copies {fill}",
                 sg + ["render", FILLABLE_LAYOUT, "--fillable", "--copies", str(fill), "-o", out],
                 ("same, cache off", None, cold),
@@ -621,12 +626,16 @@ def targets(render_rows: list[dict], procs: list[dict], fillable: dict | None, s
         if command.startswith("render ") and " --" not in command:
             lid = command.split()[1]
             proc(command, RENDER_CLI_S.get(lid, RENDER_CLI_OTHER_S), f"one sheet, whole process [{lid}]")
-    pad = next((c for c in by if c.startswith(f"render {HARVEST} --copies")), None)
-    copies = int(pad.split()[-1]) if pad else PAD_COPIES
-    if pad and copies == PAD_COPIES:
-        proc(pad, PAD_PROCESS_S, f"{PAD_COPIES}-copy pad time, whole process [{HARVEST}]", PAD_SIZE_KIB)
-    else:
-        add(f"{PAD_COPIES}-copy pad, whole process", None, PAD_PROCESS_S, "s <=", False, "not in --quick")
+    for per_page in ("", " --per-page 2"):  # the pad, and the same 2-up (issue 15: "2-up pads the same")
+        pad = next(
+            (c for c in by if c.startswith(f"render {HARVEST} --copies") and ("--per-page" in c) == bool(per_page)),
+            None,
+        )
+        what = f"{PAD_COPIES}-copy {'2-up ' if per_page else ''}pad"
+        if pad and int(pad.split()[3]) == PAD_COPIES:
+            proc(pad, PAD_PROCESS_S, f"{what} time, whole process [{HARVEST}]", PAD_SIZE_KIB)
+        else:
+            add(f"{what}, whole process", None, PAD_PROCESS_S, "s <=", False, "not in --quick")
     fill = next((c for c in by if "--fillable" in c), None)
     if fill and int(fill.split()[-1]) == FILLABLE_COPIES:
         proc(fill, FILLABLE_S, f"{FILLABLE_COPIES} fillable copies time, whole process [{FILLABLE_LAYOUT}]")

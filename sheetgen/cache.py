@@ -1,10 +1,13 @@
 """A small user cache of derived data, so that a process does not redo work whose
-inputs have not changed: the parsed metrics of the bundled fonts, the parsed trees of
-layout files, which layouts passed the full validation, the modules of QR codes, and
-the text of `sheetgen --help`.
+inputs have not changed: the parsed metrics of the bundled fonts and the font subsets
+a PDF embeds, the parsed trees of layout files, which layouts passed the full
+validation, the operators of painted icons, the modules of QR codes, and the text of
+`sheetgen --help`.
 
-Entries are keyed by content hashes (of the font file, of the layout tree and of
-sheetgen's own code), so a stale entry is never used: a changed input is another key.
+Entries are keyed by hashes of their inputs (a layout tree's content; a file's path, size
+and modification time, as Python keys its compiled modules: the font files, sheetgen's
+own code), so a stale entry is never used: a changed input is another key. The folder
+keeps to MAX_ENTRIES files (prune).
 Values are plain data written with `marshal` (never pickle: nothing read back can
 run code). An unreadable or corrupt entry is a miss, and a failed write is ignored:
 the cache only saves time, it never changes a result.
@@ -69,7 +72,8 @@ def get(kind: str, k: str):
 
 
 def put(kind: str, k: str, value) -> None:
-    """Store a plain value (atomically: a reader sees the old file or the new one)."""
+    """Store a plain value (atomically: a reader sees the old file or the new one). One
+    write in 16 (by its key) also prunes the folder (see prune)."""
     path = _path(kind, k)
     if path is None:
         return
@@ -83,6 +87,26 @@ def put(kind: str, k: str, value) -> None:
             tmp.unlink()
         except OSError:
             pass
+        return
+    if k.endswith("0"):
+        prune(path.parent)
+
+
+MAX_ENTRIES = 4000  # a designer's edits each leave new entries (trees, icons, font subsets)
+
+
+def prune(folder: Path, most: int = MAX_ENTRIES) -> None:
+    """Keep the folder to `most` entries: past that, the least recently written go, down
+    to three quarters of it (an entry still in use is only written again)."""
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.endswith(".marshal") and e.is_file()]
+        if len(entries) <= most:
+            return
+        entries.sort(key=lambda e: e.stat().st_mtime_ns)
+        for entry in entries[: len(entries) - most * 3 // 4]:
+            os.unlink(entry.path)
+    except OSError:
+        pass
 
 
 @cache

@@ -8,11 +8,11 @@ exactly the lines it returns), so both agree on what fits.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
 from sheetgen.fileio import data_folder
+from sheetgen.values import valueclass
 
 FONT_FILES = {
     "sans": "DejaVuSans.ttf",
@@ -62,15 +62,18 @@ def _load_font(name: str, path: Path):
 
     from sheetgen import cache
 
-    data = path.read_bytes()
-    key = cache.key("font", "core+rest", reportlab.Version, data)  # "core+rest": _face_state's form
-    face = _face_from_state(cache.get("font", key), path, data)
+    # the file by its path, size and modification time, as Python keys its compiled modules:
+    # hashing its content would read and hash 0.7 MB a face
+    st = path.stat()
+    key = cache.key("font", "core+rest+packed", reportlab.Version, path.resolve(), st.st_size, st.st_mtime_ns)
+    face = _face_from_state(cache.get("font", key), path)
     if face is None:
         from reportlab.pdfbase.ttfonts import TTFontFace
 
         state = _face_state(TTFontFace(str(path)))
         cache.put("font", key, state)
-        face = _face_from_state(state, path, data)
+        face = _face_from_state(state, path)
+    face._key = key
     return _ttfont(name, face)
 
 
@@ -78,7 +81,7 @@ def _face_state(face) -> dict:
     """A parsed TTFontFace as plain data (marshal-able): its attributes (names as bytes), with
     the per-code-point tables holding the core code points (_OUTSIDE_CORE) and `rest` the
     others (marshalled, so that loading the state does not build them); the per-glyph
-    tables (glyph offsets, advance widths and side bearings) as packed integers when they are."""
+    tables (glyph offsets, advance widths and side bearings) packed (see _Packed)."""
     import marshal
     from array import array
 
@@ -94,14 +97,16 @@ def _face_state(face) -> dict:
             (rest[table] if _OUTSIDE_CORE.match(chr(code)) else core)[code] = value
         attrs[table] = core
     packed = {}
-    for table, flat in (("glyphPos", attrs["glyphPos"]), ("hmetrics", [n for pair in attrs["hmetrics"] for n in pair])):
-        if all(type(n) is int and -(2**31) <= n < 2**31 for n in flat):
-            packed[table] = array("l", flat).tobytes()
+    for table, width in (("glyphPos", 1), ("hmetrics", 2)):
+        flat = attrs[table] if width == 1 else [n for pair in attrs[table] for n in pair]
+        if all(type(n) is float or (type(n) is int and abs(n) < 2**53) for n in flat):  # doubles hold them exactly
+            floats = [i for i, n in enumerate(flat) if type(n) is float]
+            packed[table] = (array("d", flat).tobytes(), floats, width)
             del attrs[table]
     return {"attrs": attrs, "names": names, "rest": marshal.dumps(rest), "packed": packed}
 
 
-def _face_from_state(state, path: Path, data: bytes):
+def _face_from_state(state, path: Path):
     """The face that `_face_state` described (None if `state` is not one): a _Face with the
     core code points' metrics, which a text needing more completes."""
     from array import array
@@ -124,41 +129,39 @@ def _face_from_state(state, path: Path, data: bytes):
     attrs = dict(state["attrs"])
     for k in state.get("names", ()):
         attrs[k] = TTFNameBytes(attrs[k])
-    packed = state["packed"]
-    if "glyphPos" in packed:
-        attrs["glyphPos"] = array("l", packed["glyphPos"])
-    if "hmetrics" in packed:
-        flat = array("l", packed["hmetrics"])
-        attrs["hmetrics"] = _Pairs(flat)
+    for table, (flat, floats, width) in state["packed"].items():
+        attrs[table] = _Packed(array("d", flat), frozenset(floats), width)
     vars(face).update(attrs)
     face._rest = state["rest"]
-    face.filename = str(path)
-    face._ttf_data = data
+    face.filename = str(path)  # its bytes (_ttf_data) are read when a subset is made
     per_em = face.unitsPerEm
     face._pdfScale = (lambda x: x) if per_em == 1000 else (lambda x, k=1000 / per_em: x * k)
     return face
 
 
-class _Pairs:
-    """A face's hmetrics, (advance width, left side bearing) for each glyph, kept as one packed
-    array of integers: reportlab reads it only by index, for the glyphs a PDF embeds."""
+class _Packed:
+    """A face's glyph offsets (`width` 1) or hmetrics (`width` 2: advance width and left side
+    bearing), one number or pair a glyph, kept packed as doubles (`floats`: the positions
+    holding a float, the others are ints): reportlab reads them only by index, for the
+    glyphs a PDF embeds, so the thousands of others are never made into objects."""
 
-    __slots__ = ("flat",)
+    __slots__ = ("flat", "floats", "width")
 
-    def __init__(self, flat):
-        self.flat = flat
+    def __init__(self, flat, floats: frozenset, width: int):
+        self.flat, self.floats, self.width = flat, floats, width
 
     def __len__(self) -> int:
-        return len(self.flat) // 2
+        return len(self.flat) // self.width
 
-    def __getitem__(self, i: int) -> tuple[int, int]:
+    def _number(self, at: int):
+        n = self.flat[at]
+        return n if at in self.floats else int(n)
+
+    def __getitem__(self, i: int):
         if not -len(self) <= i < len(self):
             raise IndexError(i)
-        i %= len(self)
-        return self.flat[2 * i], self.flat[2 * i + 1]
-
-    def __eq__(self, other) -> bool:
-        return list(self) == list(other)
+        at = (i % len(self)) * self.width
+        return self._number(at) if self.width == 1 else (self._number(at), self._number(at + 1))
 
 
 @cache
@@ -171,6 +174,7 @@ def _classes():
 
     class _Face(TTFontFace):
         _rest = None  # the marshalled tables of the other code points, until loaded
+        _key = None  # the face's user-cache key (its file's content and reportlab's version)
 
         def cover(self, text: str) -> None:
             """Load the other code points' metrics if `text` holds one of them."""
@@ -183,10 +187,26 @@ def _classes():
                 getattr(self, table).update(rest[table])
             self.glyphToChar = rest["glyphToChar"]
 
+        def makeSubset(self, subset):  # noqa: N802 (reportlab's name)
+            """The font file of a subset (the code points `subset`) that a PDF embeds, kept in
+            the user cache: the same sheet's subsets are the same each time."""
+            from sheetgen import cache
+
+            key = self._key and cache.key("subset", self._key, ",".join(map(str, subset)))
+            made = cache.get("subset", key) if key else None
+            if not isinstance(made, bytes):
+                made = TTFontFace.makeSubset(self, subset)
+                if key:
+                    cache.put("subset", key, made)
+            return made
+
         def __getattr__(self, name: str):  # only for an attribute not set
             if name == "glyphToChar" and self._rest is not None:
                 self.complete()
                 return self.glyphToChar
+            if name == "_ttf_data":  # the file, read when a PDF embeds a subset the cache lacks
+                self._ttf_data = Path(self.filename).read_bytes()
+                return self._ttf_data
             raise AttributeError(name)
 
     class _Font(TTFont):
@@ -242,7 +262,7 @@ def width(text: str, name: str, size: float) -> float:
     return font(name).stringWidth(text, size)
 
 
-@dataclass(frozen=True)
+@valueclass
 class Fitted:
     lines: tuple[str, ...]
     size: float  # font size in pt

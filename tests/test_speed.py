@@ -81,8 +81,9 @@ def test_a_cached_font_is_the_font_parsed_from_its_file(name, own_cache):
         # a Greek one loads the rest first
         assert font.stringWidth("Σ récolte", 9) == parsed.stringWidth("Σ récolte", 9)
         assert font.face._rest is None
+        assert "_ttf_data" not in vars(font.face) and font.face._ttf_data == path.read_bytes()  # read when needed
         face, want = vars(font.face), vars(parsed.face)
-        assert set(face) - {"_rest"} == set(want)
+        assert set(face) - {"_rest", "_key"} == set(want)
         for key in want:
             if key == "_pdfScale":
                 assert face[key](1234) == want[key](1234)
@@ -114,15 +115,28 @@ def test_a_cached_font_draws_the_pdf_reportlab_draws(words, own_cache):
     path = text.font_dir() / text.FONT_FILES["sans"]
     text._load_font("cmp", path)  # stored
     pdfs = []
-    for font in (TTFont("cmp", str(path)), text._load_font("cmp", path)):
-        pdfmetrics.registerFont(font)
-        out = io.BytesIO()
-        c = Canvas(out, invariant=1)
-        c.setFont("cmp", 12)
-        c.drawString(100, 100, "Le " + words + " " + str(c.stringWidth(words, "cmp", 12)))
-        c.save()
-        pdfs.append(out.getvalue())
-    assert pdfs[0] == pdfs[1]
+    # reportlab keeps the first font registered under a name, or of a face: each font is
+    # registered alone, and reportlab's registry put back after
+    saved = dict(pdfmetrics._fonts), dict(pdfmetrics._dynFaceNames)
+    try:
+        # the second cached font's subsets come from the cache, where the first one left them
+        for font in (TTFont("cmp", str(path)), text._load_font("cmp", path), text._load_font("cmp", path)):
+            pdfmetrics._fonts.pop("cmp", None)
+            pdfmetrics._dynFaceNames.pop(font.face.name, None)
+            pdfmetrics.registerFont(font)
+            assert pdfmetrics.getFont("cmp") is font
+            out = io.BytesIO()
+            c = Canvas(out, invariant=1)
+            c.setFont("cmp", 12)
+            c.drawString(100, 100, "Le " + words + " " + str(c.stringWidth(words, "cmp", 12)))
+            c.save()
+            pdfs.append(out.getvalue())
+    finally:
+        for table, old in zip((pdfmetrics._fonts, pdfmetrics._dynFaceNames), saved):
+            table.clear()
+            table.update(old)
+    assert pdfs[0] == pdfs[1] == pdfs[2]
+    assert len(list(own_cache.glob("subset-*.marshal"))) == 1
 
 
 def test_a_glyph_outside_the_core_is_checked_against_the_whole_font(own_cache):
@@ -142,6 +156,21 @@ def test_a_corrupt_cache_entry_is_a_miss(own_cache):
         entry.write_bytes(b"\x00not marshal")
     font = text._load_font("x", path)
     assert font.face.unitsPerEm == 2048 and font.face.charToGlyph
+
+
+def test_the_cache_keeps_to_its_most_entries(own_cache):
+    import os
+
+    for i in range(12):
+        cache.put("x", f"k{i:02d}1", i)  # keys not ending in 0: no pruning yet
+        os.utime(own_cache / f"x-k{i:02d}1.marshal", ns=(10**18 + i, 10**18 + i))
+    (own_cache / "notes.txt").write_text("not the cache's")
+    cache.prune(own_cache, most=8)  # 12 > 8: down to 6, the newest
+    assert sorted(p.name for p in own_cache.iterdir()) == ["notes.txt"] + [f"x-k{i:02d}1.marshal" for i in range(6, 12)]
+    cache.prune(own_cache, most=8)  # 6 <= 8: nothing goes
+    assert len(list(own_cache.glob("*.marshal"))) == 6
+    cache.put("x", "kk0", 1)  # a key ending in 0 prunes (at the default, far above)
+    assert cache.get("x", "kk0") == 1 and cache.get("x", "k111") == 11
 
 
 def test_the_cache_can_be_turned_off(monkeypatch):
