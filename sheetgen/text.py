@@ -55,9 +55,9 @@ _NOT_STATE = ("_ttf_data", "_pdfScale")  # the file's bytes (read again), a func
 
 
 def _load_font(name: str, path: Path):
-    """A reportlab TTFont of the file at `path`, its face from the cache when there, else
-    parsed (and cached). Its face holds the metrics of the core code points, the rest loaded
-    when a text first needs them (tests/test_speed.py compares it with reportlab's own)."""
+    """A reportlab TTFont of the file at `path`, its face from the cache when there (holding
+    the metrics of the core code points, the rest loaded when a text first needs them), else
+    parsed (and cached). tests/test_speed.py compares both with reportlab's own."""
     import reportlab
 
     from sheetgen import cache
@@ -67,12 +67,15 @@ def _load_font(name: str, path: Path):
     st = path.stat()
     key = cache.key("font", "core+rest+packed", reportlab.Version, path.resolve(), st.st_size, st.st_mtime_ns)
     face = _face_from_state(cache.get("font", key), path)
-    if face is None:
+    if face is None:  # parsed, and kept for the next process; this one uses the whole face
         from reportlab.pdfbase.ttfonts import TTFontFace
 
-        state = _face_state(TTFontFace(str(path)))
-        cache.put("font", key, state)
-        face = _face_from_state(state, path)
+        parsed = TTFontFace(str(path))
+        if cache.cache_dir() is not None:
+            cache.put("font", key, _face_state(parsed))
+        face_class, _ = _classes()
+        face = face_class.__new__(face_class)
+        vars(face).update(vars(parsed))
     face._key = key
     return _ttfont(name, face)
 
