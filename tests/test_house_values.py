@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from sheetgen import text as fonts
 from sheetgen.cli import cli
 from sheetgen.layout.display import Box, Text
-from sheetgen.layout.model import HOUSE_NOTE, load_layout
+from sheetgen.layout.model import HOUSE_NOTE, NOTE_SIZE, load_layout
 from sheetgen.layout.resolve import builtin_ids
 from sheetgen.render import render_pdf
 
@@ -83,7 +83,7 @@ def test_the_house_note_of_every_builtin_page_overlaps_no_text_and_no_box(layout
                 found = notes(prims)
                 assert len(found) == (1 if marked else 0), (page.id, lang)
                 for note in found:
-                    assert note.text == layout.house_note[lang] and note.size == max(7.0, layout.smallest_text)
+                    assert note.text == layout.house_note[lang] and note.size == max(NOTE_SIZE, layout.smallest_text)
                     assert 0 <= note.x and note.x + note.w <= layout.width + 1e-6
                     assert 0 <= note.y and note.y + note.h <= layout.height + 1e-6
                     box = (note.x, note.y, note.w, note.h)

@@ -16,7 +16,7 @@ from sheetgen import text as fonts
 from sheetgen.cli import cli
 from sheetgen.errors import LayoutError
 from sheetgen.layout.display import Text
-from sheetgen.layout.model import NOTE_H, load_layout
+from sheetgen.layout.model import NOTE_H, NOTE_SIZE, load_layout
 
 PT = 72 / 25.4
 
@@ -141,7 +141,7 @@ def test_smallest_text_prints_every_text_but_the_hints_at_that_size_or_more():
         assert sizes["hint.text"] == (6, 5.5)
         assert sizes["score.boxes[1]"] == (12, 9.5)  # the + sign was already larger
         note = shown["house_note"]
-        assert note.h / (NOTE_H * 9.5 / 7.0) == pytest.approx(1 if lang == "en" else 2)  # its lines, taller
+        assert note.h / (NOTE_H * 9.5 / NOTE_SIZE) == pytest.approx(1 if lang == "en" else 2)  # its lines, taller
         for t in shown.values():
             fit = fonts.fit_text(t.text, t.font, t.size, t.w * PT, t.h * PT, t.wrap, t.min_size)
             assert fit.fits and fit.size == t.size, t.path
