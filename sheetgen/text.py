@@ -109,6 +109,28 @@ def _face_state(face) -> dict:
     return {"attrs": attrs, "names": names, "rest": marshal.dumps(rest), "packed": packed}
 
 
+def _is_state(state) -> bool:
+    """Whether `state` has the form _face_state gives (an entry of another form, another
+    version's or a damaged one, is a cache miss, never a face missing a table)."""
+    if not (isinstance(state, dict) and isinstance(state.get("attrs"), dict) and isinstance(state.get("rest"), bytes)):
+        return False
+    attrs, packed = state["attrs"], state.get("packed")
+    if not isinstance(packed, dict) or not all(
+        isinstance(v, tuple)
+        and len(v) == 3
+        and isinstance(v[0], bytes)
+        and len(v[0]) % 8 == 0
+        and isinstance(v[1], list)
+        and v[2] in (1, 2)
+        for v in packed.values()
+    ):
+        return False
+    tables = {"glyphPos": list, "hmetrics": list, **dict.fromkeys(_PER_CODE, dict)}
+    return isinstance(attrs.get("unitsPerEm"), int) and all(
+        isinstance(attrs.get(k), kind) or k in packed for k, kind in tables.items()
+    )
+
+
 def _face_from_state(state, path: Path):
     """The face that `_face_state` described (None if `state` is not one): a _Face with the
     core code points' metrics, which a text needing more completes."""
@@ -116,13 +138,7 @@ def _face_from_state(state, path: Path):
 
     from reportlab.pdfbase.pdfmetrics import TypeFace
 
-    if not (
-        isinstance(state, dict)
-        and isinstance(state.get("attrs"), dict)
-        and "unitsPerEm" in state["attrs"]
-        and isinstance(state.get("rest"), bytes)
-        and isinstance(state.get("packed"), dict)
-    ):
+    if not _is_state(state):
         return None
     from reportlab.pdfbase.ttfonts import TTFNameBytes
 

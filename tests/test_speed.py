@@ -176,6 +176,33 @@ def test_the_cache_keeps_to_its_most_entries(own_cache):
     assert cache.get("x", "kk0") == 1 and cache.get("x", "k111") == 11
 
 
+def test_a_cache_entry_of_another_form_is_a_miss(own_cache):
+    """An entry that lacks a table (another version's form, or a damaged one) is parsed
+    again rather than used: a face without its glyph offsets would fail in reportlab."""
+    import marshal
+
+    path = text.font_dir() / text.FONT_FILES["sans"]
+    text._load_font("x", path)
+    (entry,) = own_cache.glob("font-*.marshal")
+    state = marshal.loads(entry.read_bytes())
+    for damage in ("packed", "glyphPos", "charWidths", "odd bytes"):
+        broken = {**state, "attrs": dict(state["attrs"]), "packed": dict(state["packed"])}
+        if damage == "packed":
+            del broken["packed"]
+        elif damage == "glyphPos":
+            del broken["packed"]["glyphPos"]
+        elif damage == "charWidths":
+            del broken["attrs"]["charWidths"]
+        else:
+            flat, floats, width = broken["packed"]["hmetrics"]
+            broken["packed"]["hmetrics"] = (flat[:-1], floats, width)
+        assert not text._is_state(broken), damage
+        entry.write_bytes(marshal.dumps(broken))
+        font = text._load_font("x", path)  # parsed again, whole
+        assert font.face._rest is None and len(font.face.glyphPos) > 1000, damage
+    assert text._is_state(state)
+
+
 def test_the_cache_can_be_turned_off(monkeypatch):
     monkeypatch.setenv(cache.ENV, "off")
     assert cache.cache_dir() is None
