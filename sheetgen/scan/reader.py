@@ -29,10 +29,12 @@ COLOUR_INK = 0.1  # HSV saturation above which a grid cell's pixel is pencil (re
 # its height), or there is so much of it (SURE) that it cannot be a stroke straying in
 # from a neighbouring box: ink in a corner or along one edge is unsure, never marked
 SPREAD, SURE = 0.6, 0.3
+SHIFT = 6  # px (0.75 mm): how far from where the page says a box's print is looked for (box_shift)
+HOLD = 0.5  # ...or the ink is held by the box (see `held`), reaching at most HOLD of its size out
 # darkness over the paper: ink above INK; a mark has a core darker than CORE (or, in a
 # grid cell, coloured: a colour pencil is not a smudge), which a grey wash (a mistake
 # rubbed out) has not
-INK, CORE = 0.16, 0.25
+INK, CORE = 0.16, 0.2
 # a box is only read empty when it also holds no faint trace: a light pencil stroke blurred
 # at a low resolution can stay under INK, but over FAINT on more than FAINT_LOW of the box it
 # is no empty box (clean empty boxes stay under 0.01): it reads unsure, never empty
@@ -367,12 +369,13 @@ def inside(box) -> tuple:
     return box.x + inset, box.y + inset, box.w - 2 * inset, box.h - 2 * inset
 
 
-def decide(score: float, spread: float, core: float = 1.0, faint: float = 0.0) -> str:
+def decide(score: float, spread: float, core: float = 1.0, faint: float = 0.0, held: float = 0.0) -> str:
     """MARKED, EMPTY or UNSURE from the ink score of a box's inside, its spread, the
-    share of it clearly dark (CORE) and the share holding a faint trace (FAINT)."""
+    share of it clearly dark (CORE), the share holding a faint trace (FAINT) and the
+    share inked by strokes the box holds (see `held`)."""
     if score <= LOW:
         return EMPTY if faint <= FAINT_LOW else UNSURE
-    if score >= HIGH and (spread >= SPREAD or score >= SURE) and core >= LOW:
+    if score >= HIGH and (spread >= SPREAD or score >= SURE or held >= HIGH) and core >= LOW:
         return MARKED
     # ink without a dark core is a grey wash (a mistake rubbed out, a smudge), or too faint to be sure
     return UNSURE
@@ -394,6 +397,62 @@ def spread(np, part) -> float:
     return float(out)
 
 
+def held(cv2, np, ink, bridge, near, box, origin) -> float:
+    """The share of a box's inside inked by strokes the box holds. A stroke is a connected
+    part of `ink` (an ink mask around the box, its top-left at `origin` px on the page),
+    joined across print (`bridge`, where a stroke crossing a printed line is hidden); the
+    box holds it when it reaches the middle of the box's inside, the middle of its extent
+    lies in the box, it reaches at most HOLD of the box's size beyond it, and most of it
+    lies away from print (`near`: a printed glyph or icon darker in the photo than on the
+    blank page is not a mark). A small cross, a dot or a tick in a corner reaching the
+    middle is held by its box without spreading over it; a big check overshooting two
+    sides is held by the box its middle is in; a stroke straying in from the next box is
+    held by that one."""
+    x0, y0 = origin
+    bx, by, bw, bh = (v * PPMM for v in (box.x, box.y, box.w, box.h))
+    closed = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    joined = (ink | (closed.astype(bool) & bridge)).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    ix, iy, iw, ih = (round(v * PPMM) for v in inside(box))
+    sl = slice(iy - y0, iy - y0 + ih), slice(ix - x0, ix - x0 + iw)
+    part = labels[sl] * ink[sl]
+    if part.size == 0:
+        return 0.0
+    middle = part[ih // 4 : ih - ih // 4, iw // 4 : iw - iw // 4]
+    inked = np.bincount(labels[ink], minlength=n)
+    by_print = np.bincount(labels[ink & near], minlength=n)
+    mine = np.zeros(n, bool)
+    for k in np.unique(middle[middle > 0]):
+        left, top, w, h = stats[k, :4] + (x0, y0, 0, 0)
+        inbox = bx <= left + w / 2 <= bx + bw and by <= top + h / 2 <= by + bh
+        small = left >= bx - HOLD * bw and top >= by - HOLD * bh
+        small = small and left + w <= bx + (1 + HOLD) * bw and top + h <= by + (1 + HOLD) * bh
+        mine[k] = inbox and small and by_print[k] < 0.5 * inked[k]
+    return float(mine[part].mean())
+
+
+def box_shift(cv2, np, ink, printed, box) -> tuple:
+    """(dx, dy) px: where a box's print is in the photo (`ink`, padded by SHIFT px on
+    every side) against the blank page (`printed`), within SHIFT px: the page is moved
+    onto the blank one tile at a time (`align`), which can leave a box near the edge of
+    the page or of a curl a little off, and its printed icon or text then reads as ink.
+    No shift unless the box's print (its border and what is printed in it, 1 mm around)
+    clearly matches better elsewhere."""
+    x0, y0 = max(0, round((box.x - 1) * PPMM)), max(0, round((box.y - 1) * PPMM))
+    x1, y1 = round((box.x + box.w + 1) * PPMM), round((box.y + box.h + 1) * PPMM)
+    tpl = printed[y0:y1, x0:x1]
+    if tpl.size == 0 or tpl.std() < 0.05:
+        return 0, 0
+    area = ink[y0 : y1 + 2 * SHIFT, x0 : x1 + 2 * SHIFT]
+    if area.shape[0] < tpl.shape[0] or area.shape[1] < tpl.shape[1]:
+        return 0, 0
+    res = cv2.matchTemplate(area, tpl, cv2.TM_CCOEFF_NORMED)
+    _, peak, _, (px, py) = cv2.minMaxLoc(res)
+    if peak < 0.5 or peak < res[SHIFT, SHIFT] + 0.02:
+        return 0, 0
+    return px - SHIFT, py - SHIFT
+
+
 def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
     """One photo's page and box readings."""
     cv2, np = need_cv()
@@ -404,43 +463,67 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
     lang = qr["lang"] if qr["lang"] in layout.title else "en"
     display, blank = blank_page(layout, qr["page"], qr["players"], lang)
     page = align(cv2, np, warp(photo, h, layout.width, layout.height), blank)
+    values, readings, scores, spreads, boxes = read_boxes(page, blank, display.boxes(), grid_cells(layout, qr["page"]))
+    return PageRead(photo, layout, qr["page"], values, readings, scores, spreads, page, boxes)
+
+
+def read_boxes(page, blank, all_boxes, cells: set):
+    """(values, readings, scores, spreads, boxes read) of the markable boxes of a
+    rectified page (RGB, PPMM) against its blank page (grey); `cells` are the grid cells."""
+    cv2, np = need_cv()
     gray = cv2.cvtColor(page, cv2.COLOR_RGB2GRAY)
-    ink = _ink(cv2, np, gray)
-    printed = cv2.dilate(1.0 - blank.astype(np.float32) / 255.0, np.ones((5, 5), np.uint8))
-    dark = ink - printed
-    extra = dark > INK
-    core = dark > CORE
-    # a trace is a stroke, not salt-and-pepper noise: specks are smoothed out first
-    trace = cv2.medianBlur(np.clip(dark * 255, 0, 255).astype(np.uint8), 3) > FAINT * 255
+    pad = SHIFT
+    ink = cv2.copyMakeBorder(_ink(cv2, np, gray), pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    plain = 1.0 - blank.astype(np.float32) / 255.0
+    printed = cv2.dilate(plain, np.ones((5, 5), np.uint8))
     hsv = cv2.cvtColor(white_balanced(cv2, np, page, blank), cv2.COLOR_RGB2HSV)
     # in a grid cell (colour pencils) colour counts as ink too: a light orange stroke is
     # barely darker than the paper, but plainly coloured; the paper and the empty cells are not
-    coloured = hsv[..., 1] > COLOUR_INK * 255
-    cells = grid_cells(layout, qr["page"])
+    coloured = cv2.copyMakeBorder(
+        (hsv[..., 1] > COLOUR_INK * 255).astype(np.uint8), pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0
+    ).astype(bool)
+    bridge = printed > 0.3
+    near = cv2.dilate((printed > 0.1).astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
     values, readings, scores, spreads, boxes = {}, {}, {}, {}, []
-    for box in display.boxes():
+    H, W = printed.shape
+    for box in all_boxes:
         if box.kind == "write" and box.field not in cells:
             values[box.field] = ""
             continue
+        dx, dy = box_shift(cv2, np, ink, plain, box)
+        # the box and a box's size around it, in page pixels (the photo's: moved by dx, dy)
+        wx0, wy0 = max(0, round((box.x - box.w) * PPMM)), max(0, round((box.y - box.h) * PPMM))
+        wx1, wy1 = min(W, round((box.x + 2 * box.w) * PPMM)), min(H, round((box.y + 2 * box.h) * PPMM))
+        photo = (slice(wy0 + pad + dy, wy1 + pad + dy), slice(wx0 + pad + dx, wx1 + pad + dx))
+        dark = ink[photo] - printed[wy0:wy1, wx0:wx1]
+        extra, core = dark > INK, dark > CORE
         x, y, w, hh = (round(v * PPMM) for v in inside(box))
-        part, strong = extra[y : y + hh, x : x + w], core[y : y + hh, x : x + w]
+        sl = slice(y - wy0, y - wy0 + hh), slice(x - wx0, x - wx0 + w)
+        part, strong = extra[sl], core[sl]
         if box.field in cells:
-            part = part | coloured[y : y + hh, x : x + w]
-            strong = strong | coloured[y : y + hh, x : x + w]
+            part = part | coloured[photo][sl]
+            strong = strong | coloured[photo][sl]
         score = float(part.mean()) if part.size else 0.0
         reach = spread(np, part)
+        # a trace is a stroke, not salt-and-pepper noise: specks are smoothed out first;
         # away from the box's printed border, where a phone's sharpening draws its dark rim
         my, mx = hh // 6, w // 6
-        middle = trace[y + my : y + hh - my, x + mx : x + w - mx]
+        trace = cv2.medianBlur(np.clip(dark[sl] * 255, 0, 255).astype(np.uint8), 3) > FAINT * 255
+        middle = trace[my : hh - my, mx : w - mx]
         faint = float(middle.mean()) if middle.size else 0.0
-        reading = decide(score, reach, float(strong.mean()) if part.size else 0.0, faint)
+        hold = 0.0
+        if score > LOW and box.field not in cells:
+            hold = held(cv2, np, extra, bridge[wy0:wy1, wx0:wx1], near[wy0:wy1, wx0:wx1], box, (wx0, wy0))
+        reading = decide(score, reach, float(strong.mean()) if part.size else 0.0, faint, hold)
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
         boxes.append(box)
         if box.field in cells:
-            values[box.field] = _colour(np, hsv[y : y + hh, x : x + w], part) if reading == MARKED else ""
+            hsv_box = hsv[max(0, y + dy) : y + dy + hh, max(0, x + dx) : x + dx + w]
+            same = hsv_box.shape[:2] == part.shape
+            values[box.field] = (_colour(np, hsv_box, part) if same else "?") if reading == MARKED else ""
         else:
             values[box.field] = reading == MARKED
-    return PageRead(photo, layout, qr["page"], values, readings, scores, spreads, page, boxes)
+    return values, readings, scores, spreads, boxes
 
 
 def align(cv2, np, page, blank):
