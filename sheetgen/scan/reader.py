@@ -479,6 +479,17 @@ def unlike_siblings(cv2, np, ink, plain, boxes: list, shifts: dict, pad: int) ->
     return out
 
 
+def _like_print(np, ink, on, off) -> bool:
+    """Whether a box's ink (a mask of its inside) is its print looking darker than on the
+    blank page (a coloured glyph, sharpened) rather than a mark: it covers PRINTED_INK of
+    what is printed there (`on`), and the paper around (`off`) four times less."""
+    if not on.any():
+        return False
+    over = (ink & on).sum() / on.sum()
+    beside = (ink & off).sum() / max(int(off.sum()), 1)
+    return bool(over >= PRINTED_INK and beside < over / 4)
+
+
 def _crosses(np, stroke) -> bool:
     """Whether a stroke (a mask of a box's inside) is a line crossing the inside from one
     side to the other, thin across (a crease, a ruled line, a long stroke passing by)."""
@@ -575,10 +586,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
         hold = 0.0
         if score > LOW and box.field not in cells:
             hold = held(cv2, np, extra, core, bridge[wy0:wy1, wx0:wx1], box, (wx0, wy0))
-        # ink over much of what is printed in the box is the print itself looking darker
-        # than on the blank page (a coloured glyph, sharpened): never a mark for sure
-        on = on_print[wy0:wy1, wx0:wx1][sl]
-        like_print = bool(on.any()) and (part & on).sum() >= PRINTED_INK * on.sum()
+        like_print = _like_print(np, part, on_print[wy0:wy1, wx0:wx1][sl], printed[wy0:wy1, wx0:wx1][sl] < 0.1)
         dark_core = float(strong.mean()) if part.size else 0.0
         reading = decide(score, reach, dark_core, max(faint, unlike.get(box.field, 0.0)), hold, like_print)
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
