@@ -29,10 +29,17 @@ COLOUR_INK = 0.1  # HSV saturation above which a grid cell's pixel is pencil (re
 # its height), or there is so much of it (SURE) that it cannot be a stroke straying in
 # from a neighbouring box: ink in a corner or along one edge is unsure, never marked
 SPREAD, SURE = 0.6, 0.3
+# ...or strokes the box holds (see `held`: their middle in the inside, reaching at most HOLD
+# of the box's size out of it, not a THIN line crossing it) ink HELD of its inside
+HOLD, THIN, HELD = 0.5, 0.35, 0.05
+# ink over PRINTED_INK of what is printed in a box is the print itself, darker than on the blank page
+PRINTED_INK = 0.25
+SHIFT = 6  # px (0.75 mm): how far from where the page says a box's print is looked for (box_shift)
+SIBLINGS = 4  # boxes printed alike, at least, to compare a box with (unlike_siblings)
 # darkness over the paper: ink above INK; a mark has a core darker than CORE (or, in a
 # grid cell, coloured: a colour pencil is not a smudge), which a grey wash (a mistake
 # rubbed out) has not
-INK, CORE = 0.16, 0.25
+INK, CORE = 0.16, 0.2
 # a box is only read empty when it also holds no faint trace: a light pencil stroke blurred
 # at a low resolution can stay under INK, but over FAINT on more than FAINT_LOW of the box it
 # is no empty box (clean empty boxes stay under 0.01): it reads unsure, never empty
@@ -367,12 +374,18 @@ def inside(box) -> tuple:
     return box.x + inset, box.y + inset, box.w - 2 * inset, box.h - 2 * inset
 
 
-def decide(score: float, spread: float, core: float = 1.0, faint: float = 0.0) -> str:
+def decide(
+    score: float, spread: float, core: float = 1.0, faint: float = 0.0, held: float = 0.0, like_print: bool = False
+) -> str:
     """MARKED, EMPTY or UNSURE from the ink score of a box's inside, its spread, the
-    share of it clearly dark (CORE) and the share holding a faint trace (FAINT)."""
+    share of it clearly dark (CORE), the share holding a faint trace (FAINT, or unlike
+    the boxes printed like it), the share inked by strokes the box holds (see `held`),
+    and whether the ink covers much of what is printed in the box (`like_print`: the
+    print itself looking darker than on the blank page, never a mark for sure)."""
     if score <= LOW:
         return EMPTY if faint <= FAINT_LOW else UNSURE
-    if score >= HIGH and (spread >= SPREAD or score >= SURE) and core >= LOW:
+    marks = spread >= SPREAD or score >= SURE or held >= HELD
+    if score >= HIGH and marks and core >= LOW and not like_print:
         return MARKED
     # ink without a dark core is a grey wash (a mistake rubbed out, a smudge), or too faint to be sure
     return UNSURE
@@ -394,6 +407,121 @@ def spread(np, part) -> float:
     return float(out)
 
 
+def held(cv2, np, ink, strong, bridge, box, origin) -> float:
+    """The share of a box's inside inked by strokes the box holds. A stroke is a connected
+    part of `ink` (an ink mask around the box, its top-left at `origin` px on the page),
+    joined across print (`bridge`, where a stroke crossing a printed line is hidden), with
+    a dark core (`strong`: a crease or a shadow's edge has none); the box holds it when it
+    reaches the middle of the box's inside, the middle of its extent lies in the inside
+    and it reaches at most HOLD of the box's size beyond the box. A small cross, a dot or
+    a tick in a corner reaching the middle is held by its box without spreading over it;
+    a big check overshooting two sides is held by the box its middle is in; a stroke
+    straying in from the next box is held by that one."""
+    x0, y0 = origin
+    bx, by, bw, bh = (v * PPMM for v in (box.x, box.y, box.w, box.h))
+    closed = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    joined = (ink | (closed.astype(bool) & bridge)).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    ix, iy, iw, ih = (round(v * PPMM) for v in inside(box))
+    sl = slice(iy - y0, iy - y0 + ih), slice(ix - x0, ix - x0 + iw)
+    part = labels[sl] * ink[sl]
+    if part.size == 0:
+        return 0.0
+    middle = part[ih // 4 : ih - ih // 4, iw // 4 : iw - iw // 4]
+    mine = np.zeros(n, bool)
+    cores = np.bincount(labels[strong], minlength=n)
+    for k in np.unique(middle[middle > 0]):
+        left, top, w, h = stats[k, :4] + (x0, y0, 0, 0)
+        inbox = ix <= left + w / 2 <= ix + iw and iy <= top + h / 2 <= iy + ih and cores[k] >= 4
+        small = left >= bx - HOLD * bw and top >= by - HOLD * bh
+        small = small and left + w <= bx + (1 + HOLD) * bw and top + h <= by + (1 + HOLD) * bh
+        mine[k] = inbox and small and not _crosses(np, part == k)
+    return float(mine[part].mean())
+
+
+def unlike_siblings(cv2, np, ink, plain, boxes: list, shifts: dict, pad: int) -> dict:
+    """field -> the share of a box's inside darker than the same place in the boxes
+    printed like it (its siblings: the same icon or text, SIBLINGS of them at least).
+    A mark drawn over a printed icon is hidden when the photo is compared with the
+    blank page (the icon's own darkness is taken away, and a coloured icon photographs
+    lighter or darker than its grey on the blank page), but not when it is compared
+    with the same icon in the other boxes of the same photo: their per-pixel median is
+    the icon as this photo shows it, marks and all left out (a mark is in few boxes,
+    and seldom at the same place)."""
+    patches, groups = {}, []
+    for box in boxes:
+        x, y, w, h = (round(v * PPMM) for v in inside(box))
+        tpl = plain[y : y + h, x : x + w]
+        if tpl.size == 0 or tpl.std() < 0.05:
+            continue
+        dx, dy = shifts[box.field]
+        patches[box.field] = ink[y + pad + dy : y + pad + dy + h, x + pad + dx : x + pad + dx + w]
+        for group in groups:
+            first = group[0]
+            if (
+                first[1].shape == tpl.shape
+                and float(cv2.matchTemplate(tpl, first[1], cv2.TM_CCOEFF_NORMED)[0, 0]) > 0.9
+            ):
+                group.append((box.field, tpl))
+                break
+        else:
+            groups.append([(box.field, tpl)])
+    out = {}
+    for group in groups:
+        if len(group) < SIBLINGS:
+            continue
+        fields = [f for f, _ in group]
+        seen = np.median(np.stack([patches[f] for f in fields]), axis=0).astype(np.float32)
+        seen = cv2.dilate(seen, np.ones((3, 3), np.uint8))
+        for f in fields:
+            darker = np.clip((patches[f] - seen) * 255, 0, 255).astype(np.uint8)
+            out[f] = float((cv2.medianBlur(darker, 3) > FAINT * 255).mean())
+    return out
+
+
+def _like_print(np, ink, on, off) -> bool:
+    """Whether a box's ink (a mask of its inside) is its print looking darker than on the
+    blank page (a coloured glyph, sharpened) rather than a mark: it covers PRINTED_INK of
+    what is printed there (`on`), and the paper around (`off`) four times less."""
+    if not on.any():
+        return False
+    over = (ink & on).sum() / on.sum()
+    beside = (ink & off).sum() / max(int(off.sum()), 1)
+    return bool(over >= PRINTED_INK and beside < over / 4)
+
+
+def _crosses(np, stroke) -> bool:
+    """Whether a stroke (a mask of a box's inside) is a line crossing the inside from one
+    side to the other, thin across (a crease, a ruled line, a long stroke passing by)."""
+    rows, cols = np.flatnonzero(stroke.any(axis=1)), np.flatnonzero(stroke.any(axis=0))
+    h, w = stroke.shape
+    across = cols[0] == 0 and cols[-1] == w - 1 and rows[-1] - rows[0] < THIN * h
+    down = rows[0] == 0 and rows[-1] == h - 1 and cols[-1] - cols[0] < THIN * w
+    return bool(across or down)
+
+
+def box_shift(cv2, np, ink, printed, box) -> tuple:
+    """(dx, dy) px: where a box's print is in the photo (`ink`, padded by SHIFT px on
+    every side) against the blank page (`printed`), within SHIFT px: the page is moved
+    onto the blank one tile at a time (`align`), which can leave a box near the edge of
+    the page or of a curl a little off, and its printed icon or text then reads as ink.
+    No shift unless the box's print (its border and what is printed in it, 1 mm around)
+    clearly matches better elsewhere."""
+    x0, y0 = max(0, round((box.x - 1) * PPMM)), max(0, round((box.y - 1) * PPMM))
+    x1, y1 = round((box.x + box.w + 1) * PPMM), round((box.y + box.h + 1) * PPMM)
+    tpl = printed[y0:y1, x0:x1]
+    if tpl.size == 0 or tpl.std() < 0.05:
+        return 0, 0
+    area = ink[y0 : y1 + 2 * SHIFT, x0 : x1 + 2 * SHIFT]
+    if area.shape[0] < tpl.shape[0] or area.shape[1] < tpl.shape[1]:
+        return 0, 0
+    res = cv2.matchTemplate(area, tpl, cv2.TM_CCOEFF_NORMED)
+    _, peak, _, (px, py) = cv2.minMaxLoc(res)
+    if peak < 0.5 or peak < res[SHIFT, SHIFT] + 0.02:
+        return 0, 0
+    return px - SHIFT, py - SHIFT
+
+
 def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
     """One photo's page and box readings."""
     cv2, np = need_cv()
@@ -404,43 +532,72 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
     lang = qr["lang"] if qr["lang"] in layout.title else "en"
     display, blank = blank_page(layout, qr["page"], qr["players"], lang)
     page = align(cv2, np, warp(photo, h, layout.width, layout.height), blank)
+    values, readings, scores, spreads, boxes = read_boxes(page, blank, display.boxes(), grid_cells(layout, qr["page"]))
+    return PageRead(photo, layout, qr["page"], values, readings, scores, spreads, page, boxes)
+
+
+def read_boxes(page, blank, all_boxes, cells: set):
+    """(values, readings, scores, spreads, boxes read) of the markable boxes of a
+    rectified page (RGB, PPMM) against its blank page (grey); `cells` are the grid cells."""
+    cv2, np = need_cv()
     gray = cv2.cvtColor(page, cv2.COLOR_RGB2GRAY)
-    ink = _ink(cv2, np, gray)
-    printed = cv2.dilate(1.0 - blank.astype(np.float32) / 255.0, np.ones((5, 5), np.uint8))
-    dark = ink - printed
-    extra = dark > INK
-    core = dark > CORE
-    # a trace is a stroke, not salt-and-pepper noise: specks are smoothed out first
-    trace = cv2.medianBlur(np.clip(dark * 255, 0, 255).astype(np.uint8), 3) > FAINT * 255
+    pad = SHIFT
+    ink = cv2.copyMakeBorder(_ink(cv2, np, gray), pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    plain = 1.0 - blank.astype(np.float32) / 255.0
+    printed = cv2.dilate(plain, np.ones((5, 5), np.uint8))
     hsv = cv2.cvtColor(white_balanced(cv2, np, page, blank), cv2.COLOR_RGB2HSV)
     # in a grid cell (colour pencils) colour counts as ink too: a light orange stroke is
     # barely darker than the paper, but plainly coloured; the paper and the empty cells are not
-    coloured = hsv[..., 1] > COLOUR_INK * 255
-    cells = grid_cells(layout, qr["page"])
+    coloured = cv2.copyMakeBorder(
+        (hsv[..., 1] > COLOUR_INK * 255).astype(np.uint8), pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0
+    ).astype(bool)
+    bridge = printed > 0.3
+    on_print = plain > 0.3
     values, readings, scores, spreads, boxes = {}, {}, {}, {}, []
-    for box in display.boxes():
+    H, W = printed.shape
+    read = [box for box in all_boxes if box.kind != "write" or box.field in cells]
+    shifts = {box.field: box_shift(cv2, np, ink, plain, box) for box in read}
+    unlike = unlike_siblings(cv2, np, ink, plain, read, shifts, pad)
+    for box in all_boxes:
         if box.kind == "write" and box.field not in cells:
             values[box.field] = ""
             continue
+        dx, dy = shifts[box.field]
+        # the box and a box's size around it, in page pixels (the photo's: moved by dx, dy)
+        wx0, wy0 = max(0, round((box.x - box.w) * PPMM)), max(0, round((box.y - box.h) * PPMM))
+        wx1, wy1 = min(W, round((box.x + 2 * box.w) * PPMM)), min(H, round((box.y + 2 * box.h) * PPMM))
+        photo = (slice(wy0 + pad + dy, wy1 + pad + dy), slice(wx0 + pad + dx, wx1 + pad + dx))
+        dark = ink[photo] - printed[wy0:wy1, wx0:wx1]
+        extra, core = dark > INK, dark > CORE
         x, y, w, hh = (round(v * PPMM) for v in inside(box))
-        part, strong = extra[y : y + hh, x : x + w], core[y : y + hh, x : x + w]
+        sl = slice(y - wy0, y - wy0 + hh), slice(x - wx0, x - wx0 + w)
+        part, strong = extra[sl], core[sl]
         if box.field in cells:
-            part = part | coloured[y : y + hh, x : x + w]
-            strong = strong | coloured[y : y + hh, x : x + w]
+            part = part | coloured[photo][sl]
+            strong = strong | coloured[photo][sl]
         score = float(part.mean()) if part.size else 0.0
         reach = spread(np, part)
+        # a trace is a stroke, not salt-and-pepper noise: specks are smoothed out first;
         # away from the box's printed border, where a phone's sharpening draws its dark rim
         my, mx = hh // 6, w // 6
-        middle = trace[y + my : y + hh - my, x + mx : x + w - mx]
+        trace = cv2.medianBlur(np.clip(dark[sl] * 255, 0, 255).astype(np.uint8), 3) > FAINT * 255
+        middle = trace[my : hh - my, mx : w - mx]
         faint = float(middle.mean()) if middle.size else 0.0
-        reading = decide(score, reach, float(strong.mean()) if part.size else 0.0, faint)
+        hold = 0.0
+        if score > LOW and box.field not in cells:
+            hold = held(cv2, np, extra, core, bridge[wy0:wy1, wx0:wx1], box, (wx0, wy0))
+        like_print = _like_print(np, part, on_print[wy0:wy1, wx0:wx1][sl], printed[wy0:wy1, wx0:wx1][sl] < 0.1)
+        dark_core = float(strong.mean()) if part.size else 0.0
+        reading = decide(score, reach, dark_core, max(faint, unlike.get(box.field, 0.0)), hold, like_print)
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
         boxes.append(box)
         if box.field in cells:
-            values[box.field] = _colour(np, hsv[y : y + hh, x : x + w], part) if reading == MARKED else ""
+            hsv_box = hsv[max(0, y + dy) : y + dy + hh, max(0, x + dx) : x + dx + w]
+            same = hsv_box.shape[:2] == part.shape
+            values[box.field] = (_colour(np, hsv_box, part) if same else "?") if reading == MARKED else ""
         else:
             values[box.field] = reading == MARKED
-    return PageRead(photo, layout, qr["page"], values, readings, scores, spreads, page, boxes)
+    return values, readings, scores, spreads, boxes
 
 
 def align(cv2, np, page, blank):
