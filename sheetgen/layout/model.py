@@ -122,7 +122,7 @@ HOUSE_NOTE = {
     "(doc. sheetgen)",
     "en": f"{HOUSE_MARK} house value, the rules leave it open; a variant can change it (sheetgen docs)",
 }
-NOTE_SIZE = 7.5  # pt: the house note's font size (at 7.0, pdfminer measures it 6.999999999999993 at some places of a page)
+NOTE_SIZE = 7.5  # pt: the house note's font size (pdfminer measures 7.0 as 6.999999999999993 at places)
 NOTE_H = 3.2  # mm: the height of its line
 NOTE_FONT = "condensed"
 NOTE_COLOR = "#555555"
