@@ -114,7 +114,9 @@ def _is_state(state) -> bool:
     version's or a damaged one, is a cache miss, never a face missing a table)."""
     if not (isinstance(state, dict) and isinstance(state.get("attrs"), dict) and isinstance(state.get("rest"), bytes)):
         return False
-    attrs, packed = state["attrs"], state.get("packed")
+    attrs, packed, names = state["attrs"], state.get("packed"), state.get("names", ())
+    if not isinstance(names, list | tuple) or not all(isinstance(attrs.get(k), bytes) for k in names):
+        return False
     if not isinstance(packed, dict) or not all(
         isinstance(v, tuple)
         and len(v) == 3
@@ -193,7 +195,7 @@ def _classes():
 
     class _Face(TTFontFace):
         _rest = None  # the marshalled tables of the other code points, until loaded
-        _key = None  # the face's user-cache key (its file's content and reportlab's version)
+        _key = None  # the face's user-cache key (its file's path, size and time; reportlab's version)
 
         def cover(self, text: str) -> None:
             """Load the other code points' metrics if `text` holds one of them."""

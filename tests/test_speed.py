@@ -185,7 +185,7 @@ def test_a_cache_entry_of_another_form_is_a_miss(own_cache):
     text._load_font("x", path)
     (entry,) = own_cache.glob("font-*.marshal")
     state = marshal.loads(entry.read_bytes())
-    for damage in ("packed", "glyphPos", "charWidths", "odd bytes"):
+    for damage in ("packed", "glyphPos", "charWidths", "odd bytes", "names"):
         broken = {**state, "attrs": dict(state["attrs"]), "packed": dict(state["packed"])}
         if damage == "packed":
             del broken["packed"]
@@ -193,6 +193,8 @@ def test_a_cache_entry_of_another_form_is_a_miss(own_cache):
             del broken["packed"]["glyphPos"]
         elif damage == "charWidths":
             del broken["attrs"]["charWidths"]
+        elif damage == "names":  # a name without its bytes
+            broken["names"] = [*state["names"], "nowhere"]
         else:
             flat, floats, width = broken["packed"]["hmetrics"]
             broken["packed"]["hmetrics"] = (flat[:-1], floats, width)
