@@ -567,14 +567,16 @@ def read_boxes(page, blank, all_boxes, cells: set):
         wx0, wy0 = max(0, round((box.x - box.w) * PPMM)), max(0, round((box.y - box.h) * PPMM))
         wx1, wy1 = min(W, round((box.x + 2 * box.w) * PPMM)), min(H, round((box.y + 2 * box.h) * PPMM))
         photo = (slice(wy0 + pad + dy, wy1 + pad + dy), slice(wx0 + pad + dx, wx1 + pad + dx))
-        dark = ink[photo] - printed[wy0:wy1, wx0:wx1]
+        window = (slice(wy0, wy1), slice(wx0, wx1))
+        print_here = printed[window]
+        dark = ink[photo] - print_here
         extra, core = dark > INK, dark > CORE
         x, y, w, hh = (round(v * PPMM) for v in inside(box))
         sl = slice(y - wy0, y - wy0 + hh), slice(x - wx0, x - wx0 + w)
         part, strong = extra[sl], core[sl]
         if box.field in cells:
-            part = part | coloured[photo][sl]
-            strong = strong | coloured[photo][sl]
+            colour = coloured[photo][sl]
+            part, strong = part | colour, strong | colour
         score = float(part.mean()) if part.size else 0.0
         reach = spread(np, part)
         # a trace is a stroke, not salt-and-pepper noise: specks are smoothed out first;
@@ -585,8 +587,8 @@ def read_boxes(page, blank, all_boxes, cells: set):
         faint = float(middle.mean()) if middle.size else 0.0
         hold = 0.0
         if score > LOW and box.field not in cells:
-            hold = held(cv2, np, extra, core, bridge[wy0:wy1, wx0:wx1], box, (wx0, wy0))
-        like_print = _like_print(np, part, on_print[wy0:wy1, wx0:wx1][sl], printed[wy0:wy1, wx0:wx1][sl] < 0.1)
+            hold = held(cv2, np, extra, core, bridge[window], box, (wx0, wy0))
+        like_print = _like_print(np, part, on_print[window][sl], print_here[sl] < 0.1)
         dark_core = float(strong.mean()) if part.size else 0.0
         reading = decide(score, reach, dark_core, max(faint, unlike.get(box.field, 0.0)), hold, like_print)
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
