@@ -97,6 +97,7 @@ def _grid_bits(count: int, size: int) -> tuple[int, int]:
 
 def _bit_groups(bits: int, stride: int, size: int) -> list[list[tuple[int, int]]]:
     """groups() of the cells of one grid's bits (as strays_each lays them out)."""
+    cell = _cells(stride, size)
     out = []
     while bits:
         grown, seen = 1 << bits.bit_length() - 1, 0  # the first cell left
@@ -107,10 +108,17 @@ def _bit_groups(bits: int, stride: int, size: int) -> list[list[tuple[int, int]]
         group = []
         while grown:
             b = grown.bit_length() - 1
-            group.append(divmod(size - 1 - stride - b, stride))
+            group.append(cell[b])
             grown ^= 1 << b
         out.append(group)
     return out
+
+
+@lru_cache(maxsize=64)
+def _cells(stride: int, size: int) -> tuple:
+    """The (row, column) of each bit of one grid's stretch (as strays_each lays it out;
+    the blank row's bits, which hold no cell, give a negative row)."""
+    return tuple(divmod(size - 1 - stride - b, stride) for b in range(size))
 
 
 def _strays_by_cell(rows: list[str], chars: str | None) -> dict[str, list[list[tuple[int, int]]]]:

@@ -379,6 +379,57 @@ def test_score_many_is_score_data_record_by_record():
     assert err.value.lines == ["games[1]: players[1] 'Bob': pig: expected 0-42, got 99"]
 
 
+def _builtin_fixture_records() -> tuple[list, list]:
+    """The fixtures' records that name a built-in layout: (valid ones, refused ones)."""
+    from sheetgen.layout.resolve import is_builtin_ref
+
+    valid, refused = [], []
+    for path in _fixture_records():
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if isinstance(raw.get("layout"), str) and is_builtin_ref(raw["layout"]):
+            try:
+                score_data(copy.deepcopy(raw))
+                valid.append(raw)
+            except RecordError:
+                refused.append(raw)
+    return valid, refused
+
+
+def test_a_batch_of_every_game_is_checked_together_and_refused_in_order():
+    """score_many checks a chunk of records together (Game.check_all), every game's: each
+    record comes out as score_data's, and the first refused record raises its own error,
+    whether a field check or a game's check refuses it, across chunks."""
+    valid, refused = _builtin_fixture_records()
+    assert len({r["layout"] for r in valid}) >= 3 and refused
+    games = [copy.deepcopy(r) for r in valid * 8] + [copy.deepcopy(HARVEST) for _ in range(3)]
+    assert len(games) > records.CHUNK + 3
+    assert score_many(copy.deepcopy(games)) == [score_data(copy.deepcopy(g)) for g in games]
+    for bad in refused:
+        with pytest.raises(RecordError) as alone:
+            score_data(copy.deepcopy(bad), f"games[{records.CHUNK + 3}]")
+        batch = games[: records.CHUNK + 3] + [copy.deepcopy(bad)] + [copy.deepcopy(refused[0])] + games
+        with pytest.raises(RecordError) as together:
+            score_many(batch, "games")
+        assert together.value.lines == alone.value.lines
+
+
+def test_score_many_pauses_the_garbage_collector_only_while_it_scores():
+    import gc
+
+    assert gc.isenabled()
+    score_many([HARVEST])
+    assert gc.isenabled()
+    with pytest.raises(RecordError):
+        score_many([{"layout": "harvest-dice-normal"}])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        score_many([HARVEST])
+        assert not gc.isenabled()  # left as the caller had it
+    finally:
+        gc.enable()
+
+
 def test_score_reads_json_lines_one_game_a_line(tmp_path):
     games = tmp_path / "games.jsonl"
     other = copy.deepcopy(HARVEST)

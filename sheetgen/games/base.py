@@ -75,6 +75,10 @@ class Game:
     - `record_fields(layout)` / `blank_record(layout, names)`: record-level keys;
     - `check(layout, record, report)`: cross-field checks (`report.error` for
       what the sheet cannot hold, `report.warn` for what the rules forbid);
+    - `check_many(layout, records, reports)`: check() of many records at once, each
+      with its report, when a game can share work between them (Harvest Dice
+      flood-fills every garden together); the batch scorer calls it through
+      `check_all`, whose default is check() record by record;
     - `tiebreak_labels(layout)`: the tie-breakers, shown when totals tie;
     - `template_alternatives(layout, players) -> {key: [lines]}`: another form of a
       player field, shown commented out in `template` (Bosk's summer_lines);
@@ -94,10 +98,19 @@ class Game:
     record_fields: Callable = _no_fields
     blank_record: Callable = _no_record_keys
     check: Callable = _no_check
+    check_many: Callable | None = None
     tiebreak_labels: Callable = _no_labels
     template_alternatives: Callable = _no_alternatives
     record_from_sheets: Callable | None = None
     unreadable: str = "the sheet does not hold every mark the scorer needs"
+
+    def check_all(self, layout, records: list, reports: list) -> None:
+        """check() of each record with its report (`check_many` when the game has one)."""
+        if self.check_many is not None:
+            self.check_many(layout, records, reports)
+            return
+        for record, report in zip(records, reports):
+            self.check(layout, record, report)
 
     def reads_of(self, layout) -> Reads:
         return self.reads_for(layout) if self.reads_for is not None else self.reads
@@ -207,14 +220,25 @@ class Report:
         self.ctx.warnings.append(who + message)
 
 
+def player_label(p, i: int) -> str:
+    """How messages name player `i` of a raw record, `p` (escaped when shown)."""
+    name = p.get("name") if isinstance(p, dict) else None
+    named = isinstance(name, (str, int)) and str(name).strip()
+    return f"players[{i}] '{str(name)[:60]}':" if named else f"players[{i}]:"
+
+
 def where_in(player: dict, *keys):
     """A Where for `player.keys...` in the raw record, for error messages.
 
-    `player["_where"]` is set by the record validator; where a key is absent in
-    the raw record, the line of the nearest enclosing mapping is used."""
+    `player["_where"]` is set by the record validator: a Where, or (the raw players
+    list, the index) from its quick path, which has no message to write; where a key is
+    absent in the raw record, the line of the nearest enclosing mapping is used."""
     from sheetgen.schema import Where
 
     at = player["_where"]
+    if type(at) is tuple:
+        players, i = at
+        at = Where(players, i, player_label(players[i], i))
     node = at.node[at.key]
     holder, hkey, path = at.node, at.key, at.path
     for k in keys:

@@ -14,8 +14,6 @@ No tie-breaker: equal totals share the victory.
 
 from __future__ import annotations
 
-import re
-
 from sheetgen.cells import strays_each
 from sheetgen.games.base import Game, PlayerScore, Reads, label, per_layout, track_boxes
 from sheetgen.games.base import sheet_players as player_range
@@ -84,19 +82,24 @@ class GardenRow(Spec):
 
     def quick_each(self):
         """A whole garden at once, when it is already as check() leaves it (its rows of C, S,
-        T and . only, as wide as the grid): one text of its rows, NUL between two, matched by
-        one pattern. Its length holds exactly as many rows as the list (a NUL inside a row
-        would make one more), so each row is a row of the grid."""
-        cols = self.cols
-        cell = "[" + re.escape(EMPTY + "".join(LETTERS)) + "]"
-        rows = re.compile(f"{cell}{{{cols}}}(?:\0{cell}{{{cols}}})*").fullmatch
+        T and . only, as wide as the grid), without a regular expression: its rows joined by
+        NUL as ASCII bytes must be as long as the rows and separators together, hold a NUL
+        exactly where each row should end (and no other), and nothing else but the cells'
+        letters, which bytes.translate deletes (all in C)."""
+        cols, cells = self.cols, (EMPTY + "".join(LETTERS)).encode() + b"\0"
 
         def run(values):
             try:
-                text = "\0".join(values)
-            except TypeError:
+                text = "\0".join(values).encode("ascii")
+            except (TypeError, UnicodeEncodeError):
                 raise Slow from None
-            if len(text) != len(values) * (cols + 1) - 1 or rows(text) is None:
+            ends = len(values) - 1
+            if (
+                len(text) != len(values) * (cols + 1) - 1
+                or text.count(0) != ends
+                or text[cols :: cols + 1] != b"\0" * ends
+                or text.translate(None, cells)
+            ):
                 raise Slow
             return list(values)
 
@@ -183,45 +186,51 @@ def _tables(layout) -> dict:
 
 
 def check(layout, record, report) -> None:
-    players = record["players"]
+    check_many(layout, [record], [report])
+
+
+def check_many(layout, records: list, reports: list) -> None:
+    """check() of each record, its report beside it. The gardens of all the records are
+    flood-filled at once (cells.strays_each), the most costly part, so that a batch of
+    records pays it once."""
     t = _tables(layout)
-    for i, strays in enumerate(strays_each([p["garden"] for p in players], VEG_LETTERS, (t["rows"], t["cols"]))):
-        for letter, veg in LETTERS.items() if strays else ():
-            for g in strays.get(letter, ()):
-                r, c = g[0]
-                report.warn(
-                    i,
-                    f"garden: the {ONE[veg]} at row {r + 1}, column {c + 1} is not orthogonally adjacent "
-                    f"to the other {NAMES[veg]['en']} (each new vegetable must touch one of its kind)",
-                )
-    if len(players) > 1:
-        first = players[0]["market"]
+    gardens = [p["garden"] for record in records for p in record["players"]]
+    strays = iter(strays_each(gardens, VEG_LETTERS, (t["rows"], t["cols"])))
+    pig_total, (carrots, salads, tomatoes) = t["pig_total"], t["market_total"]
+    lo, hi = RULES_PLAYERS
+    for record, report in zip(records, reports):
+        players = record["players"]
+        for i in range(len(players)):
+            found = next(strays)
+            for letter, veg in LETTERS.items() if found else ():
+                for g in found.get(letter, ()):
+                    r, c = g[0]
+                    report.warn(
+                        i,
+                        f"garden: the {ONE[veg]} at row {r + 1}, column {c + 1} is not orthogonally adjacent "
+                        f"to the other {NAMES[veg]['en']} (each new vegetable must touch one of its kind)",
+                    )
         for p in players[1:]:
-            if p["market"] != first:
+            if p["market"] != players[0]["market"]:
                 shown = "; ".join(
                     f"{q['name']} " + ", ".join(f"{v} {q['market'][v]}" for v in VEGETABLES) for q in players
                 )
                 report.warn(None, f"market: the markets differ although the market die is shared ({shown})")
                 break
-    pig_total, (carrots, salads, tomatoes) = t["pig_total"], t["market_total"]
-    for p in players:
-        m = p["market"]
-        if (
-            p["pig"] >= pig_total
-            or m["carrot"] >= carrots
-            or m["salad"] >= salads
-            or m["tomato"] >= tomatoes
-            or EMPTY not in "".join(p["garden"])
-        ):
-            ended = True
-            break
-    else:
-        ended = False
-    if not ended:
-        report.warn(None, t["no_end"])
-    lo, hi = RULES_PLAYERS
-    if not lo <= len(players) <= hi:
-        report.warn(None, f"Harvest Dice is played by {lo}-{hi} players, this record has {len(players)}")
+        for p in players:
+            m = p["market"]
+            if (
+                p["pig"] >= pig_total
+                or m["carrot"] >= carrots
+                or m["salad"] >= salads
+                or m["tomato"] >= tomatoes
+                or EMPTY not in "".join(p["garden"])
+            ):
+                break
+        else:
+            report.warn(None, t["no_end"])
+        if not lo <= len(players) <= hi:
+            report.warn(None, f"Harvest Dice is played by {lo}-{hi} players, this record has {len(players)}")
 
 
 def score(layout, record) -> list[PlayerScore]:
@@ -285,6 +294,7 @@ GAME = Game(
     blank_player=blank_player,
     categories=categories,
     check=check,
+    check_many=check_many,
     score=score,
     record_from_sheets=record_from_sheets,
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -22,8 +23,18 @@ def score_many(records: Iterable[dict], source: str = "<records>") -> list[dict]
     """Score many parsed records, each a game of its own, into contract objects (in order).
 
     Faster than score_data one by one: each layout is loaded, and its record specs
-    built, once for the whole batch. A record the sheet makes impossible raises
+    built, once for the whole batch, and a game checks many records at once
+    (scoring.record.score_each). A record the sheet makes impossible raises
     RecordError for it, its problems naming it `source[n]` (0-based), as score_data
-    would for that record alone; a layout file is not read again during the batch."""
-    batch = _record.Batch()
-    return [_record.score_data(data, f"{source}[{n}]", batch).contract() for n, data in enumerate(records)]
+    would for that record alone; a layout file is not read again during the batch.
+
+    Python's cyclic garbage collector is paused meanwhile (as Mercurial's `nogc` does when
+    it builds large containers): scoring makes no cycles, and every few hundred objects
+    made the collector would walk again through all the results kept so far."""
+    paused = gc.isenabled()
+    gc.disable()  # see below
+    try:
+        return [scored.contract() for scored in _record.score_each(records, source)]
+    finally:
+        if paused:
+            gc.enable()

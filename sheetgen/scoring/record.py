@@ -6,12 +6,14 @@ once as a RecordError (`file:line: players[1] 'Bob': market.carrot: ...`).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 from sheetgen.errors import LayoutError, Problem, RecordError, SheetgenError
 from sheetgen.games import game_for, load_layout
-from sheetgen.games.base import Report, per_layout
+from sheetgen.games.base import Report, per_layout, player_label
 from sheetgen.games.fields import Name
 from sheetgen.layout.model import Layout
 from sheetgen.layout.resolve import describe_kind, is_builtin_ref
@@ -184,7 +186,7 @@ def validate(raw, source: str, batch: Batch | None = None) -> tuple[Layout, dict
             raise RecordError(ctx.errors)
     out, names = [], []
     for i, p in enumerate(players):
-        label = _player_label(p, i)
+        label = player_label(p, i)
         got = pspec.check(p, ctx, Where(players, i, label))
         if got is not INVALID:
             got["_where"] = Where(players, i, label)
@@ -201,29 +203,6 @@ def validate(raw, source: str, batch: Batch | None = None) -> tuple[Layout, dict
     if ctx.errors:
         raise RecordError(ctx.errors)
     return layout, record, ctx.warnings
-
-
-def _player_label(p, i: int) -> str:
-    """How messages name player `i` (escaped when shown)."""
-    name = p.get("name") if isinstance(p, dict) else None
-    named = isinstance(name, (str, int)) and str(name).strip()
-    return f"players[{i}] '{str(name)[:60]}':" if named else f"players[{i}]:"
-
-
-class _PlayerAt(Where):
-    """Where player `key` of the list `node` sits: its label (_player_label) is only
-    spelled out when a message needs it."""
-
-    __slots__ = ()
-
-    def __init__(self, node, key: int):
-        self.node, self.key, self._path = node, key, None  # (no parent: path is its own)
-
-    @property
-    def path(self) -> str:
-        if self._path is None:
-            self._path = _player_label(self.node[self.key], self.key)
-        return self._path
 
 
 def _quick(raw, plan: _Plan) -> tuple[dict, list] | None:
@@ -246,7 +225,7 @@ def _quick(raw, plan: _Plan) -> tuple[dict, list] | None:
     if len(set(names)) < len(names):
         return None
     for i, p in enumerate(out):
-        p["_where"] = _PlayerAt(players, i)
+        p["_where"] = (players, i)  # games.base.where_in makes it a Where when a message needs one
     record["players"] = out
     record["_node"] = raw
     return record, names
@@ -255,10 +234,61 @@ def _quick(raw, plan: _Plan) -> tuple[dict, list] | None:
 def score_data(raw, source: str = "<record>", batch: Batch | None = None) -> Scored:
     """Validate and score a parsed record (`batch`: see Batch, when scoring many)."""
     layout, record, warnings = validate(raw, source, batch)
-    game = game_for(layout)
+    return _scored(layout, game_for(layout), record, warnings, source)
+
+
+def _scored(layout: Layout, game, record: dict, warnings: list, source: str) -> Scored:
     scores = game.score(layout, record)
     ranks, winners = rank_players(scores)
     return Scored(layout, record, scores, ranks, winners, warnings, source)
+
+
+CHUNK = 32  # records whose game checks are made together (a garden flood-fill of 96 gardens)
+
+
+def score_each(raws: Iterable, source: str = "<records>", batch: Batch | None = None) -> Iterator[Scored]:
+    """Score many parsed records, each a game of its own, in order: record n is scored as
+    score_data(raw, f"{source}[{n}]", batch) would score it, and the first record that has
+    a problem raises its RecordError, as it would alone. The records are taken CHUNK at a
+    time: those that the quick checkers pass (_quick) are checked by their game together
+    (Game.check_all: e.g. every Harvest Dice garden of the chunk flood-filled at once);
+    any other goes the way of score_data, which says what is wrong."""
+    batch = batch or Batch()
+    records = iter(raws)
+    done = 0
+    while chunk := list(islice(records, CHUNK)):
+        yield from _score_chunk(chunk, source, done, batch)
+        done += len(chunk)
+
+
+def _score_chunk(chunk: list, source: str, first: int, batch: Batch) -> Iterator[Scored]:
+    quick: list = []  # per record: (layout, game, record, ctx) when the quick checkers pass it, else None
+    groups: dict = {}  # id(layout) -> (layout, game, records, reports)
+    for n, raw in enumerate(chunk, first):
+        ctx = Ctx(source=f"{source}[{n}]")
+        layout = layout_for(raw, ctx.source, ctx, batch)
+        got = None if layout is None else _quick(raw, _plan(layout))
+        if got is None:
+            quick.append(None)
+            continue
+        record, names = got
+        game = game_for(layout)
+        group = groups.get(id(layout))
+        if group is None:
+            group = groups[id(layout)] = (layout, game, [], [])
+        group[2].append(record)
+        group[3].append(Report(ctx, names))
+        quick.append((layout, game, record, ctx))
+    for layout, game, records, reports in groups.values():
+        game.check_all(layout, records, reports)
+    for n, (raw, got) in enumerate(zip(chunk, quick), first):
+        if got is None:
+            yield score_data(raw, f"{source}[{n}]", batch)
+            continue
+        layout, game, record, ctx = got
+        if ctx.errors:
+            raise RecordError(ctx.errors)
+        yield _scored(layout, game, record, ctx.warnings, ctx.source)
 
 
 def score_documents(path: str | Path, batch: Batch | None = None) -> list[Scored]:
