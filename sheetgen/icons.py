@@ -491,7 +491,7 @@ def _wall(d: _Pen):
 
 def _house(d: _Pen):
     d.rect(64, 62, 11, 26, BRICK)  # chimney
-    d.rect(18, 8, 64, 50, CREAM)
+    d.rect(18, 8, 64, 50, CREAM, r=1.5)  # (rounded a little: a picture, never taken for a box)
     d.poly([(8, 54), (50, 90), (92, 54)], RED)
     d.rect(42, 8, 16, 28, BROWN, r=2)
     d.circle(54.5, 21, 1.5, INK, None)
@@ -518,7 +518,7 @@ def _granary(d: _Pen):
     roof = [(26, 50), (40, 75), (63, 90), (86, 75), (100 - 4, 50)]
     d.poly([(30, 6), (30, 52), (42, 72), (63, 85), (84, 72), (92, 52), (92, 6)], BARN_RED)
     d.poly(roof + [(92, 47), (84, 67), (63, 80), (42, 67), (30, 47)], _mix(BARN_RED, INK, 0.35), INK, 0.8)
-    d.rect(47, 6, 30, 34, WHITE)
+    d.rect(47, 6, 30, 34, WHITE, r=1.5)
     d.line([(47, 6), (77, 40)], 1.0)
     d.line([(47, 40), (77, 6)], 1.0)
     d.rect(55, 52, 14, 12, WHITE)

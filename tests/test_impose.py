@@ -306,6 +306,18 @@ def test_grey_maps_by_purpose():
     assert luminance(label.color) <= 0.2
 
 
+def test_grey_keeps_the_scan_marks_black():
+    """`sheetgen scan` finds a photo's corner marks by their contrast: a --grey sheet
+    prints them black too (as a light grey they were lost in a dim, blurred photo)."""
+    from sheetgen.layout.scanmarks import scan_prims
+    from sheetgen.render.grey import greyed, luminance
+
+    marks = [p for p in scan_prims(210, 297, "x") if getattr(p, "fill", None)]
+    dark = [p for p in greyed(marks) if luminance(p.fill) < 0.5]
+    assert dark and len(dark) == sum(luminance(p.fill) < 0.5 for p in marks)
+    assert {p.fill for p in dark} == {"#000000"}
+
+
 @pytest.mark.parametrize("paper", ["a5", "legal"])
 def test_a5_and_legal(paper):
     data = small_pdf(paper=paper)

@@ -262,8 +262,11 @@ def _blueprint(el, env, x, y, h):
         )
     ]
     gy = y + label_h + (h - label_h - cell * len(rows)) / 2
+    # solid tiles, a little apart: a silhouette of the shape, never taken for boxes to tick
+    gap = cell * 0.06
     for r, c in blueprint_cells(rows):
-        out.append(Rect(x + c * cell, gy + r * cell, cell, cell, INK, env.tint, 0.7))
+        tile = cell - 2 * gap
+        out.append(Rect(x + c * cell + gap, gy + r * cell + gap, tile, tile, env.accent, env.accent, 0.5, tile * 0.15))
     return out, max(ncols * cell, 14.0)
 
 
