@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -27,14 +26,6 @@ def score_many(records: Iterable[dict], source: str = "<records>") -> list[dict]
     (scoring.record.score_each). A record the sheet makes impossible raises
     RecordError for it, its problems naming it `source[n]` (0-based), as score_data
     would for that record alone; a layout file is not read again during the batch.
-
-    Python's cyclic garbage collector is paused meanwhile (as Mercurial's `nogc` does when
-    it builds large containers): scoring makes no cycles, and every few hundred objects
-    made the collector would walk again through all the results kept so far."""
-    paused = gc.isenabled()
-    gc.disable()  # see below
-    try:
+    Python's cyclic garbage collector is paused meanwhile (scoring.record.gc_paused)."""
+    with _record.gc_paused():
         return [scored.contract() for scored in _record.score_each(records, source)]
-    finally:
-        if paused:
-            gc.enable()
