@@ -104,18 +104,23 @@ class _Pen:
     weight whatever the icon size.
     """
 
-    def __init__(self, canvas, size: float, color: str | None):
+    def __init__(self, canvas, size: float, color: str | None, tint: float = 0.0):
         self.c = canvas
         self.lw = _outline_width_pt(size) * 100.0 / size
         self.color = color
+        self.tint = tint
+
+    def ink(self, value) -> Color:
+        """A colour as this icon prints it: mixed towards white by `tint` (see draw_icon)."""
+        return _mix(value, "#ffffff", self.tint) if self.tint else _colour(value)
 
     # -- state -------------------------------------------------------------
     def paint(self, fill=None, stroke=INK, w: float = 1.0) -> tuple[int, int]:
         """Set fill/stroke colours and line width; return (fill, stroke) flags."""
         if fill is not None:
-            self.c.setFillColor(_colour(fill))
+            self.c.setFillColor(self.ink(fill))
         if stroke is not None:
-            self.c.setStrokeColor(_colour(stroke))
+            self.c.setStrokeColor(self.ink(stroke))
             self.c.setLineWidth(self.lw * w)
         return int(fill is not None), int(stroke is not None)
 
@@ -184,10 +189,10 @@ class _Pen:
         c.setLineCap(cap)
         c.setLineJoin(1)
         p = build(self.path())
-        c.setStrokeColor(_colour(INK))
+        c.setStrokeColor(self.ink(INK))
         c.setLineWidth(width + 2 * self.lw * w)
         c.drawPath(p, stroke=1, fill=0)
-        c.setStrokeColor(_colour(fill))
+        c.setStrokeColor(self.ink(fill))
         c.setLineWidth(width)
         c.drawPath(p, stroke=1, fill=0)
         c.restoreState()
@@ -1102,14 +1107,17 @@ def icon_exists(name: str) -> bool:
     return name in _ICONS
 
 
-def draw_icon(canvas, name: str, x: float, y: float, size: float, color: str | None = None) -> None:
+def draw_icon(canvas, name: str, x: float, y: float, size: float, color: str | None = None, tint: float = 0.0) -> None:
     """Draw icon `name` inside the square whose bottom-left corner is (x, y)
     in PDF points (reportlab's native coordinates, y up), side `size` points.
 
     The canvas graphics state is saved and restored, and drawing is clipped to
     the square.  `color` (a hex string such as '#7b3fa0') overrides the main
     fill colour of icons where that makes sense (see COLORABLE: the glass
-    shard); other icons ignore it.  Raises KeyError(name) for an unknown name.
+    shard); other icons ignore it.  `tint` (0 to 1) mixes every colour of the
+    icon, its outline included, that far towards white: a lighter icon (a
+    "dropout" print a pencil mark stands out on). Raises KeyError(name) for an
+    unknown name.
     """
     try:
         painter = _ICONS[name]
@@ -1125,7 +1133,7 @@ def draw_icon(canvas, name: str, x: float, y: float, size: float, color: str | N
     try:
         canvas.translate(x, y)
         canvas.scale(size / 100.0, size / 100.0)  # reportlab merges the two into one `cm`
-        drawn, key = _drawn(canvas, name, size, color)
+        drawn, key = _drawn(canvas, name, size, color, tint)
         kept = None  # this icon's key in the user cache, when the canvas has not drawn it yet
         if key is not None and key not in drawn:
             kept = _cache_key(canvas, key)
@@ -1141,7 +1149,7 @@ def draw_icon(canvas, name: str, x: float, y: float, size: float, color: str | N
         canvas.clipPath(clip, stroke=0, fill=0)
         canvas.setLineJoin(1)
         canvas.setLineCap(1)
-        painter(_Pen(canvas, size, color))
+        painter(_Pen(canvas, size, color, tint))
         if key is not None:
             code = canvas._code[start:]
             if _replayable(code):
@@ -1183,13 +1191,13 @@ def _store(kept: str, code: list) -> None:
     cache.put("icon", kept, list(code))
 
 
-def _drawn(canvas, name: str, size: float, color) -> tuple[dict, tuple | None]:
+def _drawn(canvas, name: str, size: float, color, tint: float = 0.0) -> tuple[dict, tuple | None]:
     """The icons this canvas already drew (their PDF operators after the move to their
     corner and the scaling, which do not depend on where the icon is) and this icon's
     key among them.
 
-    An icon is drawn in its own unit square, so the same icon at the same size and
-    colour is the same operators wherever it is: drawing it again appends them (~20x
+    An icon is drawn in its own unit square, so the same icon at the same size,
+    colour and tint is the same operators wherever it is: drawing it again appends them (~20x
     faster than painting it again, and the same bytes). The key also holds the canvas
     state that can change what painting writes (the fill rule, the transparency
     state); operators naming a resource (a `/Name`: fonts, graphics states, images)
@@ -1201,4 +1209,4 @@ def _drawn(canvas, name: str, size: float, color) -> tuple[dict, tuple | None]:
         return {}, None
     drawn = canvas.__dict__.setdefault("_sheetgen_icons", {})
     colour = color if isinstance(color, str) or color is None else tuple(color.rgba())
-    return drawn, (name, size, colour, getattr(canvas, "_fillMode", None), tuple(sorted(state._d.items())))
+    return drawn, (name, size, colour, tint, getattr(canvas, "_fillMode", None), tuple(sorted(state._d.items())))

@@ -209,3 +209,30 @@ def test_zero_size_draws_nothing():
     n = len(c._code)
     draw_icon(c, "tree", 0, 0, 0)
     assert len(c._code) == n
+
+
+@pytest.mark.parametrize("name", ["stone", "wood", "food", "glass", "tree"])
+def test_tint_mixes_every_colour_and_the_outline_towards_white(name):
+    # a dropout icon (sheetgen.layout.display.dropout) is the icon with each colour
+    # mixed `tint` of the way towards white: on white paper, every pixel (its anti-aliased
+    # edges and overlapping shapes included) is that far lighter than the plain icon's
+    plain, tinted = _render_pages(
+        [lambda c: draw_icon(c, name, X0, Y0, SIZE), lambda c: draw_icon(c, name, X0, Y0, SIZE, tint=0.6)]
+    )
+    np = pytest.importorskip("numpy")
+    a, b = (255 - np.asarray(img, dtype=float) for img in (plain, tinted))  # darkness, per channel
+    assert np.abs(b - 0.4 * a).max() <= 3  # 8-bit colours, rounded twice
+    assert a.min(axis=2).max() > 180  # the plain icon's dark outline...
+    assert b.min(axis=2).max() < 0.4 * 255 + 3  # ...prints light under a tint
+
+
+def test_a_tinted_icon_is_not_replayed_as_the_plain_one():
+    # drawing an icon again replays its operators (icons._drawn): the tint is part of the key
+    c = _canvas()
+    drawn = []
+    for tint in (0.0, 0.6, 0.0, 0.6):
+        start = len(c._code)
+        draw_icon(c, "stone", 0, 0, 20, tint=tint)
+        drawn.append(c._code[start:])
+    assert drawn[0] != drawn[1]
+    assert drawn[2] == drawn[0] and drawn[3] == drawn[1]

@@ -14,8 +14,10 @@ from pypdf import PdfReader
 from sheetgen.cli import cli
 from sheetgen.errors import LayoutError
 from sheetgen.layout import elements as E
-from sheetgen.layout.display import Box, Line, Text
+from sheetgen.layout.display import DROPOUT, Box, Icon, Line, Text
 from sheetgen.layout.model import load_layout
+from sheetgen.render import render_pdf
+from sheetgen.render.pdf import placement
 
 BASIC = "imperial-settlers"
 ADVANCED = "imperial-settlers-advanced"
@@ -122,6 +124,52 @@ def test_construction_boxes_show_costs_of_stone_wood_food_or_none():
     costs = {icon for t in TRACKS for s in layout.element(t)["sections"] for box in s["costs"] for icon in box}
     assert costs == {"stone", "wood", "food"}
     assert any(box == [] for t in TRACKS for s in layout.element(t)["sections"] for box in s["costs"])
+
+
+def _in_box(icon, box) -> bool:
+    cx, cy = icon.x + icon.size / 2, icon.y + icon.size / 2
+    return box.x <= cx <= box.x + box.w and box.y <= cy <= box.y + box.h
+
+
+@pytest.mark.parametrize("layout_id", LAYOUTS)
+def test_icons_in_tick_boxes_are_printed_in_dropout_colours(layout_id):
+    # the costs and yields printed in the boxes a player ticks are tinted (a pencil mark
+    # over them stays darker than the print: sheetgen scan); every other icon is not
+    layout = load_layout(layout_id)
+    for page, count in (("empire", 60), ("village", 14)):
+        prims = layout.display(layout.page(page), "fr")
+        ticks = [p for p in prims if isinstance(p, Box) and p.kind == "check"]
+        icons = [p for p in prims if isinstance(p, Icon)]
+        inside = [i for i in icons if any(_in_box(i, b) for b in ticks)]
+        assert len(inside) == count
+        assert {i.name for i in inside} == {"stone", "wood", "food"}
+        assert all(i.tint == DROPOUT for i in inside)
+        assert all(i.tint == 0 for i in icons if i not in inside)  # headers, legend, banner
+
+
+@pytest.mark.parametrize("grey", [False, True])
+def test_a_tick_box_with_a_cost_leaves_a_pencil_mark_room(grey):
+    # what is printed inside a cost box, rasterised: its darkest pixel is a light grey
+    # (the plain icon's outline is near black), and the icon is still there
+    pdfium = pytest.importorskip("pypdfium2")
+    layout = load_layout(BASIC)
+    data = render_pdf(layout, lang="fr", paper="a4", pages=["empire"], grey=grey)
+    doc = pdfium.PdfDocument(data)
+    try:
+        image = doc[0].render(scale=8 * 25.4 / 72, grayscale=True).to_pil().convert("L")
+    finally:
+        doc.close()
+    at = placement(layout.document("fr", pages=["empire"]).pages[0], "a4")
+    prims = layout.display(layout.page("empire"), "fr")
+    icons = [p for p in prims if isinstance(p, Icon)]
+    costs = [p for p in prims if isinstance(p, Box) and p.kind == "check" and any(_in_box(i, p) for i in icons)]
+    assert len(costs) > 30
+    for box in costs:
+        left, top = round((at.left + box.x + 1.3) * 8), round((at.top + box.y + 1.3) * 8)
+        right, bottom = round((at.left + box.x + box.w - 1.3) * 8), round((at.top + box.y + box.h - 1.3) * 8)
+        darkest, lightest = image.crop((left, top, right, bottom)).getextrema()
+        assert 130 < darkest < 230, (box.field, darkest)
+        assert lightest > 245
 
 
 def test_ten_rounds_with_roll_favour_and_resources_left():

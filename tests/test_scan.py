@@ -414,6 +414,19 @@ def test_a_mark_over_a_printed_icon_is_not_read_empty():
     assert all(truth[f] for f, r in read.readings.items() if r == reader.MARKED)
 
 
+def test_pencil_dashes_over_dropout_icons_are_not_read_empty():
+    """Probe photo 23 of seed 1 (Imperial Settlers empire, curled, in shadow, over-exposed,
+    out of focus): short HB pencil dashes drawn over the wood, stone and food of eight boxes
+    were barely darker than the icons, printed in full colour, and all eight read empty.
+    The icons inside tick boxes now print in dropout colours (layout.display.dropout): the
+    dashes show over them, too short to be sure of, and none reads empty."""
+    read, truth, kinds = _probe_run(1, 23)
+    dashes = ["houses_2", "houses_4", "bridges_2", "bridges_4", "bridges_6", "fields_4", "fields_12", "fields_14"]
+    assert all(truth[f] and kinds[f] == "pencil/dash" for f in dashes)
+    assert all(read.readings[f] != reader.EMPTY for f in dashes)
+    assert _wrong(read, truth) == []
+
+
 def test_print_darker_than_the_blank_page_and_a_crease_are_not_marks():
     """Probe photo 49 of seed 2 (Harvest Dice, a crease, sharpened, salted): the bonus
     boxes' printed '±1' photographs darker than on the blank page and read marked; a

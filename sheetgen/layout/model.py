@@ -12,7 +12,7 @@ from pathlib import Path
 from sheetgen.errors import LayoutError, Problem
 from sheetgen.layout import elements as E
 from sheetgen.layout import scanmarks
-from sheetgen.layout.display import HOUSE_MARK, MIN_HINT, MIN_TEXT, Box, Document, PageDisplay, Text
+from sheetgen.layout.display import HOUSE_MARK, MIN_HINT, MIN_TEXT, Box, Document, PageDisplay, Text, dropout
 from sheetgen.layout.resolve import builtin_ids, is_builtin_ref, load_layout_file, locate, resolve
 from sheetgen.paper import MAX_SHEET
 from sheetgen.schema import (
@@ -254,8 +254,9 @@ class Layout:
 
     def display(self, page: Page, lang: str, players: int | None = None) -> list:
         """The page's display list; when it prints a house value (marked), the house note
-        goes in the lowest free place of the sheet (see house_note_prims)."""
-        return self.build(page, lang, players)[0]
+        goes in the lowest free place of the sheet (see house_note_prims). Icons printed
+        inside tick boxes are tinted (display.dropout)."""
+        return dropout(self.build(page, lang, players)[0])
 
     def document(
         self, lang: str = "en", players: int | None = None, pages: list[str] | None = None, scan_marks: bool = True

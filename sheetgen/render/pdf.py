@@ -151,7 +151,7 @@ def draw_prims(c: Canvas, prims: list, at: Placement) -> None:
             if p.dash:
                 c.setDash()
         elif isinstance(p, Icon):
-            draw_icon(c, p.name, at.x(p.x), at.y(p.y + p.size), p.size * mm, p.color)
+            draw_icon(c, p.name, at.x(p.x), at.y(p.y + p.size), p.size * mm, p.color, p.tint)
         elif isinstance(p, Line):
             c.setStrokeColor(_color(p.stroke))
             c.setLineWidth(p.width)
