@@ -506,3 +506,28 @@ def test_unlike_siblings_finds_the_box_whose_icon_is_drawn_over():
     unlike = reader.unlike_siblings(cv2, np, padded, plain, boxes, {b.field: (0, 0) for b in boxes}, pad)
     assert unlike["b2"] > reader.FAINT_LOW
     assert max(unlike[f"b{n}"] for n in (0, 1, 3, 4)) == 0.0
+
+
+def test_short_dashes_across_the_middle_of_small_board_cells_are_marked():
+    """Probe photo 88 of seed 1 (Glassworks, pencil): short dashes across the middle of
+    5 mm board cells spread over a third of the inside and were held by no cell (a dash's
+    ends reach past the cell), so ten of them read unsure. A fifth of the middle of a cell
+    holds their trace, which a stroke straying in from the next cell does not reach
+    (reader.MIDDLE): they read marked, and no box of the photo is read wrong."""
+    read, truth, kinds = _probe_run(1, 88)
+    dashes = [f for f, k in kinds.items() if k.endswith("/dash")]
+    assert len(dashes) == 38
+    assert "board_p3_r2_c6" in dashes and read.readings["board_p3_r2_c6"] == reader.MARKED
+    assert all(read.readings[f] == reader.MARKED for f in dashes)  # 28 before
+    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 1  # 11 before
+    assert _wrong(read, truth) == []
+
+
+def test_decide_ink_across_the_middle_is_a_mark():
+    """A dash through the middle spreads little but fills the middle; ink in a corner does not."""
+    assert reader.decide(0.15, 0.3, core=0.1, middle=0.05) == reader.UNSURE  # along an edge
+    assert reader.decide(0.15, 0.3, core=0.1, middle=reader.MIDDLE) == reader.MARKED
+    assert reader.decide(0.15, 0.3, core=0.1, faint=0.4) == reader.UNSURE  # unlike its siblings only
+    assert reader.decide(0.02, 0.3, core=0.1, middle=0.4) == reader.UNSURE  # too little ink
+    assert reader.decide(0.15, 0.3, core=0.0, middle=0.4) == reader.UNSURE  # no dark core: a wash
+    assert reader.decide(0.15, 0.3, core=0.1, middle=0.4, like_print=True) == reader.UNSURE

@@ -44,6 +44,11 @@ INK, CORE = 0.16, 0.2
 # at a low resolution can stay under INK, but over FAINT on more than FAINT_LOW of the box it
 # is no empty box (clean empty boxes stay under 0.01): it reads unsure, never empty
 FAINT, FAINT_LOW = 0.08, 0.02
+# ...and a box whose middle (the inside without its outer sixth on every side) holds a trace
+# over MIDDLE of it is marked, with enough ink over HIGH and a dark core, however little the
+# ink spreads: a short dash or a letter across the middle; a stroke straying in from the next
+# box (an overshooting check, a slip) stays along an edge or in a corner (under 0.1 of the middle)
+MIDDLE = 0.15
 MAX_SIDE = 2000  # pixels: photos are searched for the markers at most this large
 ROUGH_SHEET = (194.0, 263.0)  # mm: the usual sheet, to find the QR code before the layout is known
 QR_MODULES = (29, 33, 25, 37)  # versions 3, 4, 2, 5: what a payload of 20 to 100 characters needs
@@ -375,16 +380,24 @@ def inside(box) -> tuple:
 
 
 def decide(
-    score: float, spread: float, core: float = 1.0, faint: float = 0.0, held: float = 0.0, like_print: bool = False
+    score: float,
+    spread: float,
+    core: float = 1.0,
+    faint: float = 0.0,
+    held: float = 0.0,
+    like_print: bool = False,
+    middle: float = 0.0,
 ) -> str:
     """MARKED, EMPTY or UNSURE from the ink score of a box's inside, its spread, the
     share of it clearly dark (CORE), the share holding a faint trace (FAINT, or unlike
     the boxes printed like it), the share inked by strokes the box holds (see `held`),
     and whether the ink covers much of what is printed in the box (`like_print`: the
-    print itself looking darker than on the blank page, never a mark for sure)."""
+    print itself looking darker than on the blank page, never a mark for sure). Ink that
+    does not spread over the box is marked when the box holds it (`held`) or when the
+    middle of the inside holds a trace over MIDDLE of it (`middle`)."""
     if score <= LOW:
         return EMPTY if faint <= FAINT_LOW else UNSURE
-    marks = spread >= SPREAD or score >= SURE or held >= HELD
+    marks = spread >= SPREAD or score >= SURE or held >= HELD or middle >= MIDDLE
     if score >= HIGH and marks and core >= LOW and not like_print:
         return MARKED
     # ink without a dark core is a grey wash (a mistake rubbed out, a smudge), or too faint to be sure
@@ -590,7 +603,8 @@ def read_boxes(page, blank, all_boxes, cells: set):
             hold = held(cv2, np, extra, core, bridge[window], box, (wx0, wy0))
         like_print = _like_print(np, part, on_print[window][sl], print_here[sl] < 0.1)
         dark_core = float(strong.mean()) if part.size else 0.0
-        reading = decide(score, reach, dark_core, max(faint, unlike.get(box.field, 0.0)), hold, like_print)
+        faintest = max(faint, unlike.get(box.field, 0.0))
+        reading = decide(score, reach, dark_core, faintest, hold, like_print, middle=faint)
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
         boxes.append(box)
         if box.field in cells:
