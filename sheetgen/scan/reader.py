@@ -49,6 +49,9 @@ FAINT, FAINT_LOW = 0.08, 0.02
 # ink spreads: a short dash or a letter across the middle; a stroke straying in from the next
 # box (an overshooting check, a slip) stays along an edge or in a corner (under 0.1 of the middle)
 MIDDLE = 0.15
+# ...and a faint trace up to NOISE times the photo's own (see `photo_trace`) is the photo's
+# noise (a sharpened, noisy photo): that box reads empty as its blank boxes do
+NOISE = 2.0
 MAX_SIDE = 2000  # pixels: photos are searched for the markers at most this large
 ROUGH_SHEET = (194.0, 263.0)  # mm: the usual sheet, to find the QR code before the layout is known
 QR_MODULES = (29, 33, 25, 37)  # versions 3, 4, 2, 5: what a payload of 20 to 100 characters needs
@@ -387,6 +390,7 @@ def decide(
     held: float = 0.0,
     like_print: bool = False,
     middle: float = 0.0,
+    noise: float = 0.0,
 ) -> str:
     """MARKED, EMPTY or UNSURE from the ink score of a box's inside, its spread, the
     share of it clearly dark (CORE), the share holding a faint trace (FAINT, or unlike
@@ -394,14 +398,25 @@ def decide(
     and whether the ink covers much of what is printed in the box (`like_print`: the
     print itself looking darker than on the blank page, never a mark for sure). Ink that
     does not spread over the box is marked when the box holds it (`held`) or when the
-    middle of the inside holds a trace over MIDDLE of it (`middle`)."""
+    middle of the inside holds a trace over MIDDLE of it (`middle`). A faint trace is
+    judged against the photo's own (`noise`, see `photo_trace`): up to NOISE times it, the
+    box is as empty as the photo's blank boxes."""
     if score <= LOW:
-        return EMPTY if faint <= FAINT_LOW else UNSURE
+        return EMPTY if faint <= max(FAINT_LOW, NOISE * noise) else UNSURE
     marks = spread >= SPREAD or score >= SURE or held >= HELD or middle >= MIDDLE
     if score >= HIGH and marks and core >= LOW and not like_print:
         return MARKED
     # ink without a dark core is a grey wash (a mistake rubbed out, a smudge), or too faint to be sure
     return UNSURE
+
+
+def photo_trace(np, scores: list, middles: list) -> float:
+    """A photo's own faint trace: the median share of the middle holding a trace (see
+    `decide`'s `middle`) over the boxes with no ink (a score up to LOW), most of them
+    empty. A noisy, sharpened photo draws a faint trace in every box; a pencil mark is
+    a trace over what the blank boxes of its own photo show."""
+    blank = [m for s, m in zip(scores, middles, strict=True) if s <= LOW]
+    return float(np.median(blank)) if blank else 0.0
 
 
 def spread(np, part) -> float:
@@ -567,6 +582,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
     bridge = printed > 0.3
     on_print = plain > 0.3
     values, readings, scores, spreads, boxes = {}, {}, {}, {}, []
+    seen, cell_ink = [], {}  # (box, what decide() is given but the photo's noise); a grid cell's hsv and ink
     H, W = printed.shape
     read = [box for box in all_boxes if box.kind != "write" or box.field in cells]
     shifts = {box.field: box_shift(cv2, np, ink, plain, box) for box in read}
@@ -604,11 +620,17 @@ def read_boxes(page, blank, all_boxes, cells: set):
         like_print = _like_print(np, part, on_print[window][sl], print_here[sl] < 0.1)
         dark_core = float(strong.mean()) if part.size else 0.0
         faintest = max(faint, unlike.get(box.field, 0.0))
-        reading = decide(score, reach, dark_core, faintest, hold, like_print, middle=faint)
+        seen.append((box, (score, reach, dark_core, faintest, hold, like_print, faint)))
+        if box.field in cells:
+            hsv_box = hsv[max(0, y + dy) : y + dy + hh, max(0, x + dx) : x + dx + w]
+            cell_ink[box.field] = (hsv_box, part)
+    noise = photo_trace(np, [f[0] for _, f in seen], [f[-1] for _, f in seen])
+    for box, (score, reach, dark_core, faintest, hold, like_print, faint) in seen:
+        reading = decide(score, reach, dark_core, faintest, hold, like_print, middle=faint, noise=noise)
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
         boxes.append(box)
         if box.field in cells:
-            hsv_box = hsv[max(0, y + dy) : y + dy + hh, max(0, x + dx) : x + dx + w]
+            hsv_box, part = cell_ink[box.field]
             same = hsv_box.shape[:2] == part.shape
             values[box.field] = (_colour(np, hsv_box, part) if same else "?") if reading == MARKED else ""
         else:
