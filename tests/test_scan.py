@@ -529,6 +529,7 @@ def test_decide_ink_across_the_middle_is_a_mark():
     assert reader.decide(0.15, 0.3, core=0.1, middle=reader.MIDDLE) == reader.MARKED
     assert reader.decide(0.15, 0.3, core=0.1, faint=0.4) == reader.UNSURE  # unlike its siblings only
     assert reader.decide(0.02, 0.3, core=0.1, middle=0.4) == reader.UNSURE  # too little ink
+    assert reader.decide(0.05, 0.2, core=0.03, middle=0.22) == reader.UNSURE  # a crease over an erased mistake
     assert reader.decide(0.15, 0.3, core=0.0, middle=0.4) == reader.UNSURE  # no dark core: a wash
     assert reader.decide(0.15, 0.3, core=0.1, middle=0.4, like_print=True) == reader.UNSURE
 
@@ -540,10 +541,11 @@ def test_a_noisy_photos_own_faint_trace_is_not_taken_for_pencil():
     NOISE times the photo's own trace they read empty, as its blank boxes do; no box of
     the photo is read wrong."""
     read, truth, _ = _probe_run(1, 96)
-    fixed = ["walls_10", "bridges_1", "bridges_2", "bridges_8", "bridges_9", "fields_8", "fields_11", "fields_14"]
+    fixed = ["walls_10", "granaries_2", "bridges_1", "bridges_2", "bridges_8", "bridges_9", "fields_8", "fields_11"]
+    fixed.append("fields_14")
     assert not any(truth[f] for f in fixed)
     assert all(read.readings[f] == reader.EMPTY for f in fixed)
-    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 4  # 13 before
+    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 5  # 13 before
     assert _wrong(read, truth) == []
 
 

@@ -45,10 +45,12 @@ INK, CORE = 0.16, 0.2
 # is no empty box (clean empty boxes stay under 0.01): it reads unsure, never empty
 FAINT, FAINT_LOW = 0.08, 0.02
 # ...and a box whose middle (the inside without its outer sixth on every side) holds a trace
-# over MIDDLE of it is marked, with enough ink over HIGH and a dark core, however little the
-# ink spreads: a short dash or a letter across the middle; a stroke straying in from the next
-# box (an overshooting check, a slip) stays along an edge or in a corner (under 0.1 of the middle)
-MIDDLE = 0.15
+# over MIDDLE of it is marked, with plain ink (over PLAIN of the inside) and a dark core,
+# however little the ink spreads: a short dash or a letter across the middle; a stroke
+# straying in from the next box (an overshooting check, a slip) stays along an edge or in a
+# corner (under 0.1 of the middle), and an erased mistake crossed by a crease is a faint
+# trace with little ink (0.04)
+MIDDLE, PLAIN = 0.15, 0.1
 # ...and a faint trace up to NOISE times the photo's own (see `photo_trace`) is the photo's
 # noise (a sharpened, noisy photo): that box reads empty as its blank boxes do
 NOISE = 2.0
@@ -398,12 +400,12 @@ def decide(
     and whether the ink covers much of what is printed in the box (`like_print`: the
     print itself looking darker than on the blank page, never a mark for sure). Ink that
     does not spread over the box is marked when the box holds it (`held`) or when the
-    middle of the inside holds a trace over MIDDLE of it (`middle`). A faint trace is
+    middle of the inside holds a trace over MIDDLE of it (`middle`) and the ink is plain. A faint trace is
     judged against the photo's own (`noise`, see `photo_trace`): up to NOISE times it, the
     box is as empty as the photo's blank boxes."""
     if score <= LOW:
         return EMPTY if faint <= max(FAINT_LOW, NOISE * noise) else UNSURE
-    marks = spread >= SPREAD or score >= SURE or held >= HELD or middle >= MIDDLE
+    marks = spread >= SPREAD or score >= SURE or held >= HELD or (middle >= MIDDLE and score >= PLAIN)
     if score >= HIGH and marks and core >= LOW and not like_print:
         return MARKED
     # ink without a dark core is a grey wash (a mistake rubbed out, a smudge), or too faint to be sure
