@@ -278,12 +278,13 @@ def _chunk_outcomes(chunk: list, sources: list, batch: Batch) -> Iterator[Scored
     for raw, source in zip(chunk, sources):
         ctx = Ctx(source=source)
         layout = layout_for(raw, source, ctx, batch)
-        got = None if layout is None else _quick(raw, _plan(layout))
+        plan = None if layout is None else _plan(layout)
+        got = None if plan is None else _quick(raw, plan)
         if got is None:
             quick.append(None)
             continue
         record, names = got
-        game = game_for(layout)
+        game = plan.game
         group = groups.get(id(layout))
         if group is None:
             group = groups[id(layout)] = (layout, game, [], [])
