@@ -555,3 +555,35 @@ def test_decide_a_faint_trace_against_the_photos_own():
     assert reader.decide(0.002, 0.0, faint=0.05, noise=0.02) == reader.UNSURE
     assert reader.photo_trace(np, [0.0, 0.001, 0.3, 0.005], [0.01, 0.03, 0.5, 0.02]) == pytest.approx(0.02)
     assert reader.photo_trace(np, [0.3], [0.5]) == 0.0  # no blank box: no noise known
+
+
+def test_big_checks_whose_long_stroke_only_crosses_a_corner_of_the_box_are_held():
+    """Probe photo 89 of seed 1 (Imperial Settlers advanced empire, ballpoint): two big
+    checks drawn low in their boxes, the short stroke under the box and the long one
+    crossing its lower right part, read unsure: the stroke must reach the middle of the
+    box to be held by it, and the middle was the inside's central half. It is now the
+    inside without its outer sixth, the same middle as decide()'s."""
+    read, truth, kinds = _probe_run(1, 89)
+    assert kinds["granaries_5"] == kinds["bridges_6"] == "ballpoint-black/big-check"
+    assert read.readings["granaries_5"] == read.readings["bridges_6"] == reader.MARKED
+    assert _wrong(read, truth) == []
+
+
+def test_a_qr_code_smeared_by_a_shaken_phone_is_read_module_by_module(monkeypatch):
+    """Probe photo 72 of seed 1 (Imperial Settlers empire, 171 dpi, motion blur, a crease, a
+    warm cast, sharpened): the phone moved, the QR code's modules ran into each other and
+    OpenCV's decoder found nothing, so the whole photo was refused. Its finder patterns
+    still show where the page puts them: the code is read module by module and drawn again
+    clean for the decoder (reader._qr_grid)."""
+    lid, page = PROBE_PAGES[72 % len(PROBE_PAGES)]
+    img, truth, _ = probe.probe_photo(load_layout(lid), page, np.random.default_rng([1, 72]))
+    photo = reader.Photo("photo 72", "p72", img)
+    markers = reader.find_markers(photo)
+    with monkeypatch.context() as m:
+        m.setattr(reader, "_qr_grid", lambda *a: "")
+        with pytest.raises(RecordError, match="QR code cannot be read"):
+            reader.read_qr(photo, markers)
+    qr = reader.read_qr(photo, markers)
+    assert (qr["layout"], qr["page"], qr["players"], qr["lang"]) == ("imperial-settlers", "empire", 1, "en")
+    read = reader.read_photo(photo)  # the code's hash matches the built-in layout's
+    assert _wrong(read, truth) == []

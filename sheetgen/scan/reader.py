@@ -13,6 +13,7 @@ and only when a sheet is read.
 from __future__ import annotations
 
 import io
+import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,6 +33,8 @@ SPREAD, SURE = 0.6, 0.3
 # ...or strokes the box holds (see `held`: their middle in the inside, reaching at most HOLD
 # of the box's size out of it, not a THIN line crossing it) ink HELD of its inside
 HOLD, THIN, HELD = 0.5, 0.35, 0.05
+JOIN = 1
+BRIDGE = 17
 # ink over PRINTED_INK of what is printed in a box is the print itself, darker than on the blank page
 PRINTED_INK = 0.25
 SHIFT = 6  # px (0.75 mm): how far from where the page says a box's print is looked for (box_shift)
@@ -57,6 +60,7 @@ NOISE = 2.0
 MAX_SIDE = 2000  # pixels: photos are searched for the markers at most this large
 ROUGH_SHEET = (194.0, 263.0)  # mm: the usual sheet, to find the QR code before the layout is known
 QR_MODULES = (29, 33, 25, 37)  # versions 3, 4, 2, 5: what a payload of 20 to 100 characters needs
+REACH_QR = 1.0  # mm: how far from where the page puts them a blurred QR code's finders are looked for
 CORNERS = ("top left", "top right", "bottom right", "bottom left")
 # ink colours of the Harvest Dice dice, as hue ranges (OpenCV hue, 0-180)
 COLOURS = {"T": ((0, 6), (160, 180)), "C": ((7, 25),), "S": ((35, 90),)}
@@ -281,7 +285,65 @@ def read_qr(photo: Photo, markers: dict) -> dict:
                 text = detector.decode(img, corners)[0]
                 if text:
                     return _qr_fields(photo, text)
+    for ppmm, gray in crops:
+        text = _qr_grid(cv2, np, detector, gray, ppmm, pad, size)
+        if text:
+            return _qr_fields(photo, text)
     raise RecordError(f"{photo.name}: the sheet's QR code cannot be read (blurred, in shadow or too small)")
+
+
+def _qr_grid(cv2, np, detector, gray, ppmm: float, pad: float, size: float) -> str:
+    """The text of a QR code too blurred for OpenCV's own decoder (a shaken phone smears
+    its modules into each other), read module by module: the code's three finder
+    patterns are looked for within REACH_QR mm of where the page puts them (the code is
+    `modules` + 2 cells wide, see QR_MODULES); they give the grid, each module is dark
+    when darker than the mean of the modules around it and of the whole code, and the
+    modules read are drawn again as a clean code for the decoder (whose error correction
+    mends a few wrong ones). '' when nothing decodes."""
+    g = cv2.GaussianBlur(gray, (0, 0), 1.0).astype(np.float32)
+    lightly = cv2.GaussianBlur(gray, (0, 0), 0.5).astype(np.float32)
+    reach = REACH_QR * ppmm
+    for modules in QR_MODULES:
+        cell = size / (modules + 2) * ppmm
+        res = cv2.matchTemplate(g, _finder(cv2, np, cell), cv2.TM_CCOEFF_NORMED)
+        found = []
+        for mx, my in ((0, 0), (modules - 7, 0), (0, modules - 7)):
+            # the finder with its white separator: its top-left corner where the page puts it
+            ex, ey = pad * ppmm + mx * cell, pad * ppmm + my * cell
+            x0, y0 = max(0, round(ex - reach)), max(0, round(ey - reach))
+            window = res[y0 : round(ey + reach) + 1, x0 : round(ex + reach) + 1]
+            if window.size == 0:
+                break
+            _, peak, _, (px, py) = cv2.minMaxLoc(window)
+            if peak < 0.3:
+                break
+            found.append((x0 + px + 4.5 * cell, y0 + py + 4.5 * cell))
+        if len(found) < 3:
+            continue
+        # the finders' centres, in modules from the code's edge (its one-module margin included)
+        where = np.float32([[4.5, 4.5], [modules - 2.5, 4.5], [4.5, modules - 2.5]])
+        a = cv2.getAffineTransform(where, np.float32(found))
+        mx, my = np.meshgrid(*(np.arange(modules, dtype=np.float32) + 1.5,) * 2)
+        xs = a[0, 0] * mx + a[0, 1] * my + a[0, 2]
+        ys = a[1, 0] * mx + a[1, 1] * my + a[1, 2]
+        for sharp, k in itertools.product((g, lightly), (3, 7)):
+            # each module against the modules around: the next ones (which undoes some of the
+            # blur), or more; on the page smoothed, or hardly
+            seen = cv2.remap(sharp, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR)
+            around = cv2.blur(seen, (k, k), borderType=cv2.BORDER_REFLECT)
+            clean = np.full((modules + 8, modules + 8), 255, np.uint8)
+            clean[4:-4, 4:-4][seen < (around + seen.mean()) / 2] = 0
+            text = detector.detectAndDecode(cv2.resize(clean, None, fx=8, fy=8, interpolation=cv2.INTER_NEAREST))[0]
+            if text:
+                return text
+    return ""
+
+
+def _finder(cv2, np, cell: float):
+    """A QR finder pattern with its white separator (9 x 9 modules), `cell` px a module."""
+    m = np.ones((9, 9), np.float32)
+    m[1:8, 1:8], m[2:7, 2:7], m[3:6, 3:6] = 0, 1, 0
+    return cv2.resize(m * 255, (round(9 * cell), round(9 * cell)), interpolation=cv2.INTER_AREA)
 
 
 def _qr_fields(photo: Photo, text: str) -> dict:
@@ -442,7 +504,8 @@ def held(cv2, np, ink, strong, bridge, box, origin) -> float:
     part of `ink` (an ink mask around the box, its top-left at `origin` px on the page),
     joined across print (`bridge`, where a stroke crossing a printed line is hidden), with
     a dark core (`strong`: a crease or a shadow's edge has none); the box holds it when it
-    reaches the middle of the box's inside, the middle of its extent lies in the inside
+    reaches the middle of the box's inside (the inside without its outer sixth on every side,
+    as `read_boxes` takes it for `decide`), the middle of its extent lies in the inside
     and it reaches at most HOLD of the box's size beyond the box. A small cross, a dot or
     a tick in a corner reaching the middle is held by its box without spreading over it;
     a big check overshooting two sides is held by the box its middle is in; a stroke
@@ -457,7 +520,7 @@ def held(cv2, np, ink, strong, bridge, box, origin) -> float:
     part = labels[sl] * ink[sl]
     if part.size == 0:
         return 0.0
-    middle = part[ih // 4 : ih - ih // 4, iw // 4 : iw - iw // 4]
+    middle = part[ih // 6 : ih - ih // 6, iw // 6 : iw - iw // 6]
     mine = np.zeros(n, bool)
     cores = np.bincount(labels[strong], minlength=n)
     for k in np.unique(middle[middle > 0]):
