@@ -587,3 +587,97 @@ def test_a_qr_code_smeared_by_a_shaken_phone_is_read_module_by_module(monkeypatc
     assert (qr["layout"], qr["page"], qr["players"], qr["lang"]) == ("imperial-settlers", "empire", 1, "en")
     read = reader.read_photo(photo)  # the code's hash matches the built-in layout's
     assert _wrong(read, truth) == []
+
+
+# PDFs: every page is drawn by pdfium as a viewer shows it (reader._pdf_photos)
+
+
+def _pdf_of_images(path, images, dpi=200.0):
+    """A scanner's PDF: one page image (JPEG) a page."""
+    from PIL import Image
+
+    first, *rest = [Image.fromarray(img) for img in images]
+    first.save(path, save_all=True, append_images=rest, resolution=dpi)
+    return str(path)
+
+
+def test_a_scanners_pdf_is_read_page_by_page(tmp_path):
+    """`sheetgen scan scans.pdf`: one sheet a page, the players named from the file and the page."""
+    (ann, ann_truth), (ben, ben_truth) = (_photo("harvest-dice-normal", "sheet", s, dpi=200) for s in (31, 32))
+    path = _pdf_of_images(tmp_path / "scans.pdf", [ann, ben])
+    photos = reader.load_photos(path)
+    assert [p.name for p in photos] == ["scans.pdf page 1", "scans.pdf page 2"]
+    for photo, truth in zip(photos, (ann_truth, ben_truth), strict=True):
+        assert _wrong(reader.read_photo(photo), truth) == []
+    result = CliRunner().invoke(cli, ["scan", path, "-o", str(tmp_path / "game.yaml")])
+    assert result.exit_code == 0, result.output
+    assert [p["name"] for p in __import__("yaml").safe_load((tmp_path / "game.yaml").read_text())["players"]] == [
+        "scans-1",
+        "scans-2",
+    ]
+
+
+def test_a_page_image_stored_in_strips_is_read_whole(tmp_path):
+    """Some scanners store a page as several images, one strip each: the page is read as
+    drawn, not its largest image (which holds two of the four scan marks)."""
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen.canvas import Canvas
+
+    img, truth = _photo("imperial-settlers", "village", 33, dpi=200)
+    h, w = img.shape[:2]
+    pt = 72 / 200
+    canvas = Canvas(str(tmp_path / "strips.pdf"), pagesize=(w * pt, h * pt))
+    half = h // 2
+    for top, bottom in ((0, half), (half, h)):
+        strip = ImageReader(Image.fromarray(img[top:bottom]))
+        canvas.drawImage(strip, 0, (h - bottom) * pt, w * pt, (bottom - top) * pt)
+    canvas.save()
+    (photo,) = reader.load_photos(str(tmp_path / "strips.pdf"))
+    assert _wrong(reader.read_photo(photo), truth) == []
+
+
+def test_a_sheet_ticked_in_a_pdf_app_is_read_as_drawn(tmp_path):
+    """A `--fillable` sheet whose boxes were ticked in a PDF viewer: `scan` draws the page
+    with its form fields, and reads exactly the boxes ticked (`read` reads the same PDF
+    from the fields' values)."""
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+
+    from sheetgen.render import render_pdf
+
+    ticked = {*(f"pig_{n}" for n in range(1, 8)), "pig_bonus1", "market_carrot_2"}
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(render_pdf(load_layout("harvest-dice-normal"), fillable=True))))
+    writer.update_page_form_field_values(writer.pages[0], dict.fromkeys(ticked, "/Yes"), auto_regenerate=False)
+    writer.write(str(tmp_path / "filled.pdf"))
+    (photo,) = reader.load_photos(str(tmp_path / "filled.pdf"))
+    read = reader.read_photo(photo)
+    assert {f for f, r in read.readings.items() if r != reader.EMPTY} == ticked
+    assert all(read.readings[f] == reader.MARKED for f in ticked)
+
+
+def test_a_pdf_of_too_many_pages_is_refused(tmp_path):
+    from reportlab.pdfgen.canvas import Canvas
+
+    canvas = Canvas(str(tmp_path / "many.pdf"))
+    for _ in range(reader.MAX_PDF_PAGES + 1):
+        canvas.showPage()
+    canvas.save()
+    result = CliRunner().invoke(cli, ["scan", str(tmp_path / "many.pdf")])
+    assert result.exit_code == 1
+    assert result.output == f"Error: {tmp_path / 'many.pdf'}: 25 pages; sheetgen reads at most 24 sheets from one PDF\n"
+
+
+def test_a_transparent_png_is_read_on_white_paper(tmp_path):
+    """A sheet saved as a PNG whose paper is transparent (black underneath, as many
+    renderers leave it) is read on white paper, not on black."""
+    from PIL import Image
+
+    img, _, _ = synth.blank_paper(load_layout("harvest-dice-normal"), "sheet", 200)
+    paper = (img > 250).all(axis=2)
+    rgba = np.dstack([np.where(paper[..., None], 0, img), np.where(paper, 0, 255)]).astype(np.uint8)
+    Image.fromarray(rgba, "RGBA").save(tmp_path / "sheet.png")
+    result = CliRunner().invoke(cli, ["scan", str(tmp_path / "sheet.png")])
+    assert result.exit_code == 1
+    assert result.output == "Error: sheet.png: the sheet is blank: no box is marked\n"

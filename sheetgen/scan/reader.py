@@ -57,6 +57,9 @@ MIDDLE, PLAIN = 0.15, 0.1
 # ...and a faint trace up to NOISE times the photo's own (see `photo_trace`) is the photo's
 # noise (a sharpened, noisy photo): that box reads empty as its blank boxes do
 NOISE = 2.0
+MAX_PDF_PAGES = 24  # pages read from one PDF at most: a game's sheets (12 players, 2 pages each)
+PDF_DPI = (150, 300, 200)  # a PDF page is drawn at its image's resolution within these (or the last)
+MAX_PDF_PIXELS = 40e6  # ...and never larger than this
 MAX_SIDE = 2000  # pixels: photos are searched for the markers at most this large
 ROUGH_SHEET = (194.0, 263.0)  # mm: the usual sheet, to find the QR code before the layout is known
 QR_MODULES = (29, 33, 25, 37)  # versions 3, 4, 2, 5: what a payload of 20 to 100 characters needs
@@ -120,36 +123,54 @@ def load_photos(path: str) -> list[Photo]:
         return _pdf_photos(path, stem, data)
     try:
         with Image.open(io.BytesIO(data)) as im:
-            im = ImageOps.exif_transpose(im).convert("RGB")
-            return [Photo(Path(path).name, stem, np.asarray(im))]
+            im = ImageOps.exif_transpose(im)
+            if "A" in im.getbands() or "transparency" in im.info:  # transparent: on white paper
+                im = Image.alpha_composite(Image.new("RGBA", im.size, "white"), im.convert("RGBA"))
+            return [Photo(Path(path).name, stem, np.asarray(im.convert("RGB")))]
     except (UnidentifiedImageError, OSError, ValueError) as exc:
         raise RecordError(f"{path}: not an image or a PDF that sheetgen can read ({exc.__class__.__name__})") from None
 
 
 def _pdf_photos(path: str, stem: str, data: bytes) -> list[Photo]:
-    """The largest image of every page of a scanner's PDF."""
-    import logging
+    """Every page of a PDF as a picture, rendered by pdfium as a viewer shows it: a
+    scanner's page image (at its own resolution, PDF_DPI at most, whether it is stored
+    whole, in strips or as a fax or JBIG2 image, turned or not), or a sheet marked in a PDF
+    app (its drawings and ticked form fields; PDF_DPI[2] when the page holds no image)."""
+    import math
 
     import numpy as np
-    from pypdf import PdfReader
+    import pypdfium2
+    import pypdfium2.raw as pdfium_c
 
-    quiet = logging.getLogger("pypdf")
-    level, quiet.level = quiet.level, logging.CRITICAL + 1
+    try:
+        pdf = pypdfium2.PdfDocument(data)
+        pdf.init_forms()  # ticked form fields are drawn too
+    except Exception as exc:  # noqa: BLE001 - pdfium refuses a damaged file in several ways
+        raise RecordError(f"{path}: not a readable PDF ({exc.__class__.__name__})") from None
     out = []
     try:
-        reader = PdfReader(io.BytesIO(data))
-        for n, page in enumerate(reader.pages, 1):
-            images = list(page.images)
-            if not images:
-                raise RecordError(f"{path}: page {n} holds no image; scan the sheets into a PDF of page images")
-            best = max(images, key=lambda i: i.image.width * i.image.height)
-            out.append(Photo(f"{Path(path).name} page {n}", f"{stem}-{n}", np.asarray(best.image.convert("RGB"))))
+        if len(pdf) > MAX_PDF_PAGES:
+            raise RecordError(f"{path}: {len(pdf)} pages; sheetgen reads at most {MAX_PDF_PAGES} sheets from one PDF")
+        low, high, plain = PDF_DPI
+        for n in range(len(pdf)):
+            page = pdf[n]
+            dpi = plain
+            seen = []
+            for image in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=3):
+                left, bottom, right, top = image.get_bounds()
+                seen.append(max(image.get_px_size()) / max(right - left, top - bottom, 1.0) * 72)
+            if seen:
+                dpi = min(max(max(seen), low), high)
+            width, height = page.get_size()
+            scale = min(dpi / 72, math.sqrt(MAX_PDF_PIXELS / max(width * height, 1.0)))
+            picture = page.render(scale=scale, may_draw_forms=True).to_pil().convert("RGB")
+            out.append(Photo(f"{Path(path).name} page {n + 1}", f"{stem}-{n + 1}", np.asarray(picture)))
     except RecordError:
         raise
-    except Exception as exc:  # noqa: BLE001 - pypdf raises many kinds on a damaged file
+    except Exception as exc:  # noqa: BLE001 - a page pdfium cannot draw
         raise RecordError(f"{path}: not a readable PDF ({exc.__class__.__name__})") from None
     finally:
-        quiet.level = level
+        pdf.close()
     return out
 
 
