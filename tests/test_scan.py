@@ -681,3 +681,42 @@ def test_a_transparent_png_is_read_on_white_paper(tmp_path):
     result = CliRunner().invoke(cli, ["scan", str(tmp_path / "sheet.png")])
     assert result.exit_code == 1
     assert result.output == "Error: sheet.png: the sheet is blank: no box is marked\n"
+
+
+def test_a_sheet_whose_qr_code_cannot_be_read_is_recognised_by_its_print():
+    """Probe photo 32 of seed 2 (a Glassworks pad for 2 players, 146 dpi, shaken, sharpened):
+    even module by module its QR code does not decode. The photo, mapped by its scan marks,
+    is compared with the blank page of every page a code could name: it is the pad, in
+    French, for 2 players; it is read, with a warning that says so."""
+    lid, page = PROBE_PAGES[32 % len(PROBE_PAGES)]
+    img, truth, _ = probe.probe_photo(load_layout(lid), page, np.random.default_rng([2, 32]))
+    photo = reader.Photo("photo 32", "p32", img)
+    with pytest.raises(RecordError, match="QR code cannot be read"):
+        reader.read_qr(photo, reader.find_markers(photo))
+    read = reader.read_photo(photo)
+    assert read.note == (
+        "photo 32: its QR code cannot be read; by its print it is the 'pad' page of 'river-valley-glassworks' "
+        "(fr, 2 players), whose version could not be checked: make sure it is"
+    )
+    assert set(read.readings) == set(truth)  # two players' board copies: the player count is right
+    assert _wrong(read, truth) == []
+    from sheetgen.scan.record import unsure_warnings
+
+    assert unsure_warnings([read])[0] == read.note
+
+
+def test_a_sheet_whose_qr_code_is_gone_and_print_is_no_layouts_is_refused():
+    """Scan marks, but no QR code and a page that looks like no layout's: the QR code's error."""
+    img, _ = _photo("harvest-dice-normal", "sheet", 40, dpi=150, share=0.0)
+    photo = reader.Photo("x.jpg", "x", img)
+    markers = reader.find_markers(photo)
+    corners = np.concatenate([markers[n] for n in range(4)])
+    (x0, y0), (x1, y1) = corners.min(axis=0).astype(int), corners.max(axis=0).astype(int)
+    pad = (x1 - x0) // 25  # the markers kept, everything between them painted over
+    img = img.copy()
+    img[y0 + pad : y1 - pad, x0 + pad : x1 - pad] = 235
+    for n in range(4):  # ...but the markers themselves
+        (mx0, my0), (mx1, my1) = markers[n].min(axis=0).astype(int), markers[n].max(axis=0).astype(int)
+        img[my0 - 3 : my1 + 3, mx0 - 3 : mx1 + 3] = photo.rgb[my0 - 3 : my1 + 3, mx0 - 3 : mx1 + 3]
+    with pytest.raises(RecordError, match=r"^x.jpg: the sheet's QR code cannot be read"):
+        _read(img, "x")

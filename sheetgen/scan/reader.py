@@ -60,6 +60,9 @@ NOISE = 2.0
 MAX_PDF_PAGES = 24  # pages read from one PDF at most: a game's sheets (12 players, 2 pages each)
 PDF_DPI = (150, 300, 200)  # a PDF page is drawn at its image's resolution within these (or the last)
 MAX_PDF_PIXELS = 40e6  # ...and never larger than this
+# a photo whose QR code cannot be read is recognised by its print (`recognise`): its best page
+# must match LIKE at least, and BY better than the next page (normalised cross-correlation)
+LIKE, BY = 0.7, 0.015
 MAX_SIDE = 2000  # pixels: photos are searched for the markers at most this large
 ROUGH_SHEET = (194.0, 263.0)  # mm: the usual sheet, to find the QR code before the layout is known
 QR_MODULES = (29, 33, 25, 37)  # versions 3, 4, 2, 5: what a payload of 20 to 100 characters needs
@@ -105,6 +108,7 @@ class PageRead:
     spreads: dict = field(default_factory=dict)  # field -> how far its ink spreads (0-1)
     rectified: object = None  # the photo mapped onto the page, PPMM pixels a mm
     boxes: list = field(default_factory=list)
+    note: str = ""  # how the page was known when its QR code could not be read (see `recognise`)
 
 
 def load_photos(path: str) -> list[Photo]:
@@ -377,6 +381,63 @@ def _qr_fields(photo: Photo, text: str) -> dict:
     return fields
 
 
+def recognise(photo: Photo, markers: dict, layout_ref: str | None, unread: RecordError) -> tuple[dict, str]:
+    """The QR code's fields for a photo whose code cannot be read (a shaken phone, a
+    shadow), from the print itself: the photo, mapped by its scan marks, is compared
+    with the blank page of every page the code could name (the built-in layouts, or the
+    one given), small and smoothed (normalised cross-correlation). The best page is taken
+    only when it matches well (LIKE) and clearly better (BY) than any other page; then its
+    language and, for a pad, its player count the same way. Else `unread` is raised.
+    (the fields, a warning saying what the page was taken for)"""
+    cv2, np = need_cv()
+    from sheetgen.games import load_layout
+    from sheetgen.layout.resolve import builtin_ids
+
+    if layout_ref is None:
+        layouts = [lay for lay in map(load_layout, builtin_ids()) if lay.scan_marks]
+    else:
+        layouts = [load_layout(layout_ref)]
+    seen = {}
+
+    def like(layout, page_id: str, lang: str, players: int) -> float:
+        key = (layout.id, layout.width, layout.height)
+        if key not in seen:
+            page = warp(photo, homography(markers, layout.width, layout.height), layout.width, layout.height)
+            seen[key] = _small(cv2, np, cv2.cvtColor(page, cv2.COLOR_RGB2GRAY))
+        a, b = seen[key], _small(cv2, np, blank_page(layout, page_id, players, lang)[1])
+        a, b = a - a.mean(), b - b.mean()
+        return float((a * b).sum() / max(float(np.sqrt((a * a).sum() * (b * b).sum())), 1e-9))
+
+    pages = []
+    for layout in layouts:
+        langs = sorted(layout.title) or ["en"]
+        for page in layout.pages:
+            lang = "en" if "en" in langs else langs[0]
+            pages.append((like(layout, page.id, lang, layout.players["default"]), layout, page.id, langs))
+    pages.sort(key=lambda t: -t[0])
+    best, layout, page_id, langs = pages[0]
+    if best < LIKE or (len(pages) > 1 and best - pages[1][0] < BY):
+        raise unread
+    players = layout.players["default"]
+    lang = max(langs, key=lambda la: like(layout, page_id, la, players))
+    low, high = layout.players["min"], min(layout.players["max"], layout.players["min"] + 11)
+    if low < high:
+        players = max(range(low, high + 1), key=lambda n: like(layout, page_id, lang, n))
+    fields = {"layout": layout.id, "page": page_id, "players": players, "lang": lang, "digest": layout.digest[:8]}
+    count = f", {players} players" if low < high else ""
+    note = (
+        f"{photo.name}: its QR code cannot be read; by its print it is the '{page_id}' page of "
+        f"'{layout.id}' ({lang}{count}), whose version could not be checked: make sure it is"
+    )
+    return fields, note
+
+
+def _small(cv2, np, gray):
+    """A page's grey levels at a quarter of PPMM, smoothed: what `recognise` compares."""
+    small = cv2.resize(gray, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (0, 0), 1.0).astype(np.float32)
+
+
 def sheet_layout(photo: Photo, qr: dict, layout_ref: str | None):
     """The layout a photo was printed from. The QR code is data from a picture: it may
     only name a built-in layout; a variant needs `layout_ref`, whose id and hash must match."""
@@ -417,7 +478,7 @@ def blank_page(layout, page_id: str, players: int, lang: str):
     """(page display, the blank page's grey levels at PPMM), rendered from the display list."""
     key = (layout.id, layout.digest, page_id, players, lang)
     if key not in _BLANKS:
-        _BLANKS.clear() if len(_BLANKS) > 8 else None
+        _BLANKS.clear() if len(_BLANKS) > 24 else None
         _BLANKS[key] = _render_blank(layout, page_id, players, lang)
     return _BLANKS[key]
 
@@ -640,14 +701,18 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
     """One photo's page and box readings."""
     cv2, np = need_cv()
     markers = find_markers(photo)
-    qr = read_qr(photo, markers)
+    note = ""
+    try:
+        qr = read_qr(photo, markers)
+    except RecordError as unread:
+        qr, note = recognise(photo, markers, layout_ref, unread)
     layout = sheet_layout(photo, qr, layout_ref)
     h = homography(markers, layout.width, layout.height)
     lang = qr["lang"] if qr["lang"] in layout.title else "en"
     display, blank = blank_page(layout, qr["page"], qr["players"], lang)
     page = align(cv2, np, warp(photo, h, layout.width, layout.height), blank)
     values, readings, scores, spreads, boxes = read_boxes(page, blank, display.boxes(), grid_cells(layout, qr["page"]))
-    return PageRead(photo, layout, qr["page"], values, readings, scores, spreads, page, boxes)
+    return PageRead(photo, layout, qr["page"], values, readings, scores, spreads, page, boxes, note)
 
 
 def read_boxes(page, blank, all_boxes, cells: set):

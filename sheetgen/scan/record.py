@@ -70,9 +70,12 @@ def read_photos(paths: list[str], layout_ref: str | None = None) -> list[PageRea
 
 
 def unsure_warnings(reads: list[PageRead]) -> list[str]:
-    """One warning per photo with unsure boxes, naming them: they are read as empty."""
+    """One warning per photo with unsure boxes, naming them: they are read as empty; and
+    one per photo whose page was recognised by its print (its QR code unread)."""
     out = []
     for r in reads:
+        if r.note:
+            out.append(r.note)
         unsure = [f for f, v in r.readings.items() if v == UNSURE]
         if unsure:
             shown = ", ".join(unsure[:12]) + (f" and {len(unsure) - 12} more" if len(unsure) > 12 else "")
