@@ -539,13 +539,15 @@ def test_a_noisy_photos_own_faint_trace_is_not_taken_for_pencil():
     the photo draws a faint trace in the middle of every box (the median of its blank
     boxes: 2% of the middle), and nine empty boxes with a little more read unsure. Up to
     NOISE times the photo's own trace they read empty, as its blank boxes do; no box of
-    the photo is read wrong."""
+    the photo is read wrong. (Since a faint trace is looked for at darkness scaled by the
+    photo's contrast, 0.89 here, granaries_2 reads unsure again: 0.061 of its middle
+    against the photo's 0.025.)"""
     read, truth, _ = _probe_run(1, 96)
-    fixed = ["walls_10", "granaries_2", "bridges_1", "bridges_2", "bridges_8", "bridges_9", "fields_8", "fields_11"]
-    fixed.append("fields_14")
-    assert not any(truth[f] for f in fixed)
+    fixed = ["walls_10", "bridges_1", "bridges_2", "bridges_8", "bridges_9", "fields_8", "fields_11", "fields_14"]
+    assert not any(truth[f] for f in fixed) and not truth["granaries_2"]
     assert all(read.readings[f] == reader.EMPTY for f in fixed)
-    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 5  # 13 before
+    assert read.readings["granaries_2"] == reader.UNSURE
+    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 6  # 13 before
     assert _wrong(read, truth) == []
 
 
@@ -566,6 +568,28 @@ def test_big_checks_whose_long_stroke_only_crosses_a_corner_of_the_box_are_held(
     read, truth, kinds = _probe_run(1, 89)
     assert kinds["granaries_5"] == kinds["bridges_6"] == "ballpoint-black/big-check"
     assert read.readings["granaries_5"] == read.readings["bridges_6"] == reader.MARKED
+    assert _wrong(read, truth) == []
+
+
+def test_contrast_is_how_dark_the_photo_shows_the_print():
+    plain = np.zeros((40, 40), np.float32)
+    plain[10:30, 18:22] = 0.9  # a printed line on the blank page
+    assert reader.contrast(cv2, np, plain, plain) == pytest.approx(1.0)
+    assert reader.contrast(cv2, np, plain * 0.72, plain) == pytest.approx(0.72)
+    assert reader.contrast(cv2, np, plain * 0.3, plain) == reader.CONTRAST  # at least
+    assert reader.contrast(cv2, np, np.clip(plain * 1.1, 0, 1), plain) == 1.0  # at most
+    assert reader.contrast(cv2, np, plain, np.zeros_like(plain)) == 1.0  # nothing printed
+
+
+def test_soft_pencil_in_a_blurred_photo_is_not_read_empty():
+    """Probe photo 63 of seed 1 (Harvest Dice, out of focus, a warm cast, 260 dpi): soft
+    pencil big checks show at 0.6 of their darkness, as the print does, and two read
+    empty: no dark core, no faint trace at the usual darkness. Both are looked for at
+    darkness scaled by the photo's contrast (reader.contrast): they are unsure."""
+    read, truth, kinds = _probe_run(1, 63)
+    for f in ("market_tomato_2", "pig_bonus5"):
+        assert truth[f] and kinds[f] == "soft-pencil/big-check"
+        assert read.readings[f] == reader.UNSURE
     assert _wrong(read, truth) == []
 
 

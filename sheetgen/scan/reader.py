@@ -54,6 +54,8 @@ FAINT, FAINT_LOW = 0.08, 0.02
 # corner (under 0.1 of the middle), and an erased mistake crossed by a crease is a faint
 # trace with little ink (0.04)
 MIDDLE, PLAIN = 0.15, 0.1
+# CORE and FAINT are scaled by the photo's contrast (see `contrast`), CONTRAST at least
+CONTRAST = 0.6
 # ...and a faint trace up to NOISE times the photo's own (see `photo_trace`) is the photo's
 # noise (a sharpened, noisy photo): that box reads empty as its blank boxes do
 NOISE = 2.0
@@ -614,7 +616,7 @@ def held(cv2, np, ink, strong, bridge, box, origin) -> float:
     return float(mine[part].mean())
 
 
-def unlike_siblings(cv2, np, ink, plain, boxes: list, shifts: dict, pad: int) -> dict:
+def unlike_siblings(cv2, np, ink, plain, boxes: list, shifts: dict, pad: int, faint: float = FAINT) -> dict:
     """field -> the share of a box's inside darker than the same place in the boxes
     printed like it (its siblings: the same icon or text, SIBLINGS of them at least).
     A mark drawn over a printed icon is hidden when the photo is compared with the
@@ -650,7 +652,7 @@ def unlike_siblings(cv2, np, ink, plain, boxes: list, shifts: dict, pad: int) ->
         seen = cv2.dilate(seen, np.ones((3, 3), np.uint8))
         for f in fields:
             darker = np.clip((patches[f] - seen) * 255, 0, 255).astype(np.uint8)
-            out[f] = float((cv2.medianBlur(darker, 3) > FAINT * 255).mean())
+            out[f] = float((cv2.medianBlur(darker, 3) > faint * 255).mean())
     return out
 
 
@@ -732,12 +734,18 @@ def read_boxes(page, blank, all_boxes, cells: set):
     ).astype(bool)
     bridge = printed > 0.3
     on_print = plain > 0.3
+    # a blurred or over-exposed photo shows every stroke lighter, the print and a pencil
+    # alike: a mark's core and a faint trace are looked for at darkness scaled by how dark
+    # it shows the print (`contrast`); ink itself (INK) is not, or a mistake rubbed out and
+    # crossed by a crease reads marked
+    gain = contrast(cv2, np, ink[pad:-pad, pad:-pad], plain)
+    core_t, faint_t = CORE * gain, FAINT * gain
     values, readings, scores, spreads, boxes = {}, {}, {}, {}, []
     seen, cell_ink = [], {}  # (box, what decide() is given but the photo's noise); a grid cell's hsv and ink
     H, W = printed.shape
     read = [box for box in all_boxes if box.kind != "write" or box.field in cells]
     shifts = {box.field: box_shift(cv2, np, ink, plain, box) for box in read}
-    unlike = unlike_siblings(cv2, np, ink, plain, read, shifts, pad)
+    unlike = unlike_siblings(cv2, np, ink, plain, read, shifts, pad, faint_t)
     for box in all_boxes:
         if box.kind == "write" and box.field not in cells:
             values[box.field] = ""
@@ -750,7 +758,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
         window = (slice(wy0, wy1), slice(wx0, wx1))
         print_here = printed[window]
         dark = ink[photo] - print_here
-        extra, core = dark > INK, dark > CORE
+        extra, core = dark > INK, dark > core_t
         x, y, w, hh = (round(v * PPMM) for v in inside(box))
         sl = slice(y - wy0, y - wy0 + hh), slice(x - wx0, x - wx0 + w)
         part, strong = extra[sl], core[sl]
@@ -762,7 +770,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
         # a trace is a stroke, not salt-and-pepper noise: specks are smoothed out first;
         # away from the box's printed border, where a phone's sharpening draws its dark rim
         my, mx = hh // 6, w // 6
-        trace = cv2.medianBlur(np.clip(dark[sl] * 255, 0, 255).astype(np.uint8), 3) > FAINT * 255
+        trace = cv2.medianBlur(np.clip(dark[sl] * 255, 0, 255).astype(np.uint8), 3) > faint_t * 255
         middle = trace[my : hh - my, mx : w - mx]
         faint = float(middle.mean()) if middle.size else 0.0
         hold = 0.0
@@ -787,6 +795,19 @@ def read_boxes(page, blank, all_boxes, cells: set):
         else:
             values[box.field] = reading == MARKED
     return values, readings, scores, spreads, boxes
+
+
+def contrast(cv2, np, ink, plain) -> float:
+    """How dark a photo shows the page's print against the blank page: 1 as dark (or
+    darker), less when the photo is blurred or over-exposed, CONTRAST at least. The median
+    darkness of the photo (`ink`, at its darkest within a pixel, so that the print's lines
+    need not be exactly in place) where the blank page (`plain`) is dark, over the blank
+    page's own there."""
+    mask = plain > 0.6
+    if not mask.any():
+        return 1.0
+    seen = float(np.median(cv2.dilate(ink, np.ones((3, 3), np.uint8))[mask]))
+    return min(max(seen / float(np.median(plain[mask])), CONTRAST), 1.0)
 
 
 def align(cv2, np, page, blank):
