@@ -744,3 +744,13 @@ def test_a_sheet_whose_qr_code_is_gone_and_print_is_no_layouts_is_refused():
         img[my0 - 3 : my1 + 3, mx0 - 3 : mx1 + 3] = photo.rgb[my0 - 3 : my1 + 3, mx0 - 3 : mx1 + 3]
     with pytest.raises(RecordError, match=r"^x.jpg: the sheet's QR code cannot be read"):
         _read(img, "x")
+
+
+def test_a_qr_code_read_but_not_ours_is_refused_not_recognised(monkeypatch):
+    """Only a code no decoder reads is replaced by the page's print: one that reads but is
+    not one sheetgen prints (an older version's, another program's) is refused as it was."""
+    with monkeypatch.context() as m:
+        m.setattr(scanmarks, "payload", lambda *a: "https://example.org/not-a-sheet")
+        img, _, _ = synth.blank_paper(load_layout("harvest-dice-normal"), "sheet", 200)
+    with pytest.raises(RecordError, match=r"^x.jpg: the QR code is not one sheetgen prints"):
+        _read(img, "x")

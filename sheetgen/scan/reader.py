@@ -90,6 +90,10 @@ def need_cv():
     return cv2, numpy
 
 
+class Unreadable(RecordError):
+    """A sheet's QR code that no decoder reads (`recognise` may still know the page)."""
+
+
 @dataclass
 class Photo:
     name: str  # the file name, and the page number of a scanned PDF
@@ -316,7 +320,7 @@ def read_qr(photo: Photo, markers: dict) -> dict:
         text = _qr_grid(cv2, np, detector, gray, ppmm, pad, size)
         if text:
             return _qr_fields(photo, text)
-    raise RecordError(f"{photo.name}: the sheet's QR code cannot be read (blurred, in shadow or too small)")
+    raise Unreadable(f"{photo.name}: the sheet's QR code cannot be read (blurred, in shadow or too small)")
 
 
 def _qr_grid(cv2, np, detector, gray, ppmm: float, pad: float, size: float) -> str:
@@ -383,7 +387,7 @@ def _qr_fields(photo: Photo, text: str) -> dict:
     return fields
 
 
-def recognise(photo: Photo, markers: dict, layout_ref: str | None, unread: RecordError) -> tuple[dict, str]:
+def recognise(photo: Photo, markers: dict, layout_ref: str | None, unread: Unreadable) -> tuple[dict, str]:
     """The QR code's fields for a photo whose code cannot be read (a shaken phone, a
     shadow), from the print itself: the photo, mapped by its scan marks, is compared
     with the blank page of every page the code could name (the built-in layouts, or the
@@ -706,7 +710,7 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
     note = ""
     try:
         qr = read_qr(photo, markers)
-    except RecordError as unread:
+    except Unreadable as unread:  # (a code read but not one of ours is refused as it is)
         qr, note = recognise(photo, markers, layout_ref, unread)
     layout = sheet_layout(photo, qr, layout_ref)
     h = homography(markers, layout.width, layout.height)
