@@ -78,6 +78,7 @@ AGREE = 0.85  # how closely the ink's hues must agree (the length of their mean 
 # a millimetre or two off. Each TILE mm square of the blank page that holds print is looked
 # for within REACH mm in the photo, and the photo is moved onto the blank page by those shifts
 TILE, REACH = 20.0, 3.0
+CLEARER = 0.01  # ...a square is moved only when it matches that much better than where the page says
 
 
 def need_cv():
@@ -836,6 +837,8 @@ def align(cv2, np, page, blank):
             wy, wx = max(0, y0 - r), max(0, x0 - r)
             res = cv2.matchTemplate(half[wy : y0 + t + r, wx : x0 + t + r], tpl, cv2.TM_CCOEFF_NORMED)
             _, peak, _, (px, py) = cv2.minMaxLoc(res)
+            if peak < res[y0 - wy, x0 - wx] + CLEARER:  # as good where the page says (a band): kept there
+                px, py = x0 - wx, y0 - wy
             if peak < 0.5 or not (0 < px < res.shape[1] - 1 and 0 < py < res.shape[0] - 1):
                 continue
             shift[i, j] = (
