@@ -778,3 +778,17 @@ def test_a_square_matching_best_where_the_page_says_keeps_its_fraction_of_a_pixe
     refined."""
     read, truth, _ = _probe_run(2, 26)
     assert _wrong(read, truth) == []
+
+
+def test_a_pdf_of_huge_pages_is_refused_before_it_is_drawn(tmp_path):
+    from reportlab.pdfgen.canvas import Canvas
+
+    canvas = Canvas(str(tmp_path / "huge.pdf"), pagesize=(14400, 14400))  # 5 m a side: drawn at 16 MP each
+    for _ in range(13):
+        canvas.showPage()
+    canvas.save()
+    result = CliRunner().invoke(cli, ["scan", str(tmp_path / "huge.pdf")])
+    assert result.exit_code == 1
+    assert (
+        result.output == f"Error: {tmp_path / 'huge.pdf'}: its pages are too large to read (200 megapixels at most)\n"
+    )

@@ -60,8 +60,9 @@ CONTRAST = 0.6
 # noise (a sharpened, noisy photo): that box reads empty as its blank boxes do
 NOISE = 2.0
 MAX_PDF_PAGES = 24  # pages read from one PDF at most: a game's sheets (12 players, 2 pages each)
-PDF_DPI = (150, 300, 200)  # a PDF page is drawn at its image's resolution within these (or the last)
-MAX_PDF_PIXELS = 40e6  # ...and never larger than this
+PDF_DPI = (150, 250, 200)  # a PDF page is drawn at its image's resolution within these (or the last)
+MAX_PDF_PIXELS = 16e6  # ...and never larger than this
+MAX_PDF_TOTAL = 200e6  # pixels of all the pages of one PDF (24 A4 pages at 250 dpi: 146e6)
 # a photo whose QR code cannot be read is recognised by its print (`recognise`): its best page
 # must match LIKE at least, and BY better than the next page (normalised cross-correlation)
 LIKE, BY = 0.7, 0.015
@@ -144,9 +145,10 @@ def load_photos(path: str) -> list[Photo]:
 
 def _pdf_photos(path: str, stem: str, data: bytes) -> list[Photo]:
     """Every page of a PDF as a picture, rendered by pdfium as a viewer shows it: a
-    scanner's page image (at its own resolution, PDF_DPI at most, whether it is stored
-    whole, in strips or as a fax or JBIG2 image, turned or not), or a sheet marked in a PDF
-    app (its drawings and ticked form fields; PDF_DPI[2] when the page holds no image)."""
+    scanner's page image (at its own resolution, PDF_DPI at most; whether it is stored whole,
+    in strips or as a fax or JBIG2 image, turned or not), or a sheet marked in a PDF app (its
+    drawings and ticked form fields; PDF_DPI[2] when the page holds no image); MAX_PDF_TOTAL
+    pixels in all."""
     import math
 
     import numpy as np
@@ -163,6 +165,7 @@ def _pdf_photos(path: str, stem: str, data: bytes) -> list[Photo]:
         if len(pdf) > MAX_PDF_PAGES:
             raise RecordError(f"{path}: {len(pdf)} pages; sheetgen reads at most {MAX_PDF_PAGES} sheets from one PDF")
         low, high, plain = PDF_DPI
+        total = 0.0
         for n in range(len(pdf)):
             page = pdf[n]
             dpi = plain
@@ -174,6 +177,11 @@ def _pdf_photos(path: str, stem: str, data: bytes) -> list[Photo]:
                 dpi = min(max(max(seen), low), high)
             width, height = page.get_size()
             scale = min(dpi / 72, math.sqrt(MAX_PDF_PIXELS / max(width * height, 1.0)))
+            total += width * height * scale * scale
+            if total > MAX_PDF_TOTAL:
+                raise RecordError(
+                    f"{path}: its pages are too large to read ({MAX_PDF_TOTAL / 1e6:.0f} megapixels at most)"
+                )
             picture = page.render(scale=scale, may_draw_forms=True).to_pil().convert("RGB")
             out.append(Photo(f"{Path(path).name} page {n + 1}", f"{stem}-{n + 1}", np.asarray(picture)))
     except RecordError:
