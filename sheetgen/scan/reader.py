@@ -33,8 +33,6 @@ SPREAD, SURE = 0.6, 0.3
 # ...or strokes the box holds (see `held`: their middle in the inside, reaching at most HOLD
 # of the box's size out of it, not a THIN line crossing it) ink HELD of its inside
 HOLD, THIN, HELD = 0.5, 0.35, 0.05
-JOIN = 1
-BRIDGE = 17
 # ink over PRINTED_INK of what is printed in a box is the print itself, darker than on the blank page
 PRINTED_INK = 0.25
 SHIFT = 6  # px (0.75 mm): how far from where the page says a box's print is looked for (box_shift)
@@ -364,12 +362,12 @@ def _qr_grid(cv2, np, detector, gray, ppmm: float, pad: float, size: float) -> s
         where = np.float32([[4.5, 4.5], [modules - 2.5, 4.5], [4.5, modules - 2.5]])
         a = cv2.getAffineTransform(where, np.float32(found))
         mx, my = np.meshgrid(*(np.arange(modules, dtype=np.float32) + 1.5,) * 2)
-        xs = a[0, 0] * mx + a[0, 1] * my + a[0, 2]
-        ys = a[1, 0] * mx + a[1, 1] * my + a[1, 2]
+        xs = (a[0, 0] * mx + a[0, 1] * my + a[0, 2]).astype(np.float32)
+        ys = (a[1, 0] * mx + a[1, 1] * my + a[1, 2]).astype(np.float32)
         for sharp, k in itertools.product((g, lightly), (3, 7)):
             # each module against the modules around: the next ones (which undoes some of the
             # blur), or more; on the page smoothed, or hardly
-            seen = cv2.remap(sharp, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR)
+            seen = cv2.remap(sharp, xs, ys, cv2.INTER_LINEAR)
             around = cv2.blur(seen, (k, k), borderType=cv2.BORDER_REFLECT)
             clean = np.full((modules + 8, modules + 8), 255, np.uint8)
             clean[4:-4, 4:-4][seen < (around + seen.mean()) / 2] = 0
