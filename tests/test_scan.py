@@ -13,7 +13,7 @@ from sheetgen.cli import cli  # noqa: E402
 from sheetgen.errors import RecordError  # noqa: E402
 from sheetgen.games import load_layout  # noqa: E402
 from sheetgen.layout import scanmarks  # noqa: E402
-from sheetgen.layout.display import QR  # noqa: E402
+from sheetgen.layout.display import QR, Box  # noqa: E402
 from sheetgen.scan import probe, reader, synth  # noqa: E402
 
 
@@ -528,10 +528,110 @@ def test_decide_ink_across_the_middle_is_a_mark():
     assert reader.decide(0.15, 0.3, core=0.1, middle=0.05) == reader.UNSURE  # along an edge
     assert reader.decide(0.15, 0.3, core=0.1, middle=reader.MIDDLE) == reader.MARKED
     assert reader.decide(0.15, 0.3, core=0.1, faint=0.4) == reader.UNSURE  # unlike its siblings only
-    assert reader.decide(0.02, 0.3, core=0.1, middle=0.4) == reader.UNSURE  # too little ink
+    assert reader.decide(0.02, 0.3, core=0.1, middle=0.4) == reader.UNSURE  # too little ink, along an edge
     assert reader.decide(0.05, 0.2, core=0.03, middle=0.22) == reader.UNSURE  # a crease over an erased mistake
     assert reader.decide(0.15, 0.3, core=0.0, middle=0.4) == reader.UNSURE  # no dark core: a wash
     assert reader.decide(0.15, 0.3, core=0.1, middle=0.4, like_print=True) == reader.UNSURE
+
+
+def test_decide_a_light_stroke_with_a_dark_core_is_a_mark():
+    """A light pencil stroke on a blurred photo: only its centre line is over INK (a score
+    under HIGH), but it has a dark core, spreads over the box, and its whole width is a
+    trace in the middle: marked. An erased mistake has a trace but no dark core, a speck of
+    noise a core but no trace, a stroke straying in stays along an edge: unsure."""
+    assert reader.decide(0.02, 0.5, core=0.03, middle=0.15) == reader.MARKED
+    assert reader.decide(0.02, 0.5, core=0.01, middle=0.15) == reader.UNSURE  # no dark core
+    assert reader.decide(0.02, 0.5, core=0.03, middle=0.05) == reader.UNSURE  # no trace
+    assert reader.decide(0.02, 0.2, core=0.03, middle=0.15) == reader.UNSURE  # along an edge
+    assert reader.decide(0.02, 0.5, core=0.03, middle=0.15, like_print=True) == reader.UNSURE
+    # with more ink than HIGH, a mark is judged by its ink (spread, held, long), as before
+    assert reader.decide(0.07, 0.3, core=0.07, middle=0.12) == reader.UNSURE
+
+
+def test_light_strokes_on_a_blurred_photo_read_marked():
+    """Probe photo 19 of seed 1 (Imperial Settlers advanced empire): soft pencil ticks and
+    slashes show only their centre line over INK. Three of them read marked now (the five
+    other unsure boxes show less of a trace), and no box is read wrong."""
+    read, truth, _ = _probe_run(1, 19)
+    light = ["bridges_6", "granaries_9", "houses_10"]  # a tick, a dash, a filled circle
+    assert all(truth[f] for f in light) and all(read.readings[f] == reader.MARKED for f in light)
+    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 5  # 8 before
+    assert _wrong(read, truth) == []
+
+
+def test_a_sharpened_photos_grey_wash_is_not_a_trace():
+    """Probe photo 15 of seed 2 (Harvest Dice advanced, sharpened): the halo a phone's
+    sharpening draws along every printed line makes the inside of every small box a little
+    darker than the paper, a wash that read as a faint trace in 24 empty pig boxes (unsure).
+    A trace is now measured above the photo's own wash (reader.wash): one box is unsure,
+    an erased mistake, and none is read wrong."""
+    read, truth, _ = _probe_run(2, 15)
+    assert [f for f, r in read.readings.items() if r == reader.UNSURE] == ["market_carrot_5"]
+    assert _wrong(read, truth) == []
+    dark = np.full((40, 40), 0.06, np.float32)
+    assert reader.wash(np, [0.0, 0.001, 0.3], [dark, dark + 0.01, dark + 0.5]) == pytest.approx(0.065)
+    assert reader.wash(np, [0.0], [dark - 0.2]) == 0.0  # never below the paper
+    stroke = dark.copy()
+    stroke[18:22, 5:35] = 0.2
+    assert reader.faint_trace(cv2, np, stroke - 0.06, reader.FAINT) > reader.FAINT_LOW
+    assert reader.faint_trace(cv2, np, dark - 0.06, reader.FAINT) == 0.0
+
+
+def test_the_long_arm_of_a_big_check_is_held_by_its_box():
+    """A big check's long arm crosses its box (the printed border cuts it into a piece as
+    long as 0.75 of the box's diagonal); the tip of a neighbour's check straying in from a
+    corner is a shorter piece (reader.longest). Probe photo 4 of seed 1 (a Glassworks pad
+    covered in ballpoint big checks, whose strokes join those of the next cells): 21 boxes
+    were unsure, 5 are, and none is read wrong; the empty cells the tips of the checks
+    around them reach stay unsure."""
+    box = Box(10, 10, 8, 8, field="c")
+    size = round(30 * reader.PPMM)
+    ink = np.zeros((size, size), np.uint8)
+
+    def at(fx, fy):
+        return round((10 + 8 * fx) * reader.PPMM), round((10 + 8 * fy) * reader.PPMM)
+
+    arm = cv2.line(ink.copy(), at(0.45, 0.95), at(1.3, -0.3), 1, 3).astype(bool)
+    tip = cv2.line(ink.copy(), at(-0.3, 1.3), at(0.35, 0.6), 1, 3).astype(bool)
+    assert reader.longest(cv2, np, arm, arm, box, (0, 0)) == pytest.approx(0.75, abs=0.03)
+    assert reader.longest(cv2, np, tip, tip, box, (0, 0)) == pytest.approx(0.41, abs=0.03)
+    assert reader.longest(cv2, np, arm, np.zeros_like(arm), box, (0, 0)) == 0.0  # no dark core
+    read, truth, _ = _probe_run(1, 4)
+    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 5
+    assert _wrong(read, truth) == []
+    tips = ["board_p2_r5_c4", "board_p1_r5_c2", "board_p3_r3_c5"]
+    assert not any(truth[f] for f in tips) and all(read.readings[f] == reader.UNSURE for f in tips)
+
+
+def test_a_dark_noisy_photos_paper_is_not_taken_for_pencil():
+    """Probe photo 19 of seed 3 (Imperial Settlers advanced empire at 131 dpi, under-exposed:
+    the paper shows grey 47 of 255, sharpened, salt noise, JPEG). Divided by so dark a
+    paper, the JPEG's blocks and the noise are as dark as pencil all over: 39 empty boxes
+    read marked. Ink is now only what is darker than all but 1% of the bare paper
+    (reader.paper_floor, 0.27 here against INK 0.16), and on such a photo only a mark with
+    twice HIGH of ink that its box holds is marked: no box is read wrong, the 18 marks read
+    marked, and 11 boxes are unsure."""
+    read, truth, _ = _probe_run(3, 19)
+    assert _wrong(read, truth) == []
+    assert sum(read.readings[f] == reader.MARKED for f, v in truth.items() if v) == 18
+    assert sum(r == reader.UNSURE for r in read.readings.values()) == 11
+
+
+def test_the_paper_floor_is_what_most_of_the_bare_paper_stays_under():
+    plain = np.zeros((400, 400), np.float32)
+    plain[100:110, :] = 1.0  # a printed line
+    boxes = [Box(20, 20, 10, 10, field="b")]  # mm: 160-240 px
+    bare = reader.bare_paper(cv2, np, plain, boxes)
+    assert not bare[:40].any() and not bare[95:115].any()  # the page's edge, the line and 1 mm around
+    assert not bare[152:248, 152:248].any() and bare[300, 300] and bare[60, 60]
+    rng = np.random.default_rng(1)
+    noise = rng.uniform(0, 0.3, plain.shape).astype(np.float32)
+    assert reader.paper_floor(np, noise, bare) == pytest.approx(0.297, abs=0.002)
+    assert reader.paper_floor(np, noise, np.zeros_like(bare)) == 0.0  # no bare paper: no floor
+    assert reader.decide(0.06, 1.0, core=0.06, held=0.06, noisy=True) == reader.UNSURE
+    assert reader.decide(0.08, 1.0, core=0.08, held=0.06, noisy=True) == reader.MARKED
+    assert reader.decide(0.08, 1.0, core=0.08, held=0.0, noisy=True) == reader.UNSURE
+    assert reader.decide(0.005, 0.0, noisy=True) == reader.EMPTY
 
 
 def test_a_noisy_photos_own_faint_trace_is_not_taken_for_pencil():

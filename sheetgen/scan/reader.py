@@ -33,6 +33,12 @@ SPREAD, SURE = 0.6, 0.3
 # ...or strokes the box holds (see `held`: their middle in the inside, reaching at most HOLD
 # of the box's size out of it, not a THIN line crossing it) ink HELD of its inside
 HOLD, THIN, HELD = 0.5, 0.35, 0.05
+# ...or a piece of stroke inside the box's printed border (which cuts strokes: the print is
+# taken away) reaching the middle of the inside, with a dark core, as long (its extent's
+# diagonal) as LONG of the box's diagonal: the arm of a big check crossing its box, whose
+# strokes join those of the checks in the next cells; the tip of a neighbour's check that
+# strays in from a corner is shorter
+LONG = 0.5
 # ink over PRINTED_INK of what is printed in a box is the print itself, darker than on the blank page
 PRINTED_INK = 0.25
 SHIFT = 6  # px (0.75 mm): how far from where the page says a box's print is looked for (box_shift)
@@ -52,11 +58,20 @@ FAINT, FAINT_LOW = 0.08, 0.02
 # corner (under 0.1 of the middle), and an erased mistake crossed by a crease is a faint
 # trace with little ink (0.04)
 MIDDLE, PLAIN = 0.15, 0.1
+# ...and a box with less ink than HIGH is marked when that ink has a dark core (over LIGHT[0]
+# of the inside), spreads over LIGHT[1] of it, and the middle holds a trace over LIGHT[2]:
+# a light pencil stroke on a blurred photo, only its centre line over INK but its whole
+# width a trace; an erased mistake has a trace but no dark core, a speck of noise a core but
+# no trace, a stroke straying in from the next box stays along an edge
+LIGHT = (0.02, 0.35, 0.1)
 # CORE and FAINT are scaled by the photo's contrast (see `contrast`), CONTRAST at least
 CONTRAST = 0.6
 # ...and a faint trace up to NOISE times the photo's own (see `photo_trace`) is the photo's
 # noise (a sharpened, noisy photo): that box reads empty as its blank boxes do
 NOISE = 2.0
+# the bare paper (BARE mm from any print or box) shows darker (or more coloured) than
+# INK (COLOUR_INK) in more than PAPER of it: the photo's noise, and ink is only darker than that
+BARE, PAPER = 1.0, 0.01
 MAX_PDF_PAGES = 24  # pages read from one PDF at most: a game's sheets (12 players, 2 pages each)
 PDF_DPI = (150, 250, 200)  # a PDF page is drawn at its image's resolution within these (or the last)
 MAX_PDF_PIXELS = 16e6  # ...and never larger than this
@@ -550,20 +565,31 @@ def decide(
     like_print: bool = False,
     middle: float = 0.0,
     noise: float = 0.0,
+    long: float = 0.0,
+    noisy: bool = False,
 ) -> str:
     """MARKED, EMPTY or UNSURE from the ink score of a box's inside, its spread, the
     share of it clearly dark (CORE), the share holding a faint trace (FAINT, or unlike
     the boxes printed like it), the share inked by strokes the box holds (see `held`),
     and whether the ink covers much of what is printed in the box (`like_print`: the
     print itself looking darker than on the blank page, never a mark for sure). Ink that
-    does not spread over the box is marked when the box holds it (`held`) or when the
-    middle of the inside holds a trace over MIDDLE of it (`middle`) and the ink is plain. A faint trace is
-    judged against the photo's own (`noise`, see `photo_trace`): up to NOISE times it, the
-    box is as empty as the photo's blank boxes."""
+    does not spread over the box is marked when the box holds it (`held`), when a piece of
+    it is as long as LONG of the box (`long`, see `longest`), or when the middle of the
+    inside holds a trace over MIDDLE of it (`middle`) and the ink is plain. Less ink than
+    HIGH is marked when it is a light stroke (see LIGHT). A faint trace is judged against
+    the photo's own (`noise`, see `photo_trace`): up to NOISE times it, the box is as empty
+    as the photo's blank boxes. On a `noisy` photo (its bare paper as dark as ink, see
+    `paper_floor`; ink is what is darker still) only a mark with twice HIGH of ink that the box
+    holds is marked."""
+    if noisy and score > LOW:
+        return MARKED if score >= 2 * HIGH and held >= HELD and core >= LOW and not like_print else UNSURE
     if score <= LOW:
         return EMPTY if faint <= max(FAINT_LOW, NOISE * noise) else UNSURE
-    marks = spread >= SPREAD or score >= SURE or held >= HELD or (middle >= MIDDLE and score >= PLAIN)
+    marks = spread >= SPREAD or score >= SURE or held >= HELD or long >= LONG or (middle >= MIDDLE and score >= PLAIN)
     if score >= HIGH and marks and core >= LOW and not like_print:
+        return MARKED
+    light = score < HIGH and core >= LIGHT[0] and spread >= LIGHT[1] and middle >= LIGHT[2]
+    if light and not like_print:
         return MARKED
     # ink without a dark core is a grey wash (a mistake rubbed out, a smudge), or too faint to be sure
     return UNSURE
@@ -576,6 +602,28 @@ def photo_trace(np, scores: list, middles: list) -> float:
     a trace over what the blank boxes of its own photo show."""
     blank = [m for s, m in zip(scores, middles, strict=True) if s <= LOW]
     return float(np.median(blank)) if blank else 0.0
+
+
+def wash(np, scores: list, darks: list) -> float:
+    """A photo's own grey wash: the median, over the boxes with no ink (a score up to LOW),
+    of how much darker than the paper the middle of their inside is (`darks`: each box's
+    inside, darkness over the blank page's). A phone's sharpening draws a bright halo along
+    every printed line, and the paper beside it (the inside of every small box) then looks
+    a little darker than the paper: a wash all over the box, which a faint trace is
+    measured above (`faint_trace`), as a pencil stroke is darker than the paper around it."""
+    blank = [max(0.0, float(np.median(d))) for s, d in zip(scores, darks, strict=True) if s <= LOW and d.size]
+    return float(np.median(blank)) if blank else 0.0
+
+
+def faint_trace(cv2, np, dark, faint: float) -> float:
+    """The share of the middle of a box's inside (without its outer sixth on every side,
+    away from its printed border, where a phone's sharpening draws its dark rim) holding a
+    trace: darker than `faint` once specks of salt-and-pepper noise are smoothed out (a
+    trace is a stroke)."""
+    h, w = dark.shape
+    trace = cv2.medianBlur(np.clip(dark * 255, 0, 255).astype(np.uint8), 3) > faint * 255
+    middle = trace[h // 6 : h - h // 6, w // 6 : w - w // 6]
+    return float(middle.mean()) if middle.size else 0.0
 
 
 def spread(np, part) -> float:
@@ -625,6 +673,28 @@ def held(cv2, np, ink, strong, bridge, box, origin) -> float:
         small = small and left + w <= bx + (1 + HOLD) * bw and top + h <= by + (1 + HOLD) * bh
         mine[k] = inbox and small and not _crosses(np, part == k)
     return float(mine[part].mean())
+
+
+def longest(cv2, np, ink, strong, box, origin) -> float:
+    """The longest piece of stroke inside a box's printed border (see LONG): connected parts
+    of `ink` (an ink mask around the box, its top-left at `origin` px on the page; the print
+    is not ink, so the box's border cuts strokes) within the box, reaching the middle of its
+    inside (as `held` takes it), with a dark core (`strong`, 4 pixels at least): the
+    diagonal of its extent over the box's."""
+    x0, y0 = origin
+    bx, by, bw, bh = (round(v * PPMM) for v in (box.x, box.y, box.w, box.h))
+    piece = ink[by - y0 : by - y0 + bh, bx - x0 : bx - x0 + bw].astype(np.uint8)
+    if piece.size == 0 or not piece.any():
+        return 0.0
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(piece, connectivity=8)
+    ix, iy, iw, ih = (round(v * PPMM) for v in inside(box))
+    mx, my = ix - bx + iw // 6, iy - by + ih // 6
+    middle = labels[max(0, my) : my + ih - 2 * (ih // 6), max(0, mx) : mx + iw - 2 * (iw // 6)]
+    cores = np.bincount(labels[strong[by - y0 : by - y0 + bh, bx - x0 : bx - x0 + bw]], minlength=n)
+    mine = [k for k in np.unique(middle[middle > 0]) if cores[k] >= 4]
+    if not mine:
+        return 0.0
+    return float(max(np.hypot(stats[k, 2], stats[k, 3]) for k in mine) / np.hypot(bw, bh))
 
 
 def unlike_siblings(cv2, np, ink, plain, boxes: list, shifts: dict, pad: int, faint: float = FAINT) -> dict:
@@ -738,10 +808,24 @@ def read_boxes(page, blank, all_boxes, cells: set):
     plain = 1.0 - blank.astype(np.float32) / 255.0
     printed = cv2.dilate(plain, np.ones((5, 5), np.uint8))
     hsv = cv2.cvtColor(white_balanced(cv2, np, page, blank), cv2.COLOR_RGB2HSV)
+    # a dark, noisy photo shows the bare paper itself as dark and coloured as a stroke: ink
+    # (and colour) is only what is darker (more coloured) than most of the bare paper is
+    paper = bare_paper(cv2, np, plain, all_boxes)
+    ink_floor, colour_floor = (
+        paper_floor(np, ink[pad:-pad, pad:-pad], paper),
+        paper_floor(np, hsv[..., 1] / 255.0, paper),
+    )
+    ink_t, noisy = max(INK, ink_floor), ink_floor > INK
     # in a grid cell (colour pencils) colour counts as ink too: a light orange stroke is
     # barely darker than the paper, but plainly coloured; the paper and the empty cells are not
     coloured = cv2.copyMakeBorder(
-        (hsv[..., 1] > COLOUR_INK * 255).astype(np.uint8), pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0
+        (hsv[..., 1] > max(COLOUR_INK, colour_floor) * 255).astype(np.uint8),
+        pad,
+        pad,
+        pad,
+        pad,
+        cv2.BORDER_CONSTANT,
+        value=0,
     ).astype(bool)
     bridge = printed > 0.3
     on_print = plain > 0.3
@@ -752,7 +836,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
     gain = contrast(cv2, np, ink[pad:-pad, pad:-pad], plain)
     core_t, faint_t = CORE * gain, FAINT * gain
     values, readings, scores, spreads, boxes = {}, {}, {}, {}, []
-    seen, cell_ink = [], {}  # (box, what decide() is given but the photo's noise); a grid cell's hsv and ink
+    seen, cell_ink = [], {}  # (box, its inside's darkness, what decide() is given); a grid cell's hsv and ink
     H, W = printed.shape
     read = [box for box in all_boxes if box.kind != "write" or box.field in cells]
     shifts = {box.field: box_shift(cv2, np, ink, plain, box) for box in read}
@@ -769,7 +853,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
         window = (slice(wy0, wy1), slice(wx0, wx1))
         print_here = printed[window]
         dark = ink[photo] - print_here
-        extra, core = dark > INK, dark > core_t
+        extra, core = dark > ink_t, dark > max(core_t, ink_floor)
         x, y, w, hh = (round(v * PPMM) for v in inside(box))
         sl = slice(y - wy0, y - wy0 + hh), slice(x - wx0, x - wx0 + w)
         part, strong = extra[sl], core[sl]
@@ -778,25 +862,24 @@ def read_boxes(page, blank, all_boxes, cells: set):
             part, strong = part | colour, strong | colour
         score = float(part.mean()) if part.size else 0.0
         reach = spread(np, part)
-        # a trace is a stroke, not salt-and-pepper noise: specks are smoothed out first;
-        # away from the box's printed border, where a phone's sharpening draws its dark rim
-        my, mx = hh // 6, w // 6
-        trace = cv2.medianBlur(np.clip(dark[sl] * 255, 0, 255).astype(np.uint8), 3) > faint_t * 255
-        middle = trace[my : hh - my, mx : w - mx]
-        faint = float(middle.mean()) if middle.size else 0.0
-        hold = 0.0
+        hold = long = 0.0
         if score > LOW and box.field not in cells:
             hold = held(cv2, np, extra, core, bridge[window], box, (wx0, wy0))
+            long = longest(cv2, np, extra, core, box, (wx0, wy0))
         like_print = _like_print(np, part, on_print[window][sl], print_here[sl] < 0.1)
         dark_core = float(strong.mean()) if part.size else 0.0
-        faintest = max(faint, unlike.get(box.field, 0.0))
-        seen.append((box, (score, reach, dark_core, faintest, hold, like_print, faint)))
+        seen.append((box, dark[sl], (score, reach, dark_core, hold, like_print, long)))
         if box.field in cells:
             hsv_box = hsv[max(0, y + dy) : y + dy + hh, max(0, x + dx) : x + dx + w]
             cell_ink[box.field] = (hsv_box, part)
-    noise = photo_trace(np, [f[0] for _, f in seen], [f[-1] for _, f in seen])
-    for box, (score, reach, dark_core, faintest, hold, like_print, faint) in seen:
-        reading = decide(score, reach, dark_core, faintest, hold, like_print, middle=faint, noise=noise)
+    base = wash(np, [f[0] for _, _, f in seen], [d for _, d, _ in seen])
+    middles = [faint_trace(cv2, np, d - base, faint_t) for _, d, _ in seen]
+    noise = photo_trace(np, [f[0] for _, _, f in seen], middles)
+    for (box, _, (score, reach, dark_core, hold, like_print, long)), faint in zip(seen, middles, strict=True):
+        faintest = max(faint, unlike.get(box.field, 0.0))
+        reading = decide(
+            score, reach, dark_core, faintest, hold, like_print, middle=faint, noise=noise, long=long, noisy=noisy
+        )
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
         boxes.append(box)
         if box.field in cells:
@@ -806,6 +889,30 @@ def read_boxes(page, blank, all_boxes, cells: set):
         else:
             values[box.field] = reading == MARKED
     return values, readings, scores, spreads, boxes
+
+
+def bare_paper(cv2, np, plain, boxes):
+    """A mask of the page's bare paper: BARE mm at least from anything printed (`plain`, the
+    blank page's darkness) and from every box (where the marks are), and 5 mm within the
+    page's edge."""
+    far = round(2 * BARE * PPMM) + 1
+    bare = cv2.dilate((plain > 0.05).astype(np.uint8), np.ones((far, far), np.uint8)) == 0
+    for box in boxes:
+        x0, y0 = max(0, round((box.x - BARE) * PPMM)), max(0, round((box.y - BARE) * PPMM))
+        bare[y0 : round((box.y + box.h + BARE) * PPMM), x0 : round((box.x + box.w + BARE) * PPMM)] = False
+    edge = round(5 * PPMM)
+    bare[:edge], bare[-edge:], bare[:, :edge], bare[:, -edge:] = False, False, False, False
+    return bare
+
+
+def paper_floor(np, values, bare) -> float:
+    """How dark (or coloured) the bare paper shows in all but its darkest PAPER share: a
+    stroke must be more than that to be ink. A clean photo's bare paper stays far under
+    INK; an under-exposed, sharpened, JPEG-blocked one shows noise as dark as pencil all
+    over. 0 when there is too little bare paper (under 10,000 pixels) to tell."""
+    if int(bare.sum()) < 10_000:
+        return 0.0
+    return float(np.percentile(values[bare], 100 * (1 - PAPER)))
 
 
 def contrast(cv2, np, ink, plain) -> float:
