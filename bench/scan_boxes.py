@@ -1,0 +1,135 @@
+"""The probe's pages kept, to measure a change to how boxes are decided on exactly the same pages.
+
+    python bench/scan_boxes.py keep /tmp/pages --seed 3 --photos 100   # photograph and align once (slow)
+    python bench/scan_boxes.py read /tmp/pages [--verbose]              # decide every box again (a minute)
+
+`keep` makes bench/scan_probe.py's photos (same seed, same numbers: photo n of a seed is
+the same photo in both), reads each, and keeps what `reader.read_boxes` is given (the page
+rectified and aligned, its blank page, the boxes, the grid cells) with the truth: one
+.npz file a photo, about 10 MB, written with numpy and read back without pickle. `read`
+decides every box of them again with the reader as it is now (two processes) and prints
+the wrong confident reads and the unsure boxes, with --verbose each of them. To compare
+with another version of the reader, `read --checkout DIR` decides with the sheetgen of that
+checkout (`git worktree add DIR COMMIT`).
+
+Only what `read_boxes` does is measured: a change to finding the marks, the QR code, the
+warp or `align` needs the photos again (bench/scan_probe.py). Colours are not compared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scan_probe import LAYOUTS  # noqa: E402  (bench/scan_probe.py)
+
+
+def keep(out: Path, seed: int, photos: list) -> None:
+    import numpy as np
+
+    from sheetgen.errors import SheetgenError
+    from sheetgen.games import load_layout
+    from sheetgen.scan import probe, reader
+    from sheetgen.values import fields
+
+    out.mkdir(parents=True, exist_ok=True)
+    given = {}
+    read_boxes = reader.read_boxes
+
+    def spy(page, blank, boxes, cells):
+        given.update(page=page, blank=blank, boxes=list(boxes), cells=cells)
+        return read_boxes(page, blank, boxes, cells)
+
+    reader.read_boxes = spy
+    try:
+        for n in photos:
+            key = LAYOUTS[n % len(LAYOUTS)]
+            img, truth, kinds = probe.probe_photo(load_layout(key[0]), key[1], np.random.default_rng([seed, n]))
+            given.clear()
+            try:
+                reader.read_photo(reader.Photo(f"photo {n}", f"p{n}", img))
+            except SheetgenError as exc:
+                print(f"photo {n} {key}: refused: {exc.problems[0]}")
+                continue
+            meta = dict(
+                key=key,
+                boxes=[{k: getattr(b, k) for k in fields(b)} for b in given["boxes"]],
+                cells=sorted(given["cells"]),
+                truth=truth,
+                kinds=kinds or {},
+            )
+            np.savez_compressed(out / f"{n}.npz", page=given["page"], blank=given["blank"], meta=json.dumps(meta))
+    finally:
+        reader.read_boxes = read_boxes
+
+
+def _decide_again(path: str) -> tuple:
+    import numpy as np
+
+    from sheetgen.layout.display import Box
+    from sheetgen.scan import reader
+
+    with np.load(path, allow_pickle=False) as kept:
+        page, blank, meta = kept["page"], kept["blank"], json.loads(str(kept["meta"]))
+    boxes = [Box(**b) for b in meta["boxes"]]
+    values, readings, scores, spreads, _ = reader.read_boxes(page, blank, boxes, set(meta["cells"]))
+    n, rows = int(Path(path).stem), []
+    for field, want in meta["truth"].items():
+        marked, kind = want not in ("", False), meta["kinds"].get(field, "none/empty")
+        if readings[field] == reader.UNSURE:
+            rows.append((n, tuple(meta["key"]), field, "unsure", marked, kind, scores[field], spreads[field]))
+        elif (values[field] not in ("", False)) != marked:
+            rows.append((n, tuple(meta["key"]), field, "WRONG", marked, kind, scores[field], spreads[field]))
+    return n, len(meta["truth"]), rows
+
+
+def read(kept: Path, verbose: bool) -> None:
+    import multiprocessing
+
+    paths = sorted((str(p) for p in kept.glob("*.npz")), key=lambda p: int(Path(p).stem))
+    if not paths:
+        sys.exit(f"{kept}: no kept pages (run `keep` first)")
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        done = pool.map(_decide_again, paths, chunksize=4)
+    boxes = sum(d[1] for d in done)
+    rows = [row for d in done for row in d[2]]
+    wrong = [r for r in rows if r[3] == "WRONG"]
+    unsure = [r for r in rows if r[3] == "unsure"]
+    share = len(unsure) / max(boxes, 1)
+    print(f"{kept}: {len(done)} pages, {boxes} boxes: {len(wrong)} wrong, {len(unsure)} unsure ({share:.2%})")
+    if verbose:
+        for n, key, field, what, marked, kind, score, reach in rows:
+            truth = "marked" if marked else "empty"
+            print(f"photo {n} {key} {field}: {what} (truth {truth}, {kind}, ink {score:.3f}, spread {reach:.2f})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    k = sub.add_parser("keep", help="photograph and align the probe's photos once; keep read_boxes' inputs")
+    k.add_argument("dir", type=Path)
+    k.add_argument("--seed", type=int, default=1)
+    k.add_argument("--photos", type=int, default=100)
+    k.add_argument("--only", type=int, nargs="+", help="keep only these photos of the run (numbers from 0)")
+    r = sub.add_parser("read", help="decide the kept pages' boxes again with the reader as it is now")
+    r.add_argument("dir", type=Path)
+    r.add_argument("--verbose", action="store_true", help="print every wrong or unsure box")
+    r.add_argument("--checkout", type=Path, help="decide with the reader of this checkout of sheetgen instead")
+    args = parser.parse_args()
+    if getattr(args, "checkout", None):
+        sys.path.insert(0, str(args.checkout.resolve()))
+        for name in [m for m in sys.modules if m == "sheetgen" or m.startswith("sheetgen.")]:
+            del sys.modules[name]
+    if args.command == "keep":
+        keep(args.dir, args.seed, list(args.only or range(args.photos)))
+    else:
+        read(args.dir, args.verbose)
+
+
+if __name__ == "__main__":
+    main()
