@@ -634,6 +634,25 @@ def test_the_paper_floor_is_what_most_of_the_bare_paper_stays_under():
     assert reader.decide(0.005, 0.0, noisy=True) == reader.EMPTY
 
 
+def test_a_crease_across_the_page_is_no_trace():
+    """Probe photo 78 of seed 3 (Harvest Dice advanced at 285 dpi, the sheet folded: a
+    crease crosses the page): six empty pig boxes the crease crosses held a faint trace
+    (unsure). A faint straight line 40 mm long or more is a crease (reader.creases), and a
+    trace is not looked for on it: no box is unsure, none is read wrong."""
+    read, truth, kinds = _probe_run(3, 78)
+    assert "crease" in kinds["_photo"]
+    assert [f for f, r in read.readings.items() if r == reader.UNSURE] == []
+    assert _wrong(read, truth) == []
+    dark = np.zeros((800, 800), np.float32)
+    cv2.line(dark, (20, 700), (780, 300), 0.12, 2)  # a crease, 107 mm long
+    cv2.line(dark, (100, 100), (180, 140), 0.12, 3)  # a faint pencil stroke, 11 mm
+    cv2.line(dark, (100, 500), (700, 480), 0.6, 3)  # a pen line: ink, no crease
+    found = reader.creases(cv2, np, dark, reader.FAINT)
+    assert found[695, 30]  # near its start
+    assert found[500, 400] and not found[120, 140] and not found[490, 400]
+    assert not reader.creases(cv2, np, np.full((800, 800), 0.1, np.float32), reader.FAINT).any()  # all faint
+
+
 def test_a_noisy_photos_own_faint_trace_is_not_taken_for_pencil():
     """Probe photo 96 of seed 1 (Imperial Settlers advanced empire, noisy and sharpened):
     the photo draws a faint trace in the middle of every box (the median of its blank

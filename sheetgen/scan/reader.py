@@ -72,6 +72,7 @@ NOISE = 2.0
 # the bare paper (BARE mm from any print or box) shows darker (or more coloured) than
 # INK (COLOUR_INK) in more than PAPER of it: the photo's noise, and ink is only darker than that
 BARE, PAPER = 1.0, 0.01
+CREASE = 40.0  # mm: a faint straight line this long is a crease (see `creases`)
 MAX_PDF_PAGES = 24  # pages read from one PDF at most: a game's sheets (12 players, 2 pages each)
 PDF_DPI = (150, 250, 200)  # a PDF page is drawn at its image's resolution within these (or the last)
 MAX_PDF_PIXELS = 16e6  # ...and never larger than this
@@ -841,6 +842,15 @@ def read_boxes(page, blank, all_boxes, cells: set):
     read = [box for box in all_boxes if box.kind != "write" or box.field in cells]
     shifts = {box.field: box_shift(cv2, np, ink, plain, box) for box in read}
     unlike = unlike_siblings(cv2, np, ink, plain, read, shifts, pad, faint_t)
+    crease = cv2.copyMakeBorder(
+        creases(cv2, np, ink[pad:-pad, pad:-pad] - printed, faint_t).astype(np.uint8),
+        pad,
+        pad,
+        pad,
+        pad,
+        cv2.BORDER_CONSTANT,
+        value=0,
+    ).astype(bool)
     for box in all_boxes:
         if box.kind == "write" and box.field not in cells:
             values[box.field] = ""
@@ -868,7 +878,9 @@ def read_boxes(page, blank, all_boxes, cells: set):
             long = longest(cv2, np, extra, core, box, (wx0, wy0))
         like_print = _like_print(np, part, on_print[window][sl], print_here[sl] < 0.1)
         dark_core = float(strong.mean()) if part.size else 0.0
-        seen.append((box, dark[sl], (score, reach, dark_core, hold, like_print, long)))
+        seen.append(
+            (box, np.where(crease[photo][sl], 0.0, dark[sl]), (score, reach, dark_core, hold, like_print, long))
+        )
         if box.field in cells:
             hsv_box = hsv[max(0, y + dy) : y + dy + hh, max(0, x + dx) : x + dx + w]
             cell_ink[box.field] = (hsv_box, part)
@@ -889,6 +901,28 @@ def read_boxes(page, blank, all_boxes, cells: set):
         else:
             values[box.field] = reading == MARKED
     return values, readings, scores, spreads, boxes
+
+
+def creases(cv2, np, dark, faint: float):
+    """A mask of the page's creases: faint straight lines (darker than `faint`, lighter than
+    INK) CREASE mm long at least, 1 mm wide. A sheet folded for the pocket shows its fold
+    as a thin grey line across the page, a faint trace in every box it crosses; no pencil
+    mark is a straight line that long. None when the faint part of the page is too large
+    (over 5%: a noisy photo) to look for lines in."""
+    faint_line = ((dark > faint) & (dark < INK)).astype(np.uint8)
+    mask = np.zeros(dark.shape, np.uint8)
+    if faint_line.mean() > 0.05:
+        return mask.astype(bool)
+    # looked for at half the resolution (4 pixels a mm): a quarter of the work
+    h, w = faint_line.shape
+    half = cv2.resize(
+        cv2.dilate(faint_line, np.ones((2, 2), np.uint8)), (w // 2, h // 2), interpolation=cv2.INTER_NEAREST
+    )
+    long = round(CREASE * PPMM / 2)
+    found = cv2.HoughLinesP(half, 1, np.pi / 360, threshold=long // 2, minLineLength=long, maxLineGap=round(1.5 * PPMM))
+    for x1, y1, x2, y2 in found.reshape(-1, 4) if found is not None else []:
+        cv2.line(mask, (int(x1) * 2, int(y1) * 2), (int(x2) * 2, int(y2) * 2), 1, thickness=round(PPMM))
+    return mask.astype(bool)
 
 
 def bare_paper(cv2, np, plain, boxes):
