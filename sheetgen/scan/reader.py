@@ -819,15 +819,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
     ink_t, noisy = max(INK, ink_floor), ink_floor > INK
     # in a grid cell (colour pencils) colour counts as ink too: a light orange stroke is
     # barely darker than the paper, but plainly coloured; the paper and the empty cells are not
-    coloured = cv2.copyMakeBorder(
-        (hsv[..., 1] > max(COLOUR_INK, colour_floor) * 255).astype(np.uint8),
-        pad,
-        pad,
-        pad,
-        pad,
-        cv2.BORDER_CONSTANT,
-        value=0,
-    ).astype(bool)
+    coloured = _padded(cv2, np, hsv[..., 1] > max(COLOUR_INK, colour_floor) * 255, pad)
     bridge = printed > 0.3
     on_print = plain > 0.3
     # a blurred or over-exposed photo shows every stroke lighter, the print and a pencil
@@ -842,15 +834,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
     read = [box for box in all_boxes if box.kind != "write" or box.field in cells]
     shifts = {box.field: box_shift(cv2, np, ink, plain, box) for box in read}
     unlike = unlike_siblings(cv2, np, ink, plain, read, shifts, pad, faint_t)
-    crease = cv2.copyMakeBorder(
-        creases(cv2, np, ink[pad:-pad, pad:-pad] - printed, faint_t).astype(np.uint8),
-        pad,
-        pad,
-        pad,
-        pad,
-        cv2.BORDER_CONSTANT,
-        value=0,
-    ).astype(bool)
+    crease = _padded(cv2, np, creases(cv2, np, ink[pad:-pad, pad:-pad] - printed, faint_t), pad)
     for box in all_boxes:
         if box.kind == "write" and box.field not in cells:
             values[box.field] = ""
@@ -901,6 +885,11 @@ def read_boxes(page, blank, all_boxes, cells: set):
         else:
             values[box.field] = reading == MARKED
     return values, readings, scores, spreads, boxes
+
+
+def _padded(cv2, np, mask, pad: int):
+    """A mask of the page with `pad` pixels of nothing around it, as `read_boxes` pads the ink."""
+    return cv2.copyMakeBorder(mask.astype(np.uint8), pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0).astype(bool)
 
 
 def creases(cv2, np, dark, faint: float):
