@@ -620,6 +620,23 @@ def save_loop(record, db, n):
     )
 
 
+def test_turning_a_new_history_to_wal_waits_for_another_process(db):
+    """Two sheetgens creating the history together: switching the file to WAL needs it to
+    itself for a moment, and SQLite answered "database is locked" at once, without waiting,
+    while the other held a write lock on it (test_concurrent_saves_from_two_processes_all_land
+    failed about one run in twelve). The switch is tried again until the other lets go."""
+    import threading
+
+    other = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # a write lock on the new file (still in rollback mode)
+    threading.Timer(0.3, lambda: other.execute("ROLLBACK")).start()
+    start = time.monotonic()
+    with store.opened(db, create=True) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert time.monotonic() - start >= 0.25
+    other.close()
+
+
 def test_sigkill_at_random_points_of_a_loop_of_saves(tmp_path, db):
     record = write(tmp_path, "g1.yaml", SEASON["g1.yaml"])
     rng = random.Random(1616)

@@ -160,14 +160,30 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
     version = conn.execute("PRAGMA user_version").fetchone()[0]  # reads the header: a corrupt file fails here
     _check_version(conn, path, version)
     conn.execute("PRAGMA foreign_keys = ON")
-    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-        conn.execute("PRAGMA journal_mode = WAL")
+    _to_wal(conn)
     if version < SCHEMA_VERSION:
         with _write(conn):
             version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have migrated
             for step in MIGRATIONS[version:]:
                 step(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _to_wal(conn: sqlite3.Connection) -> None:
+    """The file in WAL mode. Switching needs the file to itself for a moment, and SQLite
+    answers "database is locked" at once, without waiting, while another process holds it
+    (two sheetgens creating the history together): the switch is tried again every 20 ms,
+    for BUSY_SECONDS at most."""
+    deadline = time.monotonic() + BUSY_SECONDS
+    while conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc):
+                raise
+        if time.monotonic() > deadline:
+            raise sqlite3.OperationalError("database is locked")
+        time.sleep(0.02)
 
 
 def _check_version(conn: sqlite3.Connection, path: Path, version: int) -> None:
