@@ -77,7 +77,7 @@ def _decide_again(path: str) -> tuple:
     with np.load(path, allow_pickle=False) as kept:
         page, blank, meta = kept["page"], kept["blank"], json.loads(str(kept["meta"]))
     boxes = [Box(**b) for b in meta["boxes"]]
-    values, readings, scores, spreads, _ = reader.read_boxes(page, blank, boxes, set(meta["cells"]))
+    values, readings, scores, spreads, *_ = reader.read_boxes(page, blank, boxes, set(meta["cells"]))
     n, rows = int(Path(path).stem), []
     for field, want in meta["truth"].items():
         marked, kind = want not in ("", False), meta["kinds"].get(field, "none/empty")

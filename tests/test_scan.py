@@ -610,8 +610,13 @@ def test_a_dark_noisy_photos_paper_is_not_taken_for_pencil():
     read marked. Ink is now only what is darker than all but 1% of the bare paper
     (reader.paper_floor, 0.27 here against INK 0.16), and on such a photo only a mark with
     twice HIGH of ink that its box holds is marked: no box is read wrong, the 18 marks read
-    marked, and 11 boxes are unsure."""
+    marked, and 11 boxes are unsure. A warning says the photo is too dark and noisy to read
+    more than clear marks."""
     read, truth, _ = _probe_run(3, 19)
+    assert read.note == (
+        "alice.jpg: a dark, noisy photo (its bare paper shows as dark as pencil): only clear marks were read; "
+        "photograph the sheet again in better light"
+    )
     assert _wrong(read, truth) == []
     assert sum(read.readings[f] == reader.MARKED for f, v in truth.items() if v) == 18
     assert sum(r == reader.UNSURE for r in read.readings.values()) == 11

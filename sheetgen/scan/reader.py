@@ -130,7 +130,7 @@ class PageRead:
     spreads: dict = field(default_factory=dict)  # field -> how far its ink spreads (0-1)
     rectified: object = None  # the photo mapped onto the page, PPMM pixels a mm
     boxes: list = field(default_factory=list)
-    note: str = ""  # how the page was known when its QR code could not be read (see `recognise`)
+    note: str = ""  # how the page was known when its QR code could not be read (see `recognise`), a noisy photo
 
 
 def load_photos(path: str) -> list[Photo]:
@@ -795,13 +795,21 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
     lang = qr["lang"] if qr["lang"] in layout.title else "en"
     display, blank = blank_page(layout, qr["page"], qr["players"], lang)
     page = align(cv2, np, warp(photo, h, layout.width, layout.height), blank)
-    values, readings, scores, spreads, boxes = read_boxes(page, blank, display.boxes(), grid_cells(layout, qr["page"]))
+    cells = grid_cells(layout, qr["page"])
+    values, readings, scores, spreads, boxes, noisy = read_boxes(page, blank, display.boxes(), cells)
+    if noisy:
+        dark = (
+            f"{photo.name}: a dark, noisy photo (its bare paper shows as dark as pencil): only clear marks "
+            "were read; photograph the sheet again in better light"
+        )
+        note = f"{note}; {dark}" if note else dark
     return PageRead(photo, layout, qr["page"], values, readings, scores, spreads, page, boxes, note)
 
 
 def read_boxes(page, blank, all_boxes, cells: set):
-    """(values, readings, scores, spreads, boxes read) of the markable boxes of a
-    rectified page (RGB, PPMM) against its blank page (grey); `cells` are the grid cells."""
+    """(values, readings, scores, spreads, boxes read, noisy) of the markable boxes of a
+    rectified page (RGB, PPMM) against its blank page (grey); `cells` are the grid cells;
+    `noisy`: the photo's bare paper shows as dark as ink (see `paper_floor`)."""
     cv2, np = need_cv()
     gray = cv2.cvtColor(page, cv2.COLOR_RGB2GRAY)
     pad = SHIFT
@@ -884,7 +892,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
             values[box.field] = (_colour(np, hsv_box, part) if same else "?") if reading == MARKED else ""
         else:
             values[box.field] = reading == MARKED
-    return values, readings, scores, spreads, boxes
+    return values, readings, scores, spreads, boxes, noisy
 
 
 def _padded(cv2, np, mask, pad: int):

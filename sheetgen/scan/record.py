@@ -71,7 +71,8 @@ def read_photos(paths: list[str], layout_ref: str | None = None) -> list[PageRea
 
 def unsure_warnings(reads: list[PageRead]) -> list[str]:
     """One warning per photo with unsure boxes, naming them: they are read as empty; and
-    one per photo whose page was recognised by its print (its QR code unread)."""
+    one per photo whose page was recognised by its print (its QR code unread) or that is
+    too dark and noisy to read all but clear marks."""
     out = []
     for r in reads:
         if r.note:
