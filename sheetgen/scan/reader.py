@@ -616,14 +616,18 @@ def wash(np, scores: list, darks: list) -> float:
     return float(np.median(blank)) if blank else 0.0
 
 
+def _middle(inner):
+    """The middle of a box's inside (an array over it): without its outer sixth on every side."""
+    h, w = inner.shape[:2]
+    return inner[h // 6 : h - h // 6, w // 6 : w - w // 6]
+
+
 def faint_trace(cv2, np, dark, faint: float) -> float:
     """The share of the middle of a box's inside (without its outer sixth on every side,
     away from its printed border, where a phone's sharpening draws its dark rim) holding a
     trace: darker than `faint` once specks of salt-and-pepper noise are smoothed out (a
     trace is a stroke)."""
-    h, w = dark.shape
-    trace = cv2.medianBlur(np.clip(dark * 255, 0, 255).astype(np.uint8), 3) > faint * 255
-    middle = trace[h // 6 : h - h // 6, w // 6 : w - w // 6]
+    middle = _middle(cv2.medianBlur(np.clip(dark * 255, 0, 255).astype(np.uint8), 3) > faint * 255)
     return float(middle.mean()) if middle.size else 0.0
 
 
@@ -664,7 +668,7 @@ def held(cv2, np, ink, strong, bridge, box, origin) -> float:
     part = labels[sl] * ink[sl]
     if part.size == 0:
         return 0.0
-    middle = part[ih // 6 : ih - ih // 6, iw // 6 : iw - iw // 6]
+    middle = _middle(part)
     mine = np.zeros(n, bool)
     cores = np.bincount(labels[strong], minlength=n)
     for k in np.unique(middle[middle > 0]):
@@ -684,14 +688,14 @@ def longest(cv2, np, ink, strong, box, origin) -> float:
     diagonal of its extent over the box's."""
     x0, y0 = origin
     bx, by, bw, bh = (round(v * PPMM) for v in (box.x, box.y, box.w, box.h))
-    piece = ink[by - y0 : by - y0 + bh, bx - x0 : bx - x0 + bw].astype(np.uint8)
+    within = slice(by - y0, by - y0 + bh), slice(bx - x0, bx - x0 + bw)
+    piece = ink[within].astype(np.uint8)
     if piece.size == 0 or not piece.any():
         return 0.0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(piece, connectivity=8)
     ix, iy, iw, ih = (round(v * PPMM) for v in inside(box))
-    mx, my = ix - bx + iw // 6, iy - by + ih // 6
-    middle = labels[max(0, my) : my + ih - 2 * (ih // 6), max(0, mx) : mx + iw - 2 * (iw // 6)]
-    cores = np.bincount(labels[strong[by - y0 : by - y0 + bh, bx - x0 : bx - x0 + bw]], minlength=n)
+    middle = _middle(labels[iy - by : iy - by + ih, ix - bx : ix - bx + iw])
+    cores = np.bincount(labels[strong[within]], minlength=n)
     mine = [k for k in np.unique(middle[middle > 0]) if cores[k] >= 4]
     if not mine:
         return 0.0
@@ -819,22 +823,20 @@ def read_boxes(page, blank, all_boxes, cells: set):
     hsv = cv2.cvtColor(white_balanced(cv2, np, page, blank), cv2.COLOR_RGB2HSV)
     # a dark, noisy photo shows the bare paper itself as dark and coloured as a stroke: ink
     # (and colour) is only what is darker (more coloured) than most of the bare paper is
+    page_ink = ink[pad:-pad, pad:-pad]  # (a view: the page's pixels, unpadded)
     paper = bare_paper(cv2, np, plain, all_boxes)
-    ink_floor, colour_floor = (
-        paper_floor(np, ink[pad:-pad, pad:-pad], paper),
-        paper_floor(np, hsv[..., 1] / 255.0, paper),
-    )
+    ink_floor, saturation_floor = paper_floor(np, page_ink, paper), paper_floor(np, hsv[..., 1], paper)
     ink_t, noisy = max(INK, ink_floor), ink_floor > INK
     # in a grid cell (colour pencils) colour counts as ink too: a light orange stroke is
     # barely darker than the paper, but plainly coloured; the paper and the empty cells are not
-    coloured = _padded(cv2, np, hsv[..., 1] > max(COLOUR_INK, colour_floor) * 255, pad)
+    coloured = _padded(cv2, np, hsv[..., 1] > max(COLOUR_INK * 255, saturation_floor), pad)
     bridge = printed > 0.3
     on_print = plain > 0.3
     # a blurred or over-exposed photo shows every stroke lighter, the print and a pencil
     # alike: a mark's core and a faint trace are looked for at darkness scaled by how dark
     # it shows the print (`contrast`); ink itself (INK) is not, or a mistake rubbed out and
     # crossed by a crease reads marked
-    gain = contrast(cv2, np, ink[pad:-pad, pad:-pad], plain)
+    gain = contrast(cv2, np, page_ink, plain)
     core_t, faint_t = CORE * gain, FAINT * gain
     values, readings, scores, spreads, boxes = {}, {}, {}, {}, []
     seen, cell_ink = [], {}  # (box, its inside's darkness, what decide() is given); a grid cell's hsv and ink
@@ -842,7 +844,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
     read = [box for box in all_boxes if box.kind != "write" or box.field in cells]
     shifts = {box.field: box_shift(cv2, np, ink, plain, box) for box in read}
     unlike = unlike_siblings(cv2, np, ink, plain, read, shifts, pad, faint_t)
-    crease = _padded(cv2, np, creases(cv2, np, ink[pad:-pad, pad:-pad] - printed, faint_t), pad)
+    crease = _padded(cv2, np, creases(cv2, np, page_ink - printed, faint_t), pad)
     for box in all_boxes:
         if box.kind == "write" and box.field not in cells:
             values[box.field] = ""
@@ -940,7 +942,8 @@ def paper_floor(np, values, bare) -> float:
     """How dark (or coloured) the bare paper shows in all but its darkest PAPER share: a
     stroke must be more than that to be ink. A clean photo's bare paper stays far under
     INK; an under-exposed, sharpened, JPEG-blocked one shows noise as dark as pencil all
-    over. 0 when there is too little bare paper (under 10,000 pixels) to tell."""
+    over. In the units of `values` (darkness 0-1, or a saturation 0-255); 0 when there is
+    too little bare paper (under 10,000 pixels) to tell."""
     if int(bare.sum()) < 10_000:
         return 0.0
     return float(np.percentile(values[bare], 100 * (1 - PAPER)))
