@@ -67,7 +67,8 @@ LIGHT = (0.02, 0.35, 0.1)
 # CORE and FAINT are scaled by the photo's contrast (see `contrast`), CONTRAST at least
 CONTRAST = 0.6
 # ...and a faint trace up to NOISE times the photo's own (see `photo_trace`) is the photo's
-# noise (a sharpened, noisy photo): that box reads empty as its blank boxes do
+# noise (a sharpened, noisy photo): that box reads empty as its blank boxes do; so is a
+# darkness up to NOISE times what the photo shows in an empty box (see `box_floor`)
 NOISE = 2.0
 # the bare paper (BARE mm from any print or box) shows darker (or more coloured) than
 # INK (COLOUR_INK) in more than PAPER of it: the photo's noise, and ink is only darker than that
@@ -579,14 +580,14 @@ def decide(
     inside holds a trace over MIDDLE of it (`middle`) and the ink is plain. Less ink than
     HIGH is marked when it is a light stroke (see LIGHT). A faint trace is judged against
     the photo's own (`noise`, see `photo_trace`): up to NOISE times it, the box is as empty
-    as the photo's blank boxes. On a `noisy` photo (its bare paper as dark as ink, see
-    `paper_floor`; ink is what is darker still) only a mark with twice HIGH of ink that the box
-    holds is marked."""
+    as the photo's blank boxes. On a `noisy` photo (its bare paper, or the inside of its
+    empty boxes, as dark as ink: see `paper_floor`, `box_floor`; ink is what is darker still)
+    only a mark with twice HIGH of ink and a dark core, spread, held or long, is marked."""
+    marks = spread >= SPREAD or score >= SURE or held >= HELD or long >= LONG or (middle >= MIDDLE and score >= PLAIN)
     if noisy and score > LOW:
-        return MARKED if score >= 2 * HIGH and held >= HELD and core >= LOW and not like_print else UNSURE
+        return MARKED if score >= 2 * HIGH and marks and core >= LOW and not like_print else UNSURE
     if score <= LOW:
         return EMPTY if faint <= max(FAINT_LOW, NOISE * noise) else UNSURE
-    marks = spread >= SPREAD or score >= SURE or held >= HELD or long >= LONG or (middle >= MIDDLE and score >= PLAIN)
     if score >= HIGH and marks and core >= LOW and not like_print:
         return MARKED
     light = score < HIGH and core >= LIGHT[0] and spread >= LIGHT[1] and middle >= LIGHT[2]
@@ -803,7 +804,7 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
     values, readings, scores, spreads, boxes, noisy = read_boxes(page, blank, display.boxes(), cells)
     if noisy:
         dark = (
-            f"{photo.name}: a dark, noisy photo (its bare paper shows as dark as pencil): only clear marks "
+            f"{photo.name}: a dark, noisy photo (its paper shows as dark as pencil): only clear marks "
             "were read; photograph the sheet again in better light"
         )
         note = f"{note}; {dark}" if note else dark
@@ -813,7 +814,7 @@ def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
 def read_boxes(page, blank, all_boxes, cells: set):
     """(values, readings, scores, spreads, boxes read, noisy) of the markable boxes of a
     rectified page (RGB, PPMM) against its blank page (grey); `cells` are the grid cells;
-    `noisy`: the photo's bare paper shows as dark as ink (see `paper_floor`)."""
+    `noisy`: the photo's paper shows as dark as ink (see `paper_floor`, `box_floor`)."""
     cv2, np = need_cv()
     gray = cv2.cvtColor(page, cv2.COLOR_RGB2GRAY)
     pad = SHIFT
@@ -821,12 +822,11 @@ def read_boxes(page, blank, all_boxes, cells: set):
     plain = 1.0 - blank.astype(np.float32) / 255.0
     printed = cv2.dilate(plain, np.ones((5, 5), np.uint8))
     hsv = cv2.cvtColor(white_balanced(cv2, np, page, blank), cv2.COLOR_RGB2HSV)
-    # a dark, noisy photo shows the bare paper itself as dark and coloured as a stroke: ink
-    # (and colour) is only what is darker (more coloured) than most of the bare paper is
+    # a dark, noisy photo shows the bare paper itself as coloured as a stroke: colour
+    # is only what is more coloured than most of the bare paper is (ink: below)
     page_ink = ink[pad:-pad, pad:-pad]  # (a view: the page's pixels, unpadded)
     paper = bare_paper(cv2, np, plain, all_boxes)
-    ink_floor, saturation_floor = paper_floor(np, page_ink, paper), paper_floor(np, hsv[..., 1], paper)
-    ink_t, noisy = max(INK, ink_floor), ink_floor > INK
+    saturation_floor = paper_floor(np, hsv[..., 1], paper)
     # in a grid cell (colour pencils) colour counts as ink too: a light orange stroke is
     # barely darker than the paper, but plainly coloured; the paper and the empty cells are not
     coloured = _padded(cv2, np, hsv[..., 1] > max(COLOUR_INK * 255, saturation_floor), pad)
@@ -845,6 +845,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
     shifts = {box.field: box_shift(cv2, np, ink, plain, box) for box in read}
     unlike = unlike_siblings(cv2, np, ink, plain, read, shifts, pad, faint_t)
     crease = _padded(cv2, np, creases(cv2, np, page_ink - printed, faint_t), pad)
+    placed = []  # (box, its window on the photo and on the page, its inside there, that window's darkness)
     for box in all_boxes:
         if box.kind == "write" and box.field not in cells:
             values[box.field] = ""
@@ -855,11 +856,19 @@ def read_boxes(page, blank, all_boxes, cells: set):
         wx1, wy1 = min(W, round((box.x + 2 * box.w) * PPMM)), min(H, round((box.y + 2 * box.h) * PPMM))
         photo = (slice(wy0 + pad + dy, wy1 + pad + dy), slice(wx0 + pad + dx, wx1 + pad + dx))
         window = (slice(wy0, wy1), slice(wx0, wx1))
-        print_here = printed[window]
-        dark = ink[photo] - print_here
-        extra, core = dark > ink_t, dark > max(core_t, ink_floor)
         x, y, w, hh = (round(v * PPMM) for v in inside(box))
         sl = slice(y - wy0, y - wy0 + hh), slice(x - wx0, x - wx0 + w)
+        placed.append((box, photo, window, sl, ink[photo] - printed[window]))
+    # a dark, noisy photo shows the bare paper itself as dark as a stroke, and a JPEG's
+    # blocks and ringing show darkest beside the print, in every box: ink is only what
+    # is darker than most of the bare paper, and NOISE times what a box shows (`box_floor`)
+    ink_floor = max(paper_floor(np, page_ink, paper), NOISE * box_floor(np, [d[sl] for *_, sl, d in placed]))
+    ink_t, noisy = max(INK, ink_floor), ink_floor > INK
+    for box, photo, window, sl, dark in placed:
+        print_here = printed[window]
+        extra, core = dark > ink_t, dark > max(core_t, ink_floor)
+        x, y, w, hh = (round(v * PPMM) for v in inside(box))
+        (dx, dy), origin = shifts[box.field], (window[1].start, window[0].start)
         part, strong = extra[sl], core[sl]
         if box.field in cells:
             colour = coloured[photo][sl]
@@ -868,8 +877,8 @@ def read_boxes(page, blank, all_boxes, cells: set):
         reach = spread(np, part)
         hold = long = 0.0
         if score > LOW and box.field not in cells:
-            hold = held(cv2, np, extra, core, bridge[window], box, (wx0, wy0))
-            long = longest(cv2, np, extra, core, box, (wx0, wy0))
+            hold = held(cv2, np, extra, core, bridge[window], box, origin)
+            long = longest(cv2, np, extra, core, box, origin)
         like_print = _like_print(np, part, on_print[window][sl], print_here[sl] < 0.1)
         dark_core = float(strong.mean()) if part.size else 0.0
         seen.append(
@@ -936,6 +945,17 @@ def bare_paper(cv2, np, plain, boxes):
     edge = round(5 * PPMM)
     bare[:edge], bare[-edge:], bare[:, :edge], bare[:, -edge:] = False, False, False, False
     return bare
+
+
+def box_floor(np, insides: list) -> float:
+    """How dark the inside of an empty box shows on this photo: its darkest twentieth (the
+    95th percentile of its darkness over the blank page), in the box that shows it the
+    10th lightest of all the page's boxes (`insides`: their darkness arrays). At least
+    nine boxes in ten are marked before that box is; a clean photo shows an empty box's
+    inside under 0.06, an under-exposed, JPEG-blocked one 0.1 and more: blocks and ringing
+    beside the printed border as dark as a pencil stroke. 0 with no box."""
+    tops = [float(np.percentile(d, 95)) for d in insides if d.size]
+    return float(np.percentile(tops, 10)) if tops else 0.0
 
 
 def paper_floor(np, values, bare) -> float:
