@@ -33,10 +33,12 @@ from scan import options, run  # noqa: E402
 LAYOUTS = [*BENCH_LAYOUTS, ("imperial-settlers-advanced", "empire"), ("imperial-settlers-advanced", "village")]
 
 
-def main() -> None:
-    from sheetgen.scan import probe
-
-    args = options(__doc__).parse_args()
+def by_mark(doc: str, make) -> None:
+    """Run bench/scan.py's table over `make`'s photos (`make(layout, page_id, rng)` gives
+    the photo, its truth and its kinds: a "pen/style" string a field, with hard cases
+    as words starting with "+", and "_photo" what the camera did), then the same
+    counts per pen, per kind of mark and per hard case."""
+    args = options(doc).parse_args()
     by_kind = defaultdict(lambda: dict(boxes=0, wrong=0, unsure=0))
 
     def each(kinds, truth, read, wrong):
@@ -45,17 +47,24 @@ def main() -> None:
         if read is None:
             return
         for field in truth:
-            pen, style = kinds.get(field, "none/empty").split()[0].split("/")
-            for name in {pen, style}:
+            words = kinds.get(field, "none/empty").split()
+            pen, style = words[0].split("/")
+            for name in {pen, style, *(w for w in words[1:] if w.startswith("+"))}:
                 k = by_kind[name]
                 k["boxes"] += 1
                 k["unsure"] += read.readings[field] == "unsure"
                 k["wrong"] += field in wrong
 
-    run(args, LAYOUTS, probe.probe_photo, each)
-    print("\n| mark (pen or style) | boxes | wrong | unsure |\n|---|---|---|---|")
+    run(args, LAYOUTS, make, each)
+    print("\n| mark (pen, style or hard case) | boxes | wrong | unsure |\n|---|---|---|---|")
     for name, k in sorted(by_kind.items()):
         print(f"| {name} | {k['boxes']} | {k['wrong']} | {k['unsure']} ({k['unsure'] / max(k['boxes'], 1):.2%}) |")
+
+
+def main() -> None:
+    from sheetgen.scan import probe
+
+    by_mark(__doc__, probe.probe_photo)
 
 
 if __name__ == "__main__":
