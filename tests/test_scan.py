@@ -86,6 +86,31 @@ def test_finger_over_a_fiducial():
         _read(img)
 
 
+def test_markers_of_a_low_resolution_photo_are_found_enlarged_or_as_dark_squares():
+    """A sheet photographed at 80 dpi, blurred and saved at JPEG quality 50: a marker's
+    cells are 3 pixels, and the top left one could not be read at all (the photo was
+    refused). The photo is now searched enlarged 1.5, 2.5 and 3 times while markers are
+    missing, each enlargement adding those it reads; and a last marker whose cells
+    cannot be read is the dark square where the three others put it (reader._dark_square),
+    found to a pixel. A finger is no such square (test_finger_over_a_fiducial)."""
+    img, truth = _photo("harvest-dice-normal", "sheet", 1, dpi=100)
+    sharp = reader.find_markers(reader.Photo("x", "x", img))
+    small = cv2.GaussianBlur(cv2.resize(img, None, fx=0.8, fy=0.8, interpolation=cv2.INTER_AREA), (0, 0), 1.0)
+    small = cv2.imdecode(cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 50])[1], cv2.IMREAD_COLOR)
+    found = reader.find_markers(reader.Photo("x", "x", small))
+    assert all(np.abs(found[n] - 0.8 * sharp[n]).max() < 1.6 for n in range(4))
+    read = _read(small)
+    assert _wrong(read, truth) == []
+    piece = np.full((120, 120), 220, np.uint8)
+    want = np.float32([(40, 40), (80, 40), (80, 80), (40, 80)])
+    cv2.fillConvexPoly(piece, np.int32(want + (6, -5)), 30)  # a marker a little off where the others say
+    assert np.abs(reader._dark_square(cv2, np, piece, want, 40.0) - (want + (6, -5))).max() <= 1
+    assert reader._dark_square(cv2, np, piece, want + 30, 40.0) is None  # not where the others say
+    assert reader._dark_square(cv2, np, piece, want, 20.0) is None  # twice the size they say
+    finger = cv2.circle(np.full((120, 120), 220, np.uint8), (60, 60), 24, 120, -1)
+    assert reader._dark_square(cv2, np, finger, want, 40.0) is None
+
+
 def test_wrong_layout():
     img, _ = _photo("harvest-dice-normal", "sheet", 8, dpi=200)
     with pytest.raises(RecordError, match="printed from layout 'harvest-dice-normal', not from 'imperial-settlers'"):
@@ -523,13 +548,28 @@ def test_short_dashes_across_the_middle_of_small_board_cells_are_marked():
     assert _wrong(read, truth) == []
 
 
+def test_small_crosses_over_a_printed_icon_are_marks():
+    """Probe photo 12 of seed 3 (Imperial Settlers advanced empire, pencil small crosses):
+    five small crosses over the fields' printed wheat read unsure. The print hides the
+    strokes' ends, so they spread over under half the box and are held by none, but they
+    fill the middle of the inside (a third to half of it). A trace over MIDDLE of the
+    middle was a mark only with ink over PLAIN (0.1) of the inside, there for an erased
+    mistake crossed by a crease, which `creases` now takes out: ink over HIGH is enough."""
+    read, truth, kinds = _probe_run(3, 12)
+    crosses = ["fields_6", "fields_10", "fields_14", "fields_15", "fields_16"]
+    assert all(kinds[f] == "pencil/small-x" for f in crosses)
+    assert all(read.readings[f] == reader.MARKED for f in crosses)
+    assert _wrong(read, truth) == []
+
+
 def test_decide_ink_across_the_middle_is_a_mark():
     """A dash through the middle spreads little but fills the middle; ink in a corner does not."""
     assert reader.decide(0.15, 0.3, core=0.1, middle=0.05) == reader.UNSURE  # along an edge
     assert reader.decide(0.15, 0.3, core=0.1, middle=reader.MIDDLE) == reader.MARKED
     assert reader.decide(0.15, 0.3, core=0.1, faint=0.4) == reader.UNSURE  # unlike its siblings only
     assert reader.decide(0.02, 0.3, core=0.1, middle=0.4) == reader.UNSURE  # too little ink, along an edge
-    assert reader.decide(0.05, 0.2, core=0.03, middle=0.22) == reader.UNSURE  # a crease over an erased mistake
+    assert reader.decide(0.05, 0.2, core=0.03, middle=0.22) == reader.MARKED  # the corner of a big check
+    assert reader.decide(0.03, 0.2, core=0.03, middle=0.22) == reader.UNSURE  # under HIGH: too little ink
     assert reader.decide(0.15, 0.3, core=0.0, middle=0.4) == reader.UNSURE  # no dark core: a wash
     assert reader.decide(0.15, 0.3, core=0.1, middle=0.4, like_print=True) == reader.UNSURE
 

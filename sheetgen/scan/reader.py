@@ -52,12 +52,11 @@ INK, CORE = 0.16, 0.2
 # is no empty box (clean empty boxes stay under 0.01): it reads unsure, never empty
 FAINT, FAINT_LOW = 0.08, 0.02
 # ...and a box whose middle (the inside without its outer sixth on every side) holds a trace
-# over MIDDLE of it is marked, with plain ink (over PLAIN of the inside) and a dark core,
-# however little the ink spreads: a short dash or a letter across the middle; a stroke
+# over MIDDLE of it is marked, with ink over HIGH and a dark core, however little the ink
+# spreads: a short dash or a letter across the middle, the corner of a big check; a stroke
 # straying in from the next box (an overshooting check, a slip) stays along an edge or in a
-# corner (under 0.1 of the middle), and an erased mistake crossed by a crease is a faint
-# trace with little ink (0.04)
-MIDDLE, PLAIN = 0.15, 0.1
+# corner (under 0.13 of the middle), and a crease is no trace (see `creases`)
+MIDDLE = 0.15
 # ...and a box with less ink than HIGH is marked when that ink has a dark core (over LIGHT[0]
 # of the inside), spreads over LIGHT[1] of it, and the middle holds a trace over LIGHT[2]:
 # a light pencil stroke on a blurred photo, only its centre line over INK but its whole
@@ -82,6 +81,7 @@ MAX_PDF_TOTAL = 200e6  # pixels of all the pages of one PDF (24 A4 pages at 250 
 # must match LIKE at least, and BY better than the next page (normalised cross-correlation)
 LIKE, BY = 0.7, 0.015
 MAX_SIDE = 2000  # pixels: photos are searched for the markers at most this large
+ZOOMS, MAX_ZOOMED = (1.5, 2.5, 3.0), 5000  # ...then, while some are missing, enlarged (to this many pixels at most)
 ROUGH_SHEET = (194.0, 263.0)  # mm: the usual sheet, to find the QR code before the layout is known
 QR_MODULES = (29, 33, 25, 37)  # versions 3, 4, 2, 5: what a payload of 20 to 100 characters needs
 REACH_QR = 1.0  # mm: how far from where the page puts them a blurred QR code's finders are looked for
@@ -257,6 +257,36 @@ def _look_closer(cv2, np, detector, gray, found: dict) -> None:
         if n in seen and np.linalg.norm(seen[n].mean(axis=0) - centre) < side:
             if 0.6 < np.linalg.norm(seen[n][0] - seen[n][2]) / 1.414 / side < 1.6:
                 found[n] = seen[n]
+        if n not in found and len(found) == 3:
+            want = cv2.perspectiveTransform(np.float32([[(x + dx, y + dy) for dx, dy in square]]), h)[0]
+            square_at = _dark_square(cv2, np, big, (want - (x0, y0)) * zoom, side * zoom)
+            if square_at is not None:
+                found[n] = square_at / zoom + (x0, y0)
+
+
+def _dark_square(cv2, np, piece, want, side: float):
+    """The corners (in the order of `want`) of a dark square in `piece` (grey) within half
+    its `side` of where `want`'s corners say, of their shape (each corner within a quarter
+    of the side once moved there): a scan marker too small or blurred for its cells to be
+    read, where the three others say it is (to a cell or two: they fix the perspective
+    only roughly), the size and the slant they say. A finger, a shadow or a stray stroke is
+    no such square, and nothing else is printed near a marker. None if there is none."""
+    _, dark = cv2.threshold(cv2.GaussianBlur(piece, (3, 3), 0), 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    contours, _ = cv2.findContours(dark, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    for contour in contours:
+        if not 0.5 * side**2 < cv2.contourArea(contour) < 1.8 * side**2:
+            continue
+        quad = cv2.approxPolyDP(contour, 0.08 * cv2.arcLength(contour, True), True).reshape(-1, 2)
+        if len(quad) != 4 or not cv2.isContourConvex(quad):
+            continue
+        moved = want + (quad.mean(axis=0) - want.mean(axis=0))
+        if np.linalg.norm(quad.mean(axis=0) - want.mean(axis=0)) > side / 2:
+            continue
+        near = [int(np.argmin(np.linalg.norm(quad - corner, axis=1))) for corner in moved]
+        corners = quad[near].astype(np.float32)
+        if len(set(near)) == 4 and np.linalg.norm(corners - moved, axis=1).max() < side / 4:
+            return corners
+    return None
 
 
 def find_markers(photo: Photo) -> dict:
@@ -268,8 +298,11 @@ def find_markers(photo: Photo) -> dict:
     detector = _aruco(cv2)
     found: dict = {}
     _detect(detector, small, scale, found)
-    if len(found) < 2:  # markers too small to be read (a low-resolution photo): enlarged
-        zoom = 1.5
+    # markers too small or blurred to be read (a low-resolution photo): the photo enlarged,
+    # each enlargement adding the markers it reads (each reads some others miss)
+    for zoom in ZOOMS:
+        if len(found) == 4 or max(small.shape) * zoom > MAX_ZOOMED:
+            break
         _detect(detector, cv2.resize(small, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC), scale * zoom, found)
     if 2 <= len(found) < 4:
         _look_closer(cv2, np, detector, gray, found)
@@ -577,13 +610,13 @@ def decide(
     print itself looking darker than on the blank page, never a mark for sure). Ink that
     does not spread over the box is marked when the box holds it (`held`), when a piece of
     it is as long as LONG of the box (`long`, see `longest`), or when the middle of the
-    inside holds a trace over MIDDLE of it (`middle`) and the ink is plain. Less ink than
+    inside holds a trace over MIDDLE of it (`middle`). Less ink than
     HIGH is marked when it is a light stroke (see LIGHT). A faint trace is judged against
     the photo's own (`noise`, see `photo_trace`): up to NOISE times it, the box is as empty
     as the photo's blank boxes. On a `noisy` photo (its bare paper, or the inside of its
     empty boxes, as dark as ink: see `paper_floor`, `box_floor`; ink is what is darker still)
     only a mark with twice HIGH of ink and a dark core, spread, held or long, is marked."""
-    marks = spread >= SPREAD or score >= SURE or held >= HELD or long >= LONG or (middle >= MIDDLE and score >= PLAIN)
+    marks = spread >= SPREAD or score >= SURE or held >= HELD or long >= LONG or middle >= MIDDLE
     if noisy and score > LOW:
         return MARKED if score >= 2 * HIGH and marks and core >= LOW and not like_print else UNSURE
     if score <= LOW:
