@@ -704,6 +704,34 @@ def test_an_empty_box_as_dark_as_pencil_beside_its_border_is_a_noisy_photo():
     assert reader.box_floor(np, []) == 0.0
 
 
+def test_a_tint_of_colour_rubbed_out_of_a_garden_cell_is_no_mark():
+    """Photo 92 of `bench/scan_third.py --seed 2` (a phone's chroma noise: the bare paper's
+    colour floor 25): an orange pencil rubbed out of a garden cell left a light tint over
+    12% of it, as coloured as the paper's blotches and a little more, and the cell read
+    filled ('?'). Colour counts as ink over the paper's floor, but a cell's mark needs a
+    colour core more than VIVID times as coloured as the floor (or a dark core): the tint
+    is unsure, an orange pencil stroke is still a carrot. Here on a rectified page."""
+    layout = load_layout("harvest-dice-normal")
+    display, blank = reader.blank_page(layout, "sheet", None, "en")
+    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "sheet")
+    rng = np.random.default_rng(0)
+    page = np.repeat(blank[..., None], 3, axis=2).astype(np.float32)
+    noise = rng.normal(0, 1, (blank.shape[0] // 8, blank.shape[1] // 8, 3)).astype(np.float32)
+    page += 12 * cv2.resize(noise, (blank.shape[1], blank.shape[0]))  # blotches of colour all over
+
+    def colour(field, alpha):
+        b = next(b for b in boxes if b.field == field)
+        x, y, w, h = (round(v * reader.PPMM) for v in (b.x + 1.5, b.y + 1.5, b.w - 3, b.h - 3))
+        page[y : y + h, x : x + w] = (1 - alpha) * page[y : y + h, x : x + w] + alpha * np.float32((235, 120, 20))
+
+    colour("garden_r1_c1", 0.1)  # rubbed out
+    colour("garden_r1_c2", 0.6)  # an orange pencil
+    values, readings, *_ = reader.read_boxes(np.clip(page, 0, 255).astype(np.uint8), blank, boxes, cells)
+    assert readings["garden_r1_c1"] == reader.UNSURE
+    assert readings["garden_r1_c2"] == reader.MARKED and values["garden_r1_c2"] == "C"
+    assert readings["garden_r1_c3"] == reader.EMPTY
+
+
 def test_a_crease_across_the_page_is_no_trace():
     """Probe photo 78 of seed 3 (Harvest Dice advanced at 285 dpi, the sheet folded: a
     crease crosses the page): six empty pig boxes the crease crosses held a faint trace

@@ -26,6 +26,10 @@ MARKED, EMPTY, UNSURE = "marked", "empty", "unsure"
 # margin): above HIGH it is marked, below LOW empty, between unsure
 LOW, HIGH = 0.012, 0.035
 COLOUR_INK = 0.1  # HSV saturation above which a grid cell's pixel is pencil (read_photo)
+# ...and its colour is a mark's core where more than VIVID times as coloured as the bare
+# paper (see `paper_floor`): a colour pencil rubbed out leaves a tint as coloured as a
+# phone's chroma blotches on the paper and a little more, a stroke is far more coloured
+VIVID = 2.0
 # ...marked only if that ink spreads over the box (SPREAD of the inside's width and of
 # its height), or there is so much of it (SURE) that it cannot be a stroke straying in
 # from a neighbouring box: ink in a corner or along one edge is unsure, never marked
@@ -863,6 +867,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
     # in a grid cell (colour pencils) colour counts as ink too: a light orange stroke is
     # barely darker than the paper, but plainly coloured; the paper and the empty cells are not
     coloured = _padded(cv2, np, hsv[..., 1] > max(COLOUR_INK * 255, saturation_floor), pad)
+    vivid = _padded(cv2, np, hsv[..., 1] > max(COLOUR_INK * 255, VIVID * saturation_floor), pad)
     bridge = printed > 0.3
     on_print = plain > 0.3
     # a blurred or over-exposed photo shows every stroke lighter, the print and a pencil
@@ -904,8 +909,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
         (dx, dy), origin = shifts[box.field], (window[1].start, window[0].start)
         part, strong = extra[sl], core[sl]
         if box.field in cells:
-            colour = coloured[photo][sl]
-            part, strong = part | colour, strong | colour
+            part, strong = part | coloured[photo][sl], strong | vivid[photo][sl]
         score = float(part.mean()) if part.size else 0.0
         reach = spread(np, part)
         hold = long = 0.0
