@@ -732,6 +732,30 @@ def test_a_tint_of_colour_rubbed_out_of_a_garden_cell_is_no_mark():
     assert readings["garden_r1_c3"] == reader.EMPTY
 
 
+def test_a_circle_drawn_round_a_round_box_is_unsure_not_empty():
+    """Photos 7 and 28 of `bench/scan_third.py --seed 1`, 50 of seed 2: a ballpoint or pencil
+    circle drawn round a pig bonus box ('±1'), on and just outside its printed ring, left
+    nothing inside the box and read empty: three wrong reads. Ink going most of the way
+    round a round box along its ring (reader.ringed), more than round the page's other
+    round boxes (a photo can show all the printed rings darker), is unsure now: no mark
+    in the box to read, but no empty box either. Here on a rectified page."""
+    layout = load_layout("harvest-dice-normal")
+    display, blank = reader.blank_page(layout, "sheet", None, "en")
+    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "sheet")
+    page = np.repeat(blank[..., None], 3, axis=2)
+    box = next(b for b in boxes if b.field == "pig_bonus6")
+    centre = (round((box.x + box.w / 2) * reader.PPMM), round((box.y + box.h / 2) * reader.PPMM))
+    cv2.circle(page, centre, round((box.w / 2 + 0.5) * reader.PPMM), (40, 60, 160), 3)  # a blue ballpoint
+    _, readings, *_ = reader.read_boxes(page, blank, boxes, cells)
+    assert readings["pig_bonus6"] == reader.UNSURE
+    assert all(readings[b.field] == reader.EMPTY for b in boxes if b.kind == "round" and b.field != "pig_bonus6")
+    ink = np.zeros((200, 200), bool)
+    ring = type("B", (), dict(x=5.0, y=5.0, w=8.0, h=8.0))()  # mm: its centre at (72, 72) px
+    assert reader.ringed(np, cv2.circle(ink.astype(np.uint8), (72, 72), 36, 1, 2).astype(bool), ring, (0, 0)) == 1.0
+    stray = cv2.line(ink.astype(np.uint8), (20, 20), (50, 50), 1, 2).astype(bool)
+    assert reader.ringed(np, stray, ring, (0, 0)) < 0.15
+
+
 def test_a_crease_across_the_page_is_no_trace():
     """Probe photo 78 of seed 3 (Harvest Dice advanced at 285 dpi, the sheet folded: a
     crease crosses the page): six empty pig boxes the crease crosses held a faint trace

@@ -76,6 +76,9 @@ NOISE = 2.0
 # the bare paper (BARE mm from any print or box) shows darker (or more coloured) than
 # INK (COLOUR_INK) in more than PAPER of it: the photo's noise, and ink is only darker than that
 BARE, PAPER = 1.0, 0.01
+# a round box is unsure, never empty, when ink goes RING[0] of the way round it along its
+# printed ring (see `ringed`), RING[1] more than round the page's round boxes' median
+RING = (0.7, 0.5)
 CREASE = 40.0  # mm: a faint straight line this long is a crease (see `creases`)
 MAX_PDF_PAGES = 24  # pages read from one PDF at most: a game's sheets (12 players, 2 pages each)
 PDF_DPI = (150, 250, 200)  # a PDF page is drawn at its image's resolution within these (or the last)
@@ -878,6 +881,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
     core_t, faint_t = CORE * gain, FAINT * gain
     values, readings, scores, spreads, boxes = {}, {}, {}, {}, []
     seen, cell_ink = [], {}  # (box, its inside's darkness, what decide() is given); a grid cell's hsv and ink
+    rings = {}  # a round box's field: how far round it ink goes along its ring (`ringed`)
     H, W = printed.shape
     read = [box for box in all_boxes if box.kind != "write" or box.field in cells]
     shifts = {box.field: box_shift(cv2, np, ink, plain, box) for box in read}
@@ -917,6 +921,8 @@ def read_boxes(page, blank, all_boxes, cells: set):
             hold = held(cv2, np, extra, core, bridge[window], box, origin)
             long = longest(cv2, np, extra, core, box, origin)
         like_print = _like_print(np, part, on_print[window][sl], print_here[sl] < 0.1)
+        if box.kind == "round":
+            rings[box.field] = ringed(np, extra, box, origin)
         dark_core = float(strong.mean()) if part.size else 0.0
         seen.append(
             (box, np.where(crease[photo][sl], 0.0, dark[sl]), (score, reach, dark_core, hold, like_print, long))
@@ -925,13 +931,19 @@ def read_boxes(page, blank, all_boxes, cells: set):
             hsv_box = hsv[max(0, y + dy) : y + dy + hh, max(0, x + dx) : x + dx + w]
             cell_ink[box.field] = (hsv_box, part)
     base = wash(np, [f[0] for _, _, f in seen], [d for _, d, _ in seen])
+    # a photo that shows the printed rings darker than on the blank page shows them all so
+    ring_median = float(np.median(list(rings.values()))) if rings else 0.0
     middles = [faint_trace(cv2, np, d - base, faint_t) for _, d, _ in seen]
     noise = photo_trace(np, [f[0] for _, _, f in seen], middles)
     for (box, _, (score, reach, dark_core, hold, like_print, long)), faint in zip(seen, middles, strict=True):
         faintest = max(faint, unlike.get(box.field, 0.0))
+        ring = rings.get(box.field, 0.0)
+        circled = ring >= RING[0] and ring - ring_median >= RING[1]
         reading = decide(
             score, reach, dark_core, faintest, hold, like_print, middle=faint, noise=noise, long=long, noisy=noisy
         )
+        if circled and reading == EMPTY:  # a circle drawn round the box, on its ring: no mark in it, but no empty box
+            reading = UNSURE
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
         boxes.append(box)
         if box.field in cells:
@@ -941,6 +953,24 @@ def read_boxes(page, blank, all_boxes, cells: set):
         else:
             values[box.field] = reading == MARKED
     return values, readings, scores, spreads, boxes, noisy
+
+
+def ringed(np, extra, box, origin) -> float:
+    """How much of the way round a round box a stroke goes along its printed ring: the
+    share of the 36 sectors (10 degrees each) around its centre holding ink (`extra`, a
+    mask around the box, its top-left at `origin` px on the page; 2 pixels at least) in
+    the band from 1 mm inside the ring to 1.5 mm outside it. A circle drawn round the box
+    goes all the way round, out of its inside; a stroke straying in from the next box
+    crosses a few sectors."""
+    h, w = extra.shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = (box.x + box.w / 2) * PPMM - origin[0], (box.y + box.h / 2) * PPMM - origin[1]
+    r, edge = np.hypot(xx - cx, yy - cy) / PPMM, min(box.w, box.h) / 2
+    band = extra & (r > edge - 1.0) & (r < edge + 1.5)
+    if not band.any():
+        return 0.0
+    sector = ((np.arctan2(yy[band] - cy, xx[band] - cx) + np.pi) / (2 * np.pi) * 36).astype(int) % 36
+    return float((np.bincount(sector, minlength=36) >= 2).mean())
 
 
 def _padded(cv2, np, mask, pad: int):
