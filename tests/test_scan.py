@@ -754,6 +754,7 @@ def test_a_circle_drawn_round_a_round_box_is_unsure_not_empty():
     assert reader.ringed(np, cv2.circle(ink.astype(np.uint8), (72, 72), 36, 1, 2).astype(bool), ring, (0, 0)) == 1.0
     stray = cv2.line(ink.astype(np.uint8), (20, 20), (50, 50), 1, 2).astype(bool)
     assert reader.ringed(np, stray, ring, (0, 0)) < 0.15
+    assert reader.decide(0.0, 0.0, circled=True) == reader.UNSURE
 
 
 def test_a_crease_across_the_page_is_no_trace():

@@ -286,9 +286,10 @@ def _dark_square(cv2, np, piece, want, side: float):
         quad = cv2.approxPolyDP(contour, 0.08 * cv2.arcLength(contour, True), True).reshape(-1, 2)
         if len(quad) != 4 or not cv2.isContourConvex(quad):
             continue
-        moved = want + (quad.mean(axis=0) - want.mean(axis=0))
-        if np.linalg.norm(quad.mean(axis=0) - want.mean(axis=0)) > side / 2:
+        off = quad.mean(axis=0) - want.mean(axis=0)
+        if np.linalg.norm(off) > side / 2:
             continue
+        moved = want + off
         near = [int(np.argmin(np.linalg.norm(quad - corner, axis=1))) for corner in moved]
         corners = quad[near].astype(np.float32)
         if len(set(near)) == 4 and np.linalg.norm(corners - moved, axis=1).max() < side / 4:
@@ -609,6 +610,7 @@ def decide(
     noise: float = 0.0,
     long: float = 0.0,
     noisy: bool = False,
+    circled: bool = False,
 ) -> str:
     """MARKED, EMPTY or UNSURE from the ink score of a box's inside, its spread, the
     share of it clearly dark (CORE), the share holding a faint trace (FAINT, or unlike
@@ -622,12 +624,14 @@ def decide(
     the photo's own (`noise`, see `photo_trace`): up to NOISE times it, the box is as empty
     as the photo's blank boxes. On a `noisy` photo (its bare paper, or the inside of its
     empty boxes, as dark as ink: see `paper_floor`, `box_floor`; ink is what is darker still)
-    only a mark with twice HIGH of ink and a dark core, spread, held or long, is marked."""
+    only a mark with twice HIGH of ink and a dark core, spread, held or long, is marked. A
+    round box `circled` along its printed ring (see `ringed`) with no ink in it is unsure:
+    no mark in it, but no empty box."""
     marks = spread >= SPREAD or score >= SURE or held >= HELD or long >= LONG or middle >= MIDDLE
     if noisy and score > LOW:
         return MARKED if score >= 2 * HIGH and marks and core >= LOW and not like_print else UNSURE
     if score <= LOW:
-        return EMPTY if faint <= max(FAINT_LOW, NOISE * noise) else UNSURE
+        return EMPTY if faint <= max(FAINT_LOW, NOISE * noise) and not circled else UNSURE
     if score >= HIGH and marks and core >= LOW and not like_print:
         return MARKED
     light = score < HIGH and core >= LIGHT[0] and spread >= LIGHT[1] and middle >= LIGHT[2]
@@ -909,8 +913,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
     for box, photo, window, sl, dark in placed:
         print_here = printed[window]
         extra, core = dark > ink_t, dark > max(core_t, ink_floor)
-        x, y, w, hh = (round(v * PPMM) for v in inside(box))
-        (dx, dy), origin = shifts[box.field], (window[1].start, window[0].start)
+        origin = (window[1].start, window[0].start)
         part, strong = extra[sl], core[sl]
         if box.field in cells:
             part, strong = part | coloured[photo][sl], strong | vivid[photo][sl]
@@ -928,6 +931,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
             (box, np.where(crease[photo][sl], 0.0, dark[sl]), (score, reach, dark_core, hold, like_print, long))
         )
         if box.field in cells:
+            (dx, dy), (x, y, w, hh) = shifts[box.field], (round(v * PPMM) for v in inside(box))
             hsv_box = hsv[max(0, y + dy) : y + dy + hh, max(0, x + dx) : x + dx + w]
             cell_ink[box.field] = (hsv_box, part)
     base = wash(np, [f[0] for _, _, f in seen], [d for _, d, _ in seen])
@@ -938,12 +942,19 @@ def read_boxes(page, blank, all_boxes, cells: set):
     for (box, _, (score, reach, dark_core, hold, like_print, long)), faint in zip(seen, middles, strict=True):
         faintest = max(faint, unlike.get(box.field, 0.0))
         ring = rings.get(box.field, 0.0)
-        circled = ring >= RING[0] and ring - ring_median >= RING[1]
         reading = decide(
-            score, reach, dark_core, faintest, hold, like_print, middle=faint, noise=noise, long=long, noisy=noisy
+            score,
+            reach,
+            dark_core,
+            faintest,
+            hold,
+            like_print,
+            middle=faint,
+            noise=noise,
+            long=long,
+            noisy=noisy,
+            circled=ring >= RING[0] and ring - ring_median >= RING[1],
         )
-        if circled and reading == EMPTY:  # a circle drawn round the box, on its ring: no mark in it, but no empty box
-            reading = UNSURE
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
         boxes.append(box)
         if box.field in cells:
