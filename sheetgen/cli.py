@@ -768,7 +768,8 @@ def scan(images, layout_ref, output, then_score, check_png, lang, force, save, a
     one game record: one player per sheet, named from the file names.
 
     A two-page sheet's photos are paired by name: alice-empire.jpg with
-    alice-village.jpg. Unsure boxes are listed and left empty; numbers written
+    alice-village.jpg. A page printed two sheets a page gives two players,
+    page-1 and page-2. Unsure boxes are listed and left empty; numbers written
     by hand are left for you to fill in.
 
     \b
@@ -800,8 +801,9 @@ def scan(images, layout_ref, output, then_score, check_png, lang, force, save, a
     inputs = [*images, *([layout_ref] if layout_ref else [])]
     if output not in (None, "-"):
         check_output(output, inputs=inputs, force=force, record=True)
-    reads = read_photos(list(images), layout_ref)
-    warnings: list = unsure_warnings(reads)
+    warnings: list = []
+    reads = read_photos(list(images), layout_ref, warnings)
+    warnings += unsure_warnings(reads)
     record = _numbers(record_from_reads(reads, layout_ref, warnings))
     if check_png is not None:
         for n, read in enumerate(reads, 1):

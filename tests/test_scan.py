@@ -1034,3 +1034,112 @@ def test_a_pdf_of_huge_pages_is_refused_before_it_is_drawn(tmp_path):
     assert (
         result.output == f"Error: {tmp_path / 'huge.pdf'}: its pages are too large to read (200 megapixels at most)\n"
     )
+
+
+def _side_by_side(*images):
+    """Photos pasted left to right on white: several sheets in one picture."""
+    h = max(i.shape[0] for i in images)
+    return np.hstack([np.pad(i, ((0, h - i.shape[0]), (0, 0), (0, 0)), constant_values=255) for i in images])
+
+
+def _two_up(tmp_path, marked_cells, paper="a4", seed=7):
+    """A page printed two Harvest Dice sheets a page (`render --per-page 2`), pencil marks
+    on a random set of boxes of the sheets in `marked_cells`, photographed (synth.degrade):
+    (photo path, each cell's truth)."""
+    from PIL import Image
+
+    from sheetgen.render import impose
+
+    dpi = 200
+    res = CliRunner().invoke(
+        cli,
+        ["render", "harvest-dice-normal", "--per-page", "2", "--copies", "2", "--paper", paper]
+        + ["--format", "png", "--dpi", str(dpi), "--lang", "en", "-o", str(tmp_path / "page.png")],
+    )
+    assert res.exit_code == 0, res.output
+    img = np.asarray(Image.open(tmp_path / "page.png").convert("RGB")).copy()
+    layout = load_layout("harvest-dice-normal")
+    display = layout.document("en", None, ["sheet"]).pages[0]
+    cells = reader.grid_cells(layout, "sheet")
+    rng = np.random.default_rng(seed)
+    grid, truths = impose.grid(paper, 2), []
+    for cell in range(2):
+        x, y, s = grid.place(cell, layout.width, layout.height)
+        truth = {}
+        for box in display.boxes():
+            if box.kind == "write" and box.field not in cells:
+                continue
+            marked = cell in marked_cells and bool(rng.random() < 0.4)
+            letter = str(rng.choice(list(synth.INKS))) if box.field in cells else ""
+            truth[box.field] = (letter if marked else "") if box.field in cells else marked
+            if marked:
+                origin = (x * dpi / 25.4, y * dpi / 25.4)
+                synth.draw_mark(cv2, img, box, s * dpi / 25.4, origin, rng, synth.INKS.get(letter, synth.PENCIL))
+        truths.append(truth)
+    photo = synth.degrade(cv2, np, img, rng, dpi)
+    path = tmp_path / "page.jpg"
+    cv2.imwrite(str(path), cv2.cvtColor(photo, cv2.COLOR_RGB2BGR))
+    return str(path), truths
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_page_of_two_sheets_reads_as_two_players_in_print_order(tmp_path, paper):
+    from sheetgen.scan.record import read_photos
+
+    path, truths = _two_up(tmp_path, {0, 1}, paper)
+    notes: list = []
+    reads = read_photos([path], None, notes)
+    assert [r.photo.stem for r in reads] == ["page-1", "page-2"]
+    assert [r.photo.name for r in reads] == ["page.jpg sheet 1", "page.jpg sheet 2"]
+    assert notes == []
+    for read, truth in zip(reads, truths, strict=True):
+        assert _wrong(read, truth) == []
+        assert sum(read.readings[f] == reader.UNSURE for f in truth) <= 0.03 * len(truth)
+
+
+def test_a_blank_sheet_beside_a_played_one_is_no_player(tmp_path):
+    from sheetgen.scan.record import read_photos
+
+    path, truths = _two_up(tmp_path, {0})
+    notes: list = []
+    (read,) = read_photos([path], None, notes)
+    assert read.photo.stem == "page-1" and _wrong(read, truths[0]) == []
+    assert notes == ["page.jpg sheet 2: the sheet is blank: no box is marked; it is no player"]
+
+
+def test_a_sheet_not_whole_beside_a_whole_one_is_named_not_read():
+    a, _ = _photo("harvest-dice-normal", "sheet", 21, dpi=150)
+    b, truth = _photo("harvest-dice-normal", "sheet", 22, dpi=150)
+    cut = a[:, : a.shape[1] // 2]  # the other sheet half out of the picture: two of its marks
+    sheets, note = reader.find_sheets(reader.Photo("two.jpg", "two", _side_by_side(cut, b)))
+    assert len(sheets) == 1
+    assert (
+        note
+        == "two.jpg: 2 scan marks of another sheet seen, but not all four: that sheet is not read; photograph it whole"
+    )
+    assert (
+        _wrong(reader.read_photo(reader.Photo("two.jpg", "two", _side_by_side(cut, b)), None, sheets[0]), truth) == []
+    )
+
+
+def test_sheets_of_two_pages_in_one_picture_are_refused(tmp_path):
+    a, _ = _photo("imperial-settlers", "empire", 23, dpi=150)
+    b, _ = _photo("imperial-settlers", "empire", 24, dpi=150)
+    cv2.imwrite(str(tmp_path / "both.jpg"), cv2.cvtColor(_side_by_side(a, b), cv2.COLOR_RGB2BGR))
+    res = CliRunner().invoke(cli, ["scan", str(tmp_path / "both.jpg")])
+    assert res.exit_code == 1
+    assert res.output == (
+        "Error: both.jpg: 2 sheets in one picture; a sheet of 2 pages is paired by file "
+        "name: photograph each page alone, <name>-empire.jpg, <name>-village.jpg\n"
+    )
+
+
+def test_four_sheets_in_two_rows_read_row_by_row():
+    rng = np.random.default_rng(30)
+    papers = [_photo("harvest-dice-normal", "sheet", 30 + k, dpi=100, share=0.5, photographed=False) for k in range(4)]
+    img = np.vstack([np.hstack([papers[0][0], papers[1][0]]), np.hstack([papers[2][0], papers[3][0]])])
+    photo = reader.Photo("four.jpg", "four", synth.degrade(cv2, np, img, rng, 100))
+    sheets, note = reader.find_sheets(photo)
+    assert note == "" and len(sheets) == 4
+    for markers, (_, truth) in zip(sheets, papers, strict=True):
+        assert _wrong(reader.read_photo(photo, None, markers), truth) == []

@@ -93,6 +93,9 @@ ROUGH_SHEET = (194.0, 263.0)  # mm: the usual sheet, to find the QR code before 
 QR_MODULES = (29, 33, 25, 37)  # versions 3, 4, 2, 5: what a payload of 20 to 100 characters needs
 REACH_QR = 1.0  # mm: how far from where the page puts them a blurred QR code's finders are looked for
 CORNERS = ("top left", "top right", "bottom right", "bottom left")
+# a photo of several sheets (printed two or four a page): four markers make one sheet when
+# each maps onto where the sheet prints it, to GROUP of its side (see `_sheets`)
+GROUP = 0.3
 # ink colours of the Harvest Dice dice, as hue ranges (OpenCV hue, 0-180)
 COLOURS = {"T": ((0, 6), (160, 180)), "C": ((7, 25),), "S": ((35, 90),)}
 AGREE = 0.85  # how closely the ink's hues must agree (the length of their mean direction)
@@ -236,6 +239,21 @@ def _detect(detector, gray, scale: float, found: dict, wanted=range(4), shift=(0
             found[int(i)] = c.reshape(4, 2) / scale + shift
 
 
+def _detect_all(detector, gray, scale: float, seen: dict) -> None:
+    """Add every scan marker seen in `gray` (the photo `scale` times its size) to `seen`
+    (marker id -> a list of its corners, in photo pixels): a photo may hold several
+    sheets (printed two or four a page). A marker already in the list (its centre
+    within half a marker of one there, found again on the photo enlarged) is not added."""
+    corners, ids, _ = detector.detectMarkers(gray)
+    for c, i in zip(corners, [] if ids is None else ids.flatten()):
+        if int(i) not in seen:
+            continue
+        quad = c.reshape(4, 2) / scale
+        side = float(((quad[0] - quad[2]) ** 2).sum() ** 0.5) / 1.414
+        if all(float(((q.mean(axis=0) - quad.mean(axis=0)) ** 2).sum() ** 0.5) > side / 2 for q in seen[int(i)]):
+            seen[int(i)].append(quad)
+
+
 def _look_closer(cv2, np, detector, gray, found: dict) -> None:
     """The markers the first look missed, searched for again where the ones found say
     they are: that piece of the photo enlarged (about 8 pixels a marker cell), where
@@ -298,20 +316,47 @@ def _dark_square(cv2, np, piece, want, side: float):
 
 
 def find_markers(photo: Photo) -> dict:
-    """{marker id: its 4 corners in photo pixels} of the four scan markers, or a RecordError."""
+    """{marker id: its 4 corners in photo pixels} of the four scan markers of the photo's
+    (first) sheet, or a RecordError."""
+    return find_sheets(photo)[0][0]
+
+
+def find_sheets(photo: Photo) -> tuple[list[dict], str]:
+    """The scan markers ({marker id: its 4 corners in photo pixels}) of every sheet in a
+    photo, in reading order (see `_sheets`), and a note when marks of a sheet that is not
+    whole are seen too (that sheet is not read); or a RecordError."""
     cv2, np = need_cv()
     gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
     scale = min(1.0, MAX_SIDE / max(gray.shape))
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
     detector = _aruco(cv2)
-    found: dict = {}
-    _detect(detector, small, scale, found)
+    seen: dict = {n: [] for n in range(4)}
+    _detect_all(detector, small, scale, seen)
     # markers too small or blurred to be read (a low-resolution photo): the photo enlarged,
-    # each enlargement adding the markers it reads (each reads some others miss)
+    # each enlargement adding the markers it reads (each reads some others miss), while
+    # some sheet's markers are missing
     for zoom in ZOOMS:
-        if len(found) == 4 or max(small.shape) * zoom > MAX_ZOOMED:
+        if len({len(v) for v in seen.values()} - {0}) == 1 and all(seen.values()):
             break
-        _detect(detector, cv2.resize(small, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC), scale * zoom, found)
+        if max(small.shape) * zoom > MAX_ZOOMED:
+            break
+        _detect_all(
+            detector, cv2.resize(small, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC), scale * zoom, seen
+        )
+    if max(len(v) for v in seen.values()) > 1:
+        sheets, left = _sheets(cv2, np, seen)
+        if not sheets:
+            raise RecordError(
+                f"{photo.name}: scan marks of several sheets are seen, but no sheet's four: photograph each sheet whole"
+            )
+        note = (
+            f"{photo.name}: {left} scan mark{'s' if left > 1 else ''} of another sheet seen, but not all "
+            "four: that sheet is not read; photograph it whole"
+            if left
+            else ""
+        )
+        return sheets, note
+    found = {n: v[0] for n, v in seen.items() if v}
     if 2 <= len(found) < 4:
         _look_closer(cv2, np, detector, gray, found)
     if not found:
@@ -324,7 +369,54 @@ def find_markers(photo: Photo) -> dict:
             f"corner{'s' if len(missing) > 1 else ''} cannot be seen (covered, in shadow or out of the picture); "
             "photograph the whole sheet"
         )
-    return found
+    return [found], ""
+
+
+def _sheets(cv2, np, seen: dict) -> tuple[list[dict], int]:
+    """The sheets that the markers `seen` (id -> a list of corners) make, in reading
+    order, and how many markers are left over. A sheet is one marker of each id whose
+    centres, mapped onto the usual sheet's, leave each marker a MARKER-mm square where the
+    sheet prints it, upright, to GROUP of its side: four markers taken from two sheets
+    make a sheet twice as wide or high, whose markers map to half their size. The best
+    fitting sheets are taken first, each marker in one sheet only. Reading order: the
+    sheets' rows as the first sheet is upright, top to bottom, each left to right (the
+    order `render --per-page` fills a page)."""
+    s, where = scanmarks.MARKER, scanmarks.marker_corners(*ROUGH_SHEET)
+    centres = np.float32([(x + s / 2, y + s / 2) for x, y in where])
+    square = np.float32([(0, 0), (s, 0), (s, s), (0, s)])
+    fits = []
+    for combo in itertools.product(*(range(len(seen[n])) for n in range(4))):
+        quads = [seen[n][i].astype(np.float32) for n, i in enumerate(combo)]
+        h = cv2.getPerspectiveTransform(np.float32([q.mean(axis=0) for q in quads]), centres)
+        off = max(
+            float(np.abs(cv2.perspectiveTransform(q.reshape(1, 4, 2), h)[0] - square - where[n]).max())
+            for n, q in enumerate(quads)
+        )
+        fits.append((off / s, combo, h))
+    sheets, used = [], set()
+    for off, combo, h in sorted(fits, key=lambda t: t[0]):
+        if off > GROUP:
+            break
+        if not used.isdisjoint(enumerate(combo)):
+            continue
+        used.update(enumerate(combo))
+        sheets.append(({n: seen[n][i] for n, i in enumerate(combo)}, h))
+    if not sheets:
+        return [], 0
+    first = sheets[0][1]  # photo pixels -> the first sheet's millimetres: its rows and columns
+    at = [
+        cv2.perspectiveTransform(np.float32([[m.mean(axis=0) for m in markers.values()]]), first)[0].mean(axis=0)
+        for markers, _ in sheets
+    ]
+    rows: list = []
+    for k in sorted(range(len(sheets)), key=lambda k: at[k][1]):
+        if rows and at[k][1] - at[rows[-1][0]][1] < ROUGH_SHEET[1] / 2:
+            rows[-1].append(k)
+        else:
+            rows.append([k])
+    order = [k for row in rows for k in sorted(row, key=lambda k: at[k][0])]
+    left = sum(len(v) for v in seen.values()) - 4 * len(sheets)
+    return [sheets[k][0] for k in order], left
 
 
 def homography(markers: dict, width: float, height: float):
@@ -830,10 +922,11 @@ def box_shift(cv2, np, ink, printed, box) -> tuple:
     return px - SHIFT, py - SHIFT
 
 
-def read_photo(photo: Photo, layout_ref: str | None = None) -> PageRead:
-    """One photo's page and box readings."""
+def read_photo(photo: Photo, layout_ref: str | None = None, markers: dict | None = None) -> PageRead:
+    """One photo's page and box readings: of the sheet whose scan `markers` are given
+    (see `find_sheets`), else of the photo's one sheet."""
     cv2, np = need_cv()
-    markers = find_markers(photo)
+    markers = find_markers(photo) if markers is None else markers
     note = ""
     try:
         qr = read_qr(photo, markers)

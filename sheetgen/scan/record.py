@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from sheetgen.errors import Problem, RecordError
-from sheetgen.scan.reader import UNSURE, PageRead, load_photos, read_photo
+from sheetgen.scan.reader import UNSURE, PageRead, Photo, find_sheets, load_photos, read_photo
 
 _DEFAULT_NAME = re.compile(r"Player [0-9]+")
 
@@ -52,20 +52,40 @@ def group_sheets(reads: list[PageRead]) -> list[tuple[str, dict]]:
     return out
 
 
-def read_photos(paths: list[str], layout_ref: str | None = None) -> list[PageRead]:
-    """Every photo's reading, all of one layout."""
+def read_photos(paths: list[str], layout_ref: str | None = None, notes: list | None = None) -> list[PageRead]:
+    """Every sheet's reading, all of one layout: one a photo, or several (printed two or
+    four a page, photographed or scanned together: see `find_sheets`), each then a player
+    named after the file and its place, `<name>-1`, `<name>-2`... in reading order; a
+    blank one of them is left out. What is left out is said in `notes`."""
     reads = []
+    notes = [] if notes is None else notes
     for path in paths:
         for photo in load_photos(path):
-            read = read_photo(photo, layout_ref)
-            if reads and read.layout.id != reads[0].layout.id:
-                raise RecordError(
-                    f"{photo.name}: a sheet of '{read.layout.id}', "
-                    f"but {reads[0].photo.name} is of '{reads[0].layout.id}'"
-                )
-            if not any(v for k, v in read.values.items() if k in read.readings):
-                raise RecordError(f"{photo.name}: the sheet is blank: no box is marked")
-            reads.append(read)
+            sheets, note = find_sheets(photo)
+            if note:
+                notes.append(note)
+            for k, markers in enumerate(sheets, 1):
+                one = photo if len(sheets) == 1 else Photo(f"{photo.name} sheet {k}", f"{photo.stem}-{k}", photo.rgb)
+                read = read_photo(one, layout_ref, markers)
+                if reads and read.layout.id != reads[0].layout.id:
+                    raise RecordError(
+                        f"{one.name}: a sheet of '{read.layout.id}', "
+                        f"but {reads[0].photo.name} is of '{reads[0].layout.id}'"
+                    )
+                if len(sheets) > 1 and len(read.layout.pages) > 1:
+                    pages = [p.id for p in read.layout.pages]
+                    raise RecordError(
+                        f"{photo.name}: {len(sheets)} sheets in one picture; a sheet of {len(pages)} pages is "
+                        f"paired by file name: photograph each page alone, <name>-{'.jpg, <name>-'.join(pages)}.jpg"
+                    )
+                if not any(v for f, v in read.values.items() if f in read.readings):
+                    if len(sheets) == 1:
+                        raise RecordError(f"{one.name}: the sheet is blank: no box is marked")
+                    notes.append(f"{one.name}: the sheet is blank: no box is marked; it is no player")
+                    continue
+                reads.append(read)
+    if not reads:
+        raise RecordError(f"{paths[0]}: the sheets are blank: no box is marked")
     return reads
 
 

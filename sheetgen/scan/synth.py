@@ -111,9 +111,11 @@ def photo(
     colours: bool = True,
     lang: str | None = None,
     players: int | None = None,
+    photographed: bool = True,
 ):
     """(RGB photo, truth) of one page with a random set of boxes marked. A pad for
-    several players (Glassworks) is printed for a random count unless `players` says."""
+    several players (Glassworks) is printed for a random count unless `players` says.
+    Not `photographed`: the marked paper itself (A4 at `dpi`), to photograph with others."""
     from sheetgen.scan.reader import need_cv
 
     cv2, np = need_cv()
@@ -141,4 +143,4 @@ def photo(
             colour = PENCIL
         if marked:
             draw_mark(cv2, img, box, ppmm, origin, rng, colour)
-    return degrade(cv2, np, img, rng, dpi), truth
+    return (degrade(cv2, np, img, rng, dpi) if photographed else img), truth
