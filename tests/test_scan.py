@@ -1143,3 +1143,34 @@ def test_four_sheets_in_two_rows_read_row_by_row():
     assert note == "" and len(sheets) == 4
     for markers, (_, truth) in zip(sheets, papers, strict=True):
         assert _wrong(reader.read_photo(photo, None, markers), truth) == []
+
+
+def test_decide_a_dot_pressed_in_the_box_is_a_mark():
+    """A pencil dot: a little ink in the middle of the box, all of it held by the box and
+    dark through. Photos 93 of `bench/scan_third.py --seed 1` and 16 of the probe's seed 2
+    left 11 and 9 such dots unsure: too little ink to spread over the box or fill its middle."""
+    assert reader.decide(0.03, 0.21, core=0.032, held=0.03, middle=0.09) == reader.MARKED
+    assert reader.decide(0.045, 0.23, core=0.046, held=0.045, middle=0.13) == reader.MARKED
+    assert reader.decide(0.03, 0.21, core=0.032, held=0.02, middle=0.09) == reader.UNSURE  # not all held: a stray
+    assert reader.decide(0.044, 0.21, core=0.034, held=0.037, middle=0.12) == reader.UNSURE  # lighter: rubbed out
+    assert reader.decide(0.03, 0.21, core=0.032, held=0.03, middle=0.04) == reader.UNSURE  # beside the middle
+    assert reader.decide(0.015, 0.21, core=0.015, held=0.015, middle=0.09) == reader.UNSURE  # a speck
+    assert reader.decide(0.03, 0.21, core=0.032, held=0.03, middle=0.09, touching=True) == reader.UNSURE
+    assert reader.decide(0.03, 0.21, core=0.032, held=0.03, middle=0.09, like_print=True) == reader.UNSURE
+
+
+def test_pencil_dots_in_tick_boxes_read_marked():
+    """Dots pressed in the middle of Imperial Settlers tick boxes, on a rectified page,
+    blurred as a phone's photo: marked; the boxes around them stay empty."""
+    layout = load_layout("imperial-settlers")
+    display, blank = reader.blank_page(layout, "empire", None, "en")
+    boxes = [b for b in display.boxes() if b.kind == "check"]
+    page = np.repeat(blank[..., None], 3, axis=2).copy()
+    dotted = [b.field for b in boxes[::7]]
+    for b in boxes[::7]:
+        centre = (round((b.x + b.w / 2) * reader.PPMM), round((b.y + b.h / 2) * reader.PPMM))
+        cv2.circle(page, centre, 5, (80, 80, 85), -1, cv2.LINE_AA)  # 1.2 mm across
+    page = cv2.GaussianBlur(page, (0, 0), 1.5)
+    _, readings, *_ = reader.read_boxes(page, blank, list(display.boxes()), set())
+    assert all(readings[f] == reader.MARKED for f in dotted)
+    assert all(readings[b.field] == reader.EMPTY for b in boxes if b.field not in dotted)

@@ -67,6 +67,12 @@ MIDDLE = 0.15
 # width a trace; an erased mistake has a trace but no dark core, a speck of noise a core but
 # no trace, a stroke straying in from the next box stays along an edge
 LIGHT = (0.02, 0.35, 0.1)
+# ...and a box with ink over DOT[0] of its inside is marked when it is a dot: all of the ink
+# (DOT[2] of it) in strokes the box holds and dark through (its core DOT[2] of it), and the
+# middle holding a trace over DOT[1]: a pencil pressed down in the box. A stroke straying in
+# from the next box is not held; a mistake rubbed out is lighter than its ink (its core less);
+# a cell touching its neighbours (a board copy's) cannot tell a dot from a neighbour's stroke
+DOT = (0.02, 0.06, 0.9)
 # CORE and FAINT are scaled by the photo's contrast (see `contrast`), CONTRAST at least
 CONTRAST = 0.6
 # ...and a faint trace up to NOISE times the photo's own (see `photo_trace`) is the photo's
@@ -703,6 +709,7 @@ def decide(
     long: float = 0.0,
     noisy: bool = False,
     circled: bool = False,
+    touching: bool = False,
 ) -> str:
     """MARKED, EMPTY or UNSURE from the ink score of a box's inside, its spread, the
     share of it clearly dark (CORE), the share holding a faint trace (FAINT, or unlike
@@ -718,7 +725,8 @@ def decide(
     empty boxes, as dark as ink: see `paper_floor`, `box_floor`; ink is what is darker still)
     only a mark with twice HIGH of ink and a dark core, spread, held or long, is marked. A
     round box `circled` along its printed ring (see `ringed`) with no ink in it is unsure:
-    no mark in it, but no empty box."""
+    no mark in it, but no empty box. A dot (see DOT) is marked, unless the box is `touching`
+    its neighbours."""
     marks = spread >= SPREAD or score >= SURE or held >= HELD or long >= LONG or middle >= MIDDLE
     if noisy and score > LOW:
         return MARKED if score >= 2 * HIGH and marks and core >= LOW and not like_print else UNSURE
@@ -727,7 +735,8 @@ def decide(
     if score >= HIGH and marks and core >= LOW and not like_print:
         return MARKED
     light = score < HIGH and core >= LIGHT[0] and spread >= LIGHT[1] and middle >= LIGHT[2]
-    if light and not like_print:
+    dot = score >= DOT[0] and min(held, core) >= DOT[2] * score and middle >= DOT[1] and not touching
+    if (light or dot) and not like_print:
         return MARKED
     # ink without a dark core is a grey wash (a mistake rubbed out, a smudge), or too faint to be sure
     return UNSURE
@@ -1047,6 +1056,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
             long=long,
             noisy=noisy,
             circled=ring >= RING[0] and ring - ring_median >= RING[1],
+            touching=box.kind == "mini",
         )
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
         boxes.append(box)
