@@ -1174,3 +1174,30 @@ def test_pencil_dots_in_tick_boxes_read_marked():
     _, readings, *_ = reader.read_boxes(page, blank, list(display.boxes()), set())
     assert all(readings[f] == reader.MARKED for f in dotted)
     assert all(readings[b.field] == reader.EMPTY for b in boxes if b.field not in dotted)
+
+
+def test_a_washed_out_photo_reads_no_box_empty():
+    """Probe photo 21 of seed 4 (Harvest Dice at 219 dpi, over-exposed: its paper clipped
+    white, its print mid-grey 135 of 255): 22 of its 29 soft-pencil marks are as white as
+    the paper, invisible even to the eye, and read empty. Its print shows lighter than
+    WASHED of its paper (reader.washed_out): no box is read empty (5 marks read marked, the
+    rest unsure), and a warning asks for a photo in less light."""
+    read, truth, _ = _probe_run(4, 21)
+    assert read.note == (
+        "alice.jpg: a washed-out photo (its print shows light grey): a light pencil stroke may not "
+        "show, so no box is read empty; photograph the sheet again in less light"
+    )
+    assert _wrong(read, truth) == []
+    assert reader.EMPTY not in read.readings.values()
+    assert sum(read.readings[f] == reader.MARKED for f, v in truth.items() if v) == 5
+
+
+def test_the_print_against_the_paper_tells_a_washed_out_photo():
+    plain = np.zeros((200, 200), np.float32)
+    plain[50:60, :] = 1.0  # a printed line
+    bare = plain == 0
+    gray = np.where(plain > 0, 100, 250).astype(np.uint8)  # 0.4 of the paper: a photo as most are
+    assert not reader.washed_out(np, gray, plain, bare)
+    gray[plain > 0] = 130  # 0.52 of it: washed out
+    assert reader.washed_out(np, gray, plain, bare)
+    assert not reader.washed_out(np, gray, plain, np.zeros_like(bare))  # no bare paper: cannot tell

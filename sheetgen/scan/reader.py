@@ -75,6 +75,13 @@ LIGHT = (0.02, 0.35, 0.1)
 DOT = (0.02, 0.06, 0.9)
 # CORE and FAINT are scaled by the photo's contrast (see `contrast`), CONTRAST at least
 CONTRAST = 0.6
+# a photo whose print shows lighter than WASHED of its bare paper's brightness (the medians)
+# is washed out (over-exposed, or its print faded): its paper is white and its print mid-grey,
+# and a soft pencil's light strokes are as white as the paper. Its empty boxes are unsure, not
+# empty (see `washed_out`). Of 700 photos of three generators, those that lost no mark show
+# their print at most 0.46 of their paper (one at 0.48 lost one); the four over 0.49 (0.50 to
+# 0.54) lost 2, 6, 22 and 24 marks
+WASHED = 0.49
 # ...and a faint trace up to NOISE times the photo's own (see `photo_trace`) is the photo's
 # noise (a sharpened, noisy photo): that box reads empty as its blank boxes do; so is a
 # darkness up to NOISE times what the photo shows in an empty box (see `box_floor`)
@@ -947,20 +954,28 @@ def read_photo(photo: Photo, layout_ref: str | None = None, markers: dict | None
     display, blank = blank_page(layout, qr["page"], qr["players"], lang)
     page = align(cv2, np, warp(photo, h, layout.width, layout.height), blank)
     cells = grid_cells(layout, qr["page"])
-    values, readings, scores, spreads, boxes, noisy = read_boxes(page, blank, display.boxes(), cells)
-    if noisy:
-        dark = (
+    values, readings, scores, spreads, boxes, trouble = read_boxes(page, blank, display.boxes(), cells)
+    said = []
+    if trouble == "noisy":
+        said.append(
             f"{photo.name}: a dark, noisy photo (its paper shows as dark as pencil): only clear marks "
             "were read; photograph the sheet again in better light"
         )
-        note = f"{note}; {dark}" if note else dark
+    if trouble == "washed":
+        said.append(
+            f"{photo.name}: a washed-out photo (its print shows light grey): a light pencil stroke "
+            "may not show, so no box is read empty; photograph the sheet again in less light"
+        )
+    note = "; ".join([note, *said] if note else said)
     return PageRead(photo, layout, qr["page"], values, readings, scores, spreads, page, boxes, note)
 
 
 def read_boxes(page, blank, all_boxes, cells: set):
-    """(values, readings, scores, spreads, boxes read, noisy) of the markable boxes of a
+    """(values, readings, scores, spreads, boxes read, trouble) of the markable boxes of a
     rectified page (RGB, PPMM) against its blank page (grey); `cells` are the grid cells;
-    `noisy`: the photo's paper shows as dark as ink (see `paper_floor`, `box_floor`)."""
+    `trouble`: "noisy" when the photo's paper shows as dark as ink (see `paper_floor`,
+    `box_floor`), "washed" when its print shows too light (see `washed_out`), else "".
+    A washed-out photo's boxes are marked or unsure, none empty."""
     cv2, np = need_cv()
     gray = cv2.cvtColor(page, cv2.COLOR_RGB2GRAY)
     pad = SHIFT
@@ -972,6 +987,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
     # is only what is more coloured than most of the bare paper is (ink: below)
     page_ink = ink[pad:-pad, pad:-pad]  # (a view: the page's pixels, unpadded)
     paper = bare_paper(cv2, np, plain, all_boxes)
+    washed = washed_out(np, gray, plain, paper)
     saturation_floor = paper_floor(np, hsv[..., 1], paper)
     # in a grid cell (colour pencils) colour counts as ink too: a light orange stroke is
     # barely darker than the paper, but plainly coloured; the paper and the empty cells are not
@@ -1058,6 +1074,8 @@ def read_boxes(page, blank, all_boxes, cells: set):
             circled=ring >= RING[0] and ring - ring_median >= RING[1],
             touching=box.kind == "mini",
         )
+        if washed and reading == EMPTY:
+            reading = UNSURE
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
         boxes.append(box)
         if box.field in cells:
@@ -1066,7 +1084,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
             values[box.field] = (_colour(np, hsv_box, part) if same else "?") if reading == MARKED else ""
         else:
             values[box.field] = reading == MARKED
-    return values, readings, scores, spreads, boxes, noisy
+    return values, readings, scores, spreads, boxes, "noisy" if noisy else "washed" if washed else ""
 
 
 def ringed(np, extra, box, origin) -> float:
@@ -1148,6 +1166,17 @@ def paper_floor(np, values, bare) -> float:
     if int(bare.sum()) < 10_000:
         return 0.0
     return float(np.percentile(values[bare], 100 * (1 - PAPER)))
+
+
+def washed_out(np, gray, plain, bare) -> bool:
+    """Whether a photo (`gray`, rectified) shows its print (where the blank page's darkness
+    `plain` is over 0.6: text, lines, icons) lighter than WASHED of its `bare` paper's
+    brightness, medians: an over-exposed photo, its paper clipped white, shows a soft
+    pencil's light strokes white too. False with too little bare paper or print to tell."""
+    print_ = plain > 0.6
+    if int(bare.sum()) < 10_000 or not print_.any():
+        return False
+    return float(np.median(gray[print_])) > WASHED * float(np.median(gray[bare]))
 
 
 def contrast(cv2, np, ink, plain) -> float:
