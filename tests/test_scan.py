@@ -1201,3 +1201,22 @@ def test_the_print_against_the_paper_tells_a_washed_out_photo():
     gray[plain > 0] = 130  # 0.52 of it: washed out
     assert reader.washed_out(np, gray, plain, bare)
     assert not reader.washed_out(np, gray, plain, np.zeros_like(bare))  # no bare paper: cannot tell
+
+
+def test_on_a_noisy_photo_a_mistake_rubbed_out_is_no_mark():
+    """Probe photo 57 of seed 5 (Harvest Dice advanced, dark and noisy): six mistakes
+    rubbed out (and a smudge in pig_14) left grey smears over the raised ink threshold,
+    spread, held and twice HIGH: read marked. Their dark core is 0.16-0.48 of their ink,
+    the photo's true marks' 0.59 and more: on a noisy photo a mark must be dark through
+    (reader.THROUGH). No box is read wrong; the smears are unsure."""
+    read, truth, kinds = _probe_run(5, 57)
+    assert read.note.startswith("alice.jpg: a dark, noisy photo")
+    assert _wrong(read, truth) == []
+    smeared = ["pig_5", "pig_12", "pig_19", "market_carrot_6", "market_salad_4", "market_salad_6"]
+    assert all(kinds[f] == "erased/erased" and not truth[f] for f in smeared) and not truth["pig_14"]
+    assert all(read.readings[f] == reader.UNSURE for f in [*smeared, "pig_14"])
+    smear = dict(faint=0.233, held=0.127, middle=0.233, long=0.21, noisy=True)
+    slash = dict(faint=0.401, held=0.254, middle=0.401, long=0.67, noisy=True)
+    assert reader.decide(0.131, 0.93, core=0.054, **smear) == reader.UNSURE
+    assert reader.decide(0.27, 0.93, core=0.196, **slash) == reader.MARKED
+    assert reader.decide(0.27, 0.93, core=0.196, **{**slash, "noisy": False}) == reader.MARKED

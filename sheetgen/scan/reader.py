@@ -82,6 +82,11 @@ CONTRAST = 0.6
 # their print at most 0.46 of their paper (one at 0.48 lost one); the four over 0.49 (0.50 to
 # 0.54) lost 2, 6, 22 and 24 marks
 WASHED = 0.49
+# on a noisy photo (see `decide`) a mark's ink is dark through: its dark core THROUGH of it at
+# least. A mistake rubbed out leaves a grey smear that the raised ink threshold still takes
+# for ink, but little of it dark (probe seed 5 photo 57: 0.16-0.48 of it; the 244 marks of
+# the probe's noisy photos 0.59-1.0, the lowest colour pencils in garden cells)
+THROUGH = 0.55
 # ...and a faint trace up to NOISE times the photo's own (see `photo_trace`) is the photo's
 # noise (a sharpened, noisy photo): that box reads empty as its blank boxes do; so is a
 # darkness up to NOISE times what the photo shows in an empty box (see `box_floor`)
@@ -730,13 +735,14 @@ def decide(
     the photo's own (`noise`, see `photo_trace`): up to NOISE times it, the box is as empty
     as the photo's blank boxes. On a `noisy` photo (its bare paper, or the inside of its
     empty boxes, as dark as ink: see `paper_floor`, `box_floor`; ink is what is darker still)
-    only a mark with twice HIGH of ink and a dark core, spread, held or long, is marked. A
+    only a mark with twice HIGH of ink, dark through (THROUGH), spread, held or long, is marked. A
     round box `circled` along its printed ring (see `ringed`) with no ink in it is unsure:
     no mark in it, but no empty box. A dot (see DOT) is marked, unless the box is `touching`
     its neighbours."""
     marks = spread >= SPREAD or score >= SURE or held >= HELD or long >= LONG or middle >= MIDDLE
     if noisy and score > LOW:
-        return MARKED if score >= 2 * HIGH and marks and core >= LOW and not like_print else UNSURE
+        dark = core >= max(LOW, THROUGH * score)
+        return MARKED if score >= 2 * HIGH and marks and dark and not like_print else UNSURE
     if score <= LOW:
         return EMPTY if faint <= max(FAINT_LOW, NOISE * noise) and not circled else UNSURE
     if score >= HIGH and marks and core >= LOW and not like_print:
