@@ -94,6 +94,9 @@ NOISE = 2.0
 # the bare paper (BARE mm from any print or box) shows darker (or more coloured) than
 # INK (COLOUR_INK) in more than PAPER of it: the photo's noise, and ink is only darker than that
 BARE, PAPER = 1.0, 0.01
+BARE_PIXELS = 10_000  # ...judged only on this much bare paper at least
+# the blank page's print: where its darkness is over PRINT (text, lines, icons; see `contrast`)
+PRINT = 0.6
 # a round box is unsure, never empty, when ink goes RING[0] of the way round it along its
 # printed ring (see `ringed`), RING[1] more than round the page's round boxes' median
 RING = (0.7, 0.5)
@@ -1168,19 +1171,19 @@ def paper_floor(np, values, bare) -> float:
     stroke must be more than that to be ink. A clean photo's bare paper stays far under
     INK; an under-exposed, sharpened, JPEG-blocked one shows noise as dark as pencil all
     over. In the units of `values` (darkness 0-1, or a saturation 0-255); 0 when there is
-    too little bare paper (under 10,000 pixels) to tell."""
-    if int(bare.sum()) < 10_000:
+    too little bare paper (under BARE_PIXELS) to tell."""
+    if int(bare.sum()) < BARE_PIXELS:
         return 0.0
     return float(np.percentile(values[bare], 100 * (1 - PAPER)))
 
 
 def washed_out(np, gray, plain, bare) -> bool:
     """Whether a photo (`gray`, rectified) shows its print (where the blank page's darkness
-    `plain` is over 0.6: text, lines, icons) lighter than WASHED of its `bare` paper's
+    `plain` is over PRINT: text, lines, icons) lighter than WASHED of its `bare` paper's
     brightness, medians: an over-exposed photo, its paper clipped white, shows a soft
     pencil's light strokes white too. False with too little bare paper or print to tell."""
-    print_ = plain > 0.6
-    if int(bare.sum()) < 10_000 or not print_.any():
+    print_ = plain > PRINT
+    if int(bare.sum()) < BARE_PIXELS or not print_.any():
         return False
     return float(np.median(gray[print_])) > WASHED * float(np.median(gray[bare]))
 
@@ -1191,7 +1194,7 @@ def contrast(cv2, np, ink, plain) -> float:
     darkness of the photo (`ink`, at its darkest within a pixel, so that the print's lines
     need not be exactly in place) where the blank page (`plain`) is dark, over the blank
     page's own there."""
-    mask = plain > 0.6
+    mask = plain > PRINT
     if not mask.any():
         return 1.0
     seen = float(np.median(cv2.dilate(ink, np.ones((3, 3), np.uint8))[mask]))
