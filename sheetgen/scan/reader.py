@@ -963,27 +963,26 @@ def read_photo(photo: Photo, layout_ref: str | None = None, markers: dict | None
     display, blank = blank_page(layout, qr["page"], qr["players"], lang)
     page = align(cv2, np, warp(photo, h, layout.width, layout.height), blank)
     cells = grid_cells(layout, qr["page"])
-    values, readings, scores, spreads, boxes, trouble = read_boxes(page, blank, display.boxes(), cells)
-    said = []
-    if trouble == "noisy":
-        said.append(
-            f"{photo.name}: a dark, noisy photo (its paper shows as dark as pencil): only clear marks "
-            "were read; photograph the sheet again in better light"
-        )
-    if trouble == "washed":
-        said.append(
-            f"{photo.name}: a washed-out photo (its print shows light grey): a light pencil stroke "
-            "may not show, so no box is read empty; photograph the sheet again in less light"
-        )
+    values, readings, scores, spreads, boxes, troubles = read_boxes(page, blank, display.boxes(), cells)
+    said = [f"{photo.name}: {TROUBLES[t]}" for t in troubles]
     note = "; ".join([note, *said] if note else said)
     return PageRead(photo, layout, qr["page"], values, readings, scores, spreads, page, boxes, note)
 
 
+# what a photo read with trouble (see `read_boxes`) is told
+TROUBLES = {
+    "noisy": "a dark, noisy photo (its paper shows as dark as pencil): only clear marks were read; "
+    "photograph the sheet again in better light",
+    "washed": "a washed-out photo (its print shows light grey): a light pencil stroke may not show, "
+    "so no box is read empty; photograph the sheet again in less light",
+}
+
+
 def read_boxes(page, blank, all_boxes, cells: set):
-    """(values, readings, scores, spreads, boxes read, trouble) of the markable boxes of a
+    """(values, readings, scores, spreads, boxes read, troubles) of the markable boxes of a
     rectified page (RGB, PPMM) against its blank page (grey); `cells` are the grid cells;
-    `trouble`: "noisy" when the photo's paper shows as dark as ink (see `paper_floor`,
-    `box_floor`), "washed" when its print shows too light (see `washed_out`), else "".
+    `troubles` (see TROUBLES): "noisy" when the photo's paper shows as dark as ink (see
+    `paper_floor`, `box_floor`), "washed" when its print shows too light (see `washed_out`).
     A washed-out photo's boxes are marked or unsure, none empty."""
     cv2, np = need_cv()
     gray = cv2.cvtColor(page, cv2.COLOR_RGB2GRAY)
@@ -1093,7 +1092,8 @@ def read_boxes(page, blank, all_boxes, cells: set):
             values[box.field] = (_colour(np, hsv_box, part) if same else "?") if reading == MARKED else ""
         else:
             values[box.field] = reading == MARKED
-    return values, readings, scores, spreads, boxes, "noisy" if noisy else "washed" if washed else ""
+    troubles = tuple(name for name, seen in (("noisy", noisy), ("washed", washed)) if seen)
+    return values, readings, scores, spreads, boxes, troubles
 
 
 def ringed(np, extra, box, origin) -> float:
