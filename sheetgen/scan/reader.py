@@ -106,8 +106,16 @@ PDF_DPI = (150, 250, 200)  # a PDF page is drawn at its image's resolution withi
 MAX_PDF_PIXELS = 16e6  # ...and never larger than this
 MAX_PDF_TOTAL = 200e6  # pixels of all the pages of one PDF (24 A4 pages at 250 dpi: 146e6)
 # a photo whose QR code cannot be read is recognised by its print (`recognise`): its best page
-# must match LIKE at least, and BY better than the next page (normalised cross-correlation)
-LIKE, BY = 0.7, 0.015
+# must match LIKE at least (normalised cross-correlation, see `_small`; a photo in shadow and
+# out of focus matched its page at 0.698, the game's other page at 0.44). Pages within CLOSE of
+# it (a layout and its variant: the same page with a few things added or moved) are told
+# apart where their print differs: the page taken beats each of them there by APART (see
+# `_apart`, -1 to 1). Pages of another size are told apart by BY of the whole page.
+LIKE, CLOSE, APART, BY = 0.6, 0.1, 0.2, 0.015
+# ...where one page prints something (darker than SMALL_PRINT on the small page) that the
+# other prints nothing of within UNIQUE mm: the variant's added boxes, a pre-checked box, a
+# subtitle; not a box moved by a millimetre
+UNIQUE, SMALL_PRINT = 2.0, 1 / 3
 MAX_SIDE = 2000  # pixels: photos are searched for the markers at most this large
 ZOOMS, MAX_ZOOMED = (1.5, 2.5, 3.0), 5000  # ...then, while some are missing, enlarged (to this many pixels at most)
 ROUGH_SHEET = (194.0, 263.0)  # mm: the usual sheet, to find the QR code before the layout is known
@@ -569,9 +577,12 @@ def recognise(photo: Photo, markers: dict, layout_ref: str | None, unread: Unrea
     """The QR code's fields for a photo whose code cannot be read (a shaken phone, a
     shadow), from the print itself: the photo, mapped by its scan marks, is compared
     with the blank page of every page the code could name (the built-in layouts, or the
-    one given), small and smoothed (normalised cross-correlation). The best page is taken
-    only when it matches well (LIKE) and clearly better (BY) than any other page; then its
-    language and, for a pad, its player count the same way. Else `unread` is raised.
+    one given), small and smoothed (normalised cross-correlation). The best page must
+    match well (LIKE); a layout's variant matches its page almost as well (the advanced
+    Harvest Dice sheet the normal one's, better at times when the photo is off by a
+    millimetre), so the pages that match nearly as well (CLOSE) are told apart where their
+    print differs (`_apart`): the page taken beats each of them clearly (APART). Then its
+    language and, for a pad, its player count by the whole page. Else `unread` is raised.
     (the fields, a warning saying what the page was taken for)"""
     cv2, np = need_cv()
     from sheetgen.games import load_layout
@@ -599,9 +610,22 @@ def recognise(photo: Photo, markers: dict, layout_ref: str | None, unread: Unrea
             lang = "en" if "en" in langs else langs[0]
             pages.append((like(layout, page.id, lang, layout.players["default"]), layout, page.id, langs))
     pages.sort(key=lambda t: -t[0])
-    best, layout, page_id, langs = pages[0]
-    if best < LIKE or (len(pages) > 1 and best - pages[1][0] < BY):
+    if pages[0][0] < LIKE:
         raise unread
+    near = [t for t in pages if t[0] >= pages[0][0] - CLOSE]
+
+    def beats(one, other) -> bool:
+        (_, la, pa, _), (_, lb, pb, _) = one, other
+        if (la.width, la.height) != (lb.width, lb.height):
+            return one[0] - other[0] >= BY
+        a = _small(cv2, np, blank_page(la, pa, la.players["default"], "en")[1])
+        b = _small(cv2, np, blank_page(lb, pb, lb.players["default"], "en")[1])
+        return _apart(cv2, np, seen[(la.id, la.width, la.height)], a, b) >= APART
+
+    winners = [t for t in near if all(t is u or beats(t, u) for u in near)]
+    if len(winners) != 1:
+        raise unread
+    _, layout, page_id, langs = winners[0]
     players = layout.players["default"]
     lang = max(langs, key=lambda la: like(layout, page_id, la, players))
     low, high = layout.players["min"], min(layout.players["max"], layout.players["min"] + 11)
@@ -614,6 +638,31 @@ def recognise(photo: Photo, markers: dict, layout_ref: str | None, unread: Unrea
         f"'{layout.id}' ({lang}{count}), whose version could not be checked: make sure it is"
     )
     return fields, note
+
+
+def _apart(cv2, np, photo, a, b) -> float:
+    """How much better a photo (`_small`) matches page `a` than page `b` (both `_small`)
+    where their print differs: on the print one page has and the other has nothing of
+    within UNIQUE mm, how far the photo's darkness (over its paper nearby) is from each
+    page's (scaled by how dark the photo shows the print), as (off b - off a) / (off a +
+    off b): 1 when the photo is page `a` there, -1 when it is `b`. A box moved by a
+    millimetre from one page to the other is no difference: the photo, mapped by its
+    scan marks only, can be that far off."""
+    near = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(UNIQUE * PPMM / 4) + 1,) * 2)
+    ink_a, ink_b = (a < 255 * (1 - SMALL_PRINT)).astype(np.uint8), (b < 255 * (1 - SMALL_PRINT)).astype(np.uint8)
+    only = ((ink_a & (1 - cv2.dilate(ink_b, near))) | (ink_b & (1 - cv2.dilate(ink_a, near)))).astype(bool)
+    if not only.any():
+        return 0.0
+    paper = cv2.dilate(photo, np.ones((11, 11), np.uint8))  # the brightest within 2.5 mm
+    seen = np.clip(1.0 - photo / np.maximum(paper, 1.0), 0.0, 1.0)
+
+    def off(page) -> float:
+        dark = 1.0 - page / 255.0
+        gain = float((seen * dark).sum() / max(float((dark * dark).sum()), 1e-9))
+        return float(np.abs(seen - gain * dark)[only].mean())
+
+    off_a, off_b = off(a), off(b)
+    return (off_b - off_a) / max(off_a + off_b, 1e-9)
 
 
 def _small(cv2, np, gray):
