@@ -1276,3 +1276,58 @@ def test_on_a_noisy_photo_a_mistake_rubbed_out_is_no_mark():
     assert reader.decide(0.131, 0.93, core=0.054, **smear) == reader.UNSURE
     assert reader.decide(0.27, 0.93, core=0.196, **slash) == reader.MARKED
     assert reader.decide(0.27, 0.93, core=0.196, **{**slash, "noisy": False}) == reader.MARKED
+
+
+def test_specks_of_salt_noise_are_neither_ink_nor_a_faint_trace(monkeypatch):
+    """A Glassworks pad printed at 150 dpi, a third of its boxes pencilled, then sprinkled
+    with salt-and-pepper noise (0.2% of its pixels black or white, as a dusty scanner glass
+    or a noisy sensor leaves): a speck in an empty board cell (a small box) was read as ink
+    or as a faint trace, and the cell unsure (10 cells of 144). A spot under SPECK pixels is
+    no stroke when the photo's bare paper is that speckled: one cell is left unsure (more
+    specks in it than the paper explains), and no box is read wrong."""
+    img, truth = _photo("river-valley-glassworks", "pad", 7, dpi=150, share=0.3, players=4, photographed=False)
+    rng = np.random.default_rng(7)
+    salt = rng.random(img.shape[:2]) < 0.002
+    img = img.copy()
+    img[salt] = np.where(rng.random((int(salt.sum()), 1)) < 0.5, 0, 255)
+
+    def unsure(read):
+        return [f for f, r in read.readings.items() if r == reader.UNSURE]
+
+    read = _read(img)
+    assert _wrong(read, truth) == []
+    assert len(unsure(read)) == 1
+    monkeypatch.setattr(reader, "SPECKLED", float("inf"))  # specks taken for traces, as before
+    assert len(unsure(_read(img))) == 10
+
+
+def test_despeckle_takes_out_only_the_specks_the_photos_paper_explains():
+    """Spots under SPECK pixels are taken out of a box's window when the photo's bare paper
+    is speckled (SPECKLED a box inside, at least) and the inside holds no more of them
+    than that explains; a stroke and a dot stay. On a photo with no specks, or with more
+    spots in the box than its paper explains (a light stroke broken into spots), every
+    spot stays: a faint trace, unsure rather than read empty."""
+    dark = np.zeros((40, 40), np.float32)
+    dark[5:7, 5:7] = 0.9  # a speck: 4 pixels
+    dark[20:22, 5:35] = 0.5  # a stroke
+    dark[30:34, 30:34] = 0.3  # a dot of 16 pixels
+    inside = (slice(0, 40), slice(0, 40))
+    salty = 1 / 1600  # one speck a box inside of 1600 pixels
+    out = reader.despeckle(cv2, np, dark, 0.08, inside, salty)
+    assert out[5:7, 5:7].max() == 0.0
+    assert (out[20:22, 5:35] == 0.5).all() and (out[30:34, 30:34] == 0.3).all()
+    assert reader.despeckle(cv2, np, dark, 0.08, inside, 0.0) is dark  # a photo with no specks
+    broken = dark.copy()
+    for x in range(5, 35, 5):  # a light dash broken into six spots
+        broken[12:14, x : x + 2] = 0.1
+    assert reader.despeckle(cv2, np, broken, 0.08, inside, salty) is broken  # 7 spots where ~1 is explained
+
+
+def test_speckle_counts_the_bare_papers_specks():
+    page = np.zeros((200, 200), np.float32)
+    paper = np.ones((200, 200), bool)
+    page[10:12, 10:12] = 0.9  # two specks
+    page[50, 50] = 0.5
+    page[100:110, 20:120] = 0.5  # no speck: a stroke
+    assert reader.speckle(cv2, np, page, paper, 0.08) == pytest.approx(2 / 40_000)
+    assert reader.speckle(cv2, np, page, np.zeros_like(paper), 0.08) == 0.0  # too little bare paper
