@@ -45,12 +45,6 @@ HOLD, THIN, HELD = 0.5, 0.35, 0.05
 LONG = 0.5
 # ink over PRINTED_INK of what is printed in a box is the print itself, darker than on the blank page
 PRINTED_INK = 0.25
-# a spot whose faint trace covers fewer than SPECK px (0.19 mm2) may be a speck (salt noise, a
-# dusty scanner glass): on a photo whose bare paper holds over SPECKLED of them per box
-# inside (see `speckle`), a box's specks are no ink and no faint trace, as long as there are
-# no more of them than the bare paper explains (see `despeckle`); a light pencil stroke
-# broken into spots has more, and on a photo with no specks a spot is a trace
-SPECK, SPECKLED = 12, 0.2
 SHIFT = 6  # px (0.75 mm): how far from where the page says a box's print is looked for (box_shift)
 SIBLINGS = 4  # boxes printed alike, at least, to compare a box with (unlike_siblings)
 # darkness over the paper: ink above INK; a mark has a core darker than CORE (or, in a
@@ -1091,10 +1085,8 @@ def read_boxes(page, blank, all_boxes, cells: set):
     # is darker than most of the bare paper, and NOISE times what a box shows (`box_floor`)
     ink_floor = max(paper_floor(np, page_ink, paper), NOISE * box_floor(np, [d[sl] for *_, sl, d in placed]))
     ink_t, noisy = max(INK, ink_floor), ink_floor > INK
-    speckled = speckle(cv2, np, page_ink, paper, faint_t)
     for box, photo, window, sl, dark in placed:
         print_here = printed[window]
-        dark = despeckle(cv2, np, dark, faint_t, sl, speckled)
         extra, core = dark > ink_t, dark > max(core_t, ink_floor)
         origin = (window[1].start, window[0].start)
         part, strong = extra[sl], core[sl]
@@ -1151,36 +1143,6 @@ def read_boxes(page, blank, all_boxes, cells: set):
             values[box.field] = reading == MARKED
     troubles = tuple(name for name, seen in (("noisy", noisy), ("washed", washed)) if seen)
     return values, readings, scores, spreads, boxes, troubles
-
-
-def speckle(cv2, np, page_ink, paper, faint: float) -> float:
-    """The photo's specks per pixel: spots on its bare paper (`paper`, see `bare_paper`)
-    darker than `faint` and smaller than SPECK pixels, over that paper's pixels."""
-    count = int(paper.sum())
-    if count < BARE_PIXELS:
-        return 0.0
-    n, _, stats, _ = cv2.connectedComponentsWithStats(((page_ink > faint) & paper).astype(np.uint8), connectivity=8)
-    return float((stats[1:, cv2.CC_STAT_AREA] < SPECK).sum()) / count
-
-
-def despeckle(cv2, np, dark, faint: float, inside, speckled: float):
-    """A box window's darkness without its specks (see SPECK): spots smaller than SPECK
-    pixels, when the photo's bare paper holds them (`speckled` per pixel) over SPECKLED a box
-    inside (`inside`, slices of the window) and the inside holds no more of them than
-    that explains (the mean and twice its spread, and one)."""
-    inside_px = (inside[0].stop - inside[0].start) * (inside[1].stop - inside[1].start)
-    expected = speckled * inside_px
-    if expected < SPECKLED:
-        return dark
-    n, labels, stats, _ = cv2.connectedComponentsWithStats((dark > faint).astype(np.uint8), connectivity=8)
-    small = stats[:, cv2.CC_STAT_AREA] < SPECK
-    small[0] = False
-    if not small.any():
-        return dark
-    within = np.unique(labels[inside][small[labels[inside]]]).size
-    if within > expected + 2 * np.sqrt(expected) + 1:
-        return dark
-    return np.where(small[labels], 0.0, dark)
 
 
 def ringed(np, extra, box, origin) -> float:
