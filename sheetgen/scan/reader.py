@@ -608,24 +608,24 @@ def recognise(photo: Photo, markers: dict, layout_ref: str | None, unread: Unrea
         langs = sorted(layout.title) or ["en"]
         for page in layout.pages:
             lang = "en" if "en" in langs else langs[0]
-            pages.append((like(layout, page.id, lang, layout.players["default"]), layout, page.id, langs))
+            pages.append((like(layout, page.id, lang, layout.players["default"]), layout, page.id, langs, lang))
     pages.sort(key=lambda t: -t[0])
     if pages[0][0] < LIKE:
         raise unread
     near = [t for t in pages if t[0] >= pages[0][0] - CLOSE]
 
     def beats(one, other) -> bool:
-        (_, la, pa, _), (_, lb, pb, _) = one, other
+        (_, la, pa, _, lang_a), (_, lb, pb, _, lang_b) = one, other
         if (la.width, la.height) != (lb.width, lb.height):
             return one[0] - other[0] >= BY
-        a = _small(cv2, np, blank_page(la, pa, la.players["default"], "en")[1])
-        b = _small(cv2, np, blank_page(lb, pb, lb.players["default"], "en")[1])
+        a = _small(cv2, np, blank_page(la, pa, la.players["default"], lang_a)[1])
+        b = _small(cv2, np, blank_page(lb, pb, lb.players["default"], lang_b)[1])
         return _apart(cv2, np, seen[(la.id, la.width, la.height)], a, b) >= APART
 
     winners = [t for t in near if all(t is u or beats(t, u) for u in near)]
     if len(winners) != 1:
         raise unread
-    _, layout, page_id, langs = winners[0]
+    _, layout, page_id, langs, _ = winners[0]
     players = layout.players["default"]
     lang = max(langs, key=lambda la: like(layout, page_id, la, players))
     low, high = layout.players["min"], min(layout.players["max"], layout.players["min"] + 11)
