@@ -592,14 +592,20 @@ def recognise(photo: Photo, markers: dict, layout_ref: str | None, unread: Unrea
         layouts = [lay for lay in map(load_layout, builtin_ids()) if lay.scan_marks]
     else:
         layouts = [load_layout(layout_ref)]
-    seen = {}
+    seen, blanks = {}, {}  # the photo mapped for each layout, the blank pages compared (both `_small`)
+
+    def blank(layout, page_id: str, lang: str, players: int):
+        key = (layout.id, page_id, lang, players)
+        if key not in blanks:
+            blanks[key] = _small(cv2, np, blank_page(layout, page_id, players, lang)[1])
+        return blanks[key]
 
     def like(layout, page_id: str, lang: str, players: int) -> float:
         key = (layout.id, layout.width, layout.height)
         if key not in seen:
             page = warp(photo, homography(markers, layout.width, layout.height), layout.width, layout.height)
             seen[key] = _small(cv2, np, cv2.cvtColor(page, cv2.COLOR_RGB2GRAY))
-        a, b = seen[key], _small(cv2, np, blank_page(layout, page_id, players, lang)[1])
+        a, b = seen[key], blank(layout, page_id, lang, players)
         a, b = a - a.mean(), b - b.mean()
         return float((a * b).sum() / max(float(np.sqrt((a * a).sum() * (b * b).sum())), 1e-9))
 
@@ -618,8 +624,7 @@ def recognise(photo: Photo, markers: dict, layout_ref: str | None, unread: Unrea
         (_, la, pa, _, lang_a), (_, lb, pb, _, lang_b) = one, other
         if (la.width, la.height) != (lb.width, lb.height):
             return one[0] - other[0] >= BY
-        a = _small(cv2, np, blank_page(la, pa, la.players["default"], lang_a)[1])
-        b = _small(cv2, np, blank_page(lb, pb, lb.players["default"], lang_b)[1])
+        a, b = blank(la, pa, lang_a, la.players["default"]), blank(lb, pb, lang_b, lb.players["default"])
         return _apart(cv2, np, seen[(la.id, la.width, la.height)], a, b) >= APART
 
     winners = [t for t in near if all(t is u or beats(t, u) for u in near)]
@@ -648,12 +653,14 @@ def _apart(cv2, np, photo, a, b) -> float:
     off b): 1 when the photo is page `a` there, -1 when it is `b`. A box moved by a
     millimetre from one page to the other is no difference: the photo, mapped by its
     scan marks only, can be that far off."""
-    near = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(UNIQUE * PPMM / 4) + 1,) * 2)
+    small = PPMM / 4  # pixels per mm of the small pages
+    near = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(UNIQUE * small) + 1,) * 2)
     ink_a, ink_b = (a < 255 * (1 - SMALL_PRINT)).astype(np.uint8), (b < 255 * (1 - SMALL_PRINT)).astype(np.uint8)
     only = ((ink_a & (1 - cv2.dilate(ink_b, near))) | (ink_b & (1 - cv2.dilate(ink_a, near)))).astype(bool)
     if not only.any():
         return 0.0
-    paper = cv2.dilate(photo, np.ones((11, 11), np.uint8))  # the brightest within 2.5 mm
+    reach = 2 * round(2.5 * small) + 1
+    paper = cv2.dilate(photo, np.ones((reach, reach), np.uint8))  # the brightest within 2.5 mm
     seen = np.clip(1.0 - photo / np.maximum(paper, 1.0), 0.0, 1.0)
 
     def off(page) -> float:
