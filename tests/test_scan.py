@@ -1257,6 +1257,8 @@ def test_the_print_against_the_paper_tells_a_washed_out_photo():
     gray[plain > 0] = 130  # 0.52 of it: washed out
     assert reader.washed_out(np, gray, plain, bare)
     assert not reader.washed_out(np, gray, plain, np.zeros_like(bare))  # no bare paper: cannot tell
+    assert reader.decide(0.0, 0.0) == reader.EMPTY
+    assert reader.decide(0.0, 0.0, washed=True) == reader.UNSURE  # on a washed-out photo no box is empty
 
 
 def test_on_a_noisy_photo_a_mistake_rubbed_out_is_no_mark():

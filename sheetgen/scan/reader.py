@@ -781,6 +781,7 @@ def decide(
     noisy: bool = False,
     circled: bool = False,
     touching: bool = False,
+    washed: bool = False,
 ) -> str:
     """MARKED, EMPTY or UNSURE from the ink score of a box's inside, its spread, the
     share of it clearly dark (CORE), the share holding a faint trace (FAINT, or unlike
@@ -797,13 +798,13 @@ def decide(
     only a mark with twice HIGH of ink, dark through (THROUGH), spread, held or long, is marked. A
     round box `circled` along its printed ring (see `ringed`) with no ink in it is unsure:
     no mark in it, but no empty box. A dot (see DOT) is marked, unless the box is `touching`
-    its neighbours."""
+    its neighbours. On a `washed` out photo (see `washed_out`) no box is empty: unsure."""
     marks = spread >= SPREAD or score >= SURE or held >= HELD or long >= LONG or middle >= MIDDLE
     if noisy and score > LOW:
         dark = core >= max(LOW, THROUGH * score)
         return MARKED if score >= 2 * HIGH and marks and dark and not like_print else UNSURE
     if score <= LOW:
-        return EMPTY if faint <= max(FAINT_LOW, NOISE * noise) and not circled else UNSURE
+        return EMPTY if faint <= max(FAINT_LOW, NOISE * noise) and not (circled or washed) else UNSURE
     if score >= HIGH and marks and core >= LOW and not like_print:
         return MARKED
     light = score < HIGH and core >= LIGHT[0] and spread >= LIGHT[1] and middle >= LIGHT[2]
@@ -1137,9 +1138,8 @@ def read_boxes(page, blank, all_boxes, cells: set):
             noisy=noisy,
             circled=ring >= RING[0] and ring - ring_median >= RING[1],
             touching=box.kind == "mini",
+            washed=washed,
         )
-        if washed and reading == EMPTY:
-            reading = UNSURE
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
         boxes.append(box)
         if box.field in cells:
