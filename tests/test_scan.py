@@ -40,8 +40,20 @@ def test_qr_names_layout_page_players_and_hash():
         "players": 1,
         "lang": "fr",
         "digest": layout.digest[:8],
+        "grey": False,
     }
     assert not any(isinstance(p, QR) for p in layout.document("fr", scan_marks=False).pages[0].prims)
+
+
+def test_a_toner_saving_print_says_so_in_its_qr_code():
+    from sheetgen.render.grey import greyed
+
+    doc = load_layout("imperial-settlers").document("fr", pages=["village"])
+    (qr,) = [p for p in greyed(doc.pages[0].prims) if isinstance(p, QR)]
+    assert qr.data.endswith(" g")
+    assert scanmarks.parse_payload(qr.data)["grey"] is True
+    assert scanmarks.parse_payload(qr.data + " g") is None
+    assert scanmarks.parse_payload(qr.data[:-1] + "x") is None
 
 
 def _photo(lid, page, seed, **kw):
@@ -1278,3 +1290,68 @@ def test_on_a_noisy_photo_a_mistake_rubbed_out_is_no_mark():
     assert reader.decide(0.131, 0.93, core=0.054, **smear) == reader.UNSURE
     assert reader.decide(0.27, 0.93, core=0.196, **slash) == reader.MARKED
     assert reader.decide(0.27, 0.93, core=0.196, **{**slash, "noisy": False}) == reader.MARKED
+
+
+def _printed(tmp_path, lid, page, options, seed=5, qr=True):
+    """One page of `lid` rendered as the CLI prints it (`render OPTIONS --format png`,
+    A4), pencil marks on a random set of its boxes, photographed (synth.degrade): (the
+    photo, each box's truth). Not `qr`: its QR code covered (white)."""
+    from PIL import Image
+
+    from sheetgen.render.pdf import placement
+
+    dpi = 200
+    res = CliRunner().invoke(
+        cli,
+        ["render", lid, "--page", page, *options, "--format", "png", "--dpi", str(dpi), "--lang", "en"]
+        + ["-o", str(tmp_path / "page.png")],
+    )
+    assert res.exit_code == 0, res.output
+    img = np.asarray(Image.open(tmp_path / "page.png").convert("RGB")).copy()
+    layout = load_layout(lid)
+    display = layout.document("en", None, [page]).pages[0]
+    at = placement(display, "a4")
+    cells = reader.grid_cells(layout, page)
+    rng = np.random.default_rng(seed)
+    truth = {}
+    for box in display.boxes():
+        if box.kind == "write" and box.field not in cells:
+            continue
+        marked = bool(rng.random() < 0.4)
+        letter = str(rng.choice(list(synth.INKS))) if box.field in cells else ""
+        truth[box.field] = (letter if marked else "") if box.field in cells else marked
+        if marked:
+            origin = (at.left * dpi / 25.4, at.top * dpi / 25.4)
+            synth.draw_mark(cv2, img, box, dpi / 25.4, origin, rng, synth.INKS.get(letter, synth.PENCIL))
+    if not qr:
+        x, y, size = (round(v * dpi / 25.4) for v in scanmarks.qr_spot(layout.width))
+        left, top = round(at.left * dpi / 25.4), round(at.top * dpi / 25.4)
+        img[top + y : top + y + size, left + x : left + x + size] = 255
+    return synth.degrade(cv2, np, img, rng, dpi), truth
+
+
+@pytest.mark.parametrize(
+    "lid,page",
+    [("harvest-dice-advanced", "sheet"), ("imperial-settlers-advanced", "empire"), ("river-valley-glassworks", "pad")],
+)
+def test_a_sheet_printed_toner_saving_is_read_against_its_grey_print(tmp_path, lid, page):
+    """`render --grey` prints light tints where the colour sheet has dark fills (its
+    title band, a pad's header): compared with the colour blank page, its print showed
+    lighter than the paper allows (a washed-out photo) and every box without a mark was
+    unsure. Its QR code says it was printed grey, and it is read against the grey page."""
+    img, truth = _printed(tmp_path, lid, page, ["--grey"])
+    read = _read(img)
+    assert read.note == ""
+    assert _wrong(read, truth) == []
+    assert sum(read.readings[f] == reader.UNSURE for f in truth) <= 0.03 * len(truth)
+
+
+def test_a_toner_saving_print_whose_qr_code_is_unread_is_known_grey_by_its_print(tmp_path):
+    img, truth = _printed(tmp_path, "harvest-dice-advanced", "sheet", ["--grey"], qr=False)
+    read = _read(img)
+    assert read.note == (
+        "alice.jpg: its QR code cannot be read; by its print it is the 'sheet' page of 'harvest-dice-advanced' "
+        "(en, printed toner-saving), whose version could not be checked: make sure it is"
+    )
+    assert _wrong(read, truth) == []
+    assert sum(read.readings[f] == reader.UNSURE for f in truth) <= 0.03 * len(truth)

@@ -16,6 +16,9 @@ QUIET = 1.5  # mm of white kept around a marker and the QR code
 QR_SIZE = 18.0  # mm, its own quiet zone included
 QR_PREFIX = "sg1"  # short: the code stays version 3 (29 modules) for ids up to ~28 characters
 BLACK = "#000000"
+# the last word of the payload of a page printed toner-saving (`render --grey`): its dark
+# fills print as light tints, and `sheetgen scan` compares the photo with the grey page
+TONER = "g"
 
 # The inner 4x4 bits (1 = white) of DICT_4X4_50 markers 0-3, rows from the top;
 # tests/test_scan.py checks them against cv2.aruco.
@@ -54,12 +57,20 @@ def payload(layout_id: str, page_id: str, players: int, lang: str, digest: str) 
     return f"{QR_PREFIX} {layout_id} {page_id} {players} {lang} {digest[:8]}"
 
 
+def toner_saving(data: str) -> str:
+    """The payload of a page printed toner-saving (`render --grey`)."""
+    return f"{data} {TONER}"
+
+
 def parse_payload(text: str) -> dict | None:
-    """The fields of a QR payload, or None when the text is not one of ours."""
+    """The fields of a QR payload, or None when the text is not one of ours. `grey`:
+    printed toner-saving (see TONER)."""
     parts = text.split()
-    if len(parts) != 6 or parts[0] != QR_PREFIX or not parts[3].isdigit() or not 1 <= int(parts[3]) <= 12:
+    grey = len(parts) == 7 and parts[6] == TONER
+    if len(parts) != 6 + grey or parts[0] != QR_PREFIX or not parts[3].isdigit() or not 1 <= int(parts[3]) <= 12:
         return None
-    return {"layout": parts[1], "page": parts[2], "players": int(parts[3]), "lang": parts[4], "digest": parts[5]}
+    fields = {"layout": parts[1], "page": parts[2], "players": int(parts[3]), "lang": parts[4], "digest": parts[5]}
+    return {**fields, "grey": grey}
 
 
 def marker_prims(n: int, x: float, y: float) -> list:

@@ -4,7 +4,8 @@ Two steps, both in the backend (the layout and its display list do not change):
 
 - `greyed(prims)` maps each primitive by what it is for: text and lines dark,
   tints and box fills light, and large dark areas (the banners' fills) pale and
-  outlined, so no page prints a solid block; the scan marks stay black;
+  outlined, so no page prints a solid block; the scan marks stay black, and the QR
+  code says the page is printed grey (`sheetgen scan` compares it with the grey page);
 - `GreyCanvas` turns every colour that still reaches reportlab (the icons' own
   colours) into its grey (luminance), so the PDF uses the DeviceGray colour space only.
 """
@@ -14,8 +15,9 @@ from __future__ import annotations
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from sheetgen.layout.display import Box, Circle, Line, Rect, Text
+from sheetgen.layout.display import QR, Box, Circle, Line, Rect, Text
 from sheetgen.layout.scanmarks import BLACK as SCAN_BLACK
+from sheetgen.layout.scanmarks import toner_saving
 from sheetgen.values import replace
 
 SOLID_AREA = 300.0  # mm²: a dark fill larger than this becomes a pale, outlined one
@@ -69,6 +71,8 @@ def _area_fill(p, area: float):
 def grey_prim(p):
     if isinstance(p, Rect) and p.fill == SCAN_BLACK:
         return p  # the scan marks (layout.scanmarks): small, and `sheetgen scan` needs them black
+    if isinstance(p, QR):
+        return replace(p, data=toner_saving(p.data))
     if isinstance(p, Text):
         return replace(p, color=text_ink(p.color))
     if isinstance(p, Box):

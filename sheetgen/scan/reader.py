@@ -582,7 +582,9 @@ def recognise(photo: Photo, markers: dict, layout_ref: str | None, unread: Unrea
     Harvest Dice sheet the normal one's, better at times when the photo is off by a
     millimetre), so the pages that match nearly as well (CLOSE) are told apart where their
     print differs (`_apart`): the page taken beats each of them clearly (APART). Then its
-    language and, for a pad, its player count by the whole page. Else `unread` is raised.
+    language and, for a pad, its player count by the whole page. Each page is compared as
+    printed in colour and toner-saving (`render --grey`), and taken as it matches best.
+    Else `unread` is raised.
     (the fields, a warning saying what the page was taken for)"""
     cv2, np = need_cv()
     from sheetgen.games import load_layout
@@ -594,18 +596,18 @@ def recognise(photo: Photo, markers: dict, layout_ref: str | None, unread: Unrea
         layouts = [load_layout(layout_ref)]
     seen, blanks = {}, {}  # the photo mapped for each layout, the blank pages compared (both `_small`)
 
-    def blank(layout, page_id: str, lang: str, players: int):
-        key = (layout.id, page_id, lang, players)
+    def blank(layout, page_id: str, lang: str, players: int, grey: bool = False):
+        key = (layout.id, page_id, lang, players, grey)
         if key not in blanks:
-            blanks[key] = _small(cv2, np, blank_page(layout, page_id, players, lang)[1])
+            blanks[key] = _small(cv2, np, blank_page(layout, page_id, players, lang, grey)[1])
         return blanks[key]
 
-    def like(layout, page_id: str, lang: str, players: int) -> float:
+    def like(layout, page_id: str, lang: str, players: int, grey: bool = False) -> float:
         key = (layout.id, layout.width, layout.height)
         if key not in seen:
             page = warp(photo, homography(markers, layout.width, layout.height), layout.width, layout.height)
             seen[key] = _small(cv2, np, cv2.cvtColor(page, cv2.COLOR_RGB2GRAY))
-        a, b = seen[key], blank(layout, page_id, lang, players)
+        a, b = seen[key], blank(layout, page_id, lang, players, grey)
         a, b = a - a.mean(), b - b.mean()
         return float((a * b).sum() / max(float(np.sqrt((a * a).sum() * (b * b).sum())), 1e-9))
 
@@ -613,36 +615,40 @@ def recognise(photo: Photo, markers: dict, layout_ref: str | None, unread: Unrea
     for layout in layouts:
         langs = sorted(layout.title) or ["en"]
         for page in layout.pages:
-            lang = "en" if "en" in langs else langs[0]
-            pages.append((like(layout, page.id, lang, layout.players["default"]), layout, page.id, langs, lang))
+            lang, players = ("en" if "en" in langs else langs[0]), layout.players["default"]
+            # printed in colour or toner-saving (`render --grey`: pale banners)
+            score, grey = max((like(layout, page.id, lang, players, grey), grey) for grey in (False, True))
+            pages.append((score, layout, page.id, langs, lang, grey))
     pages.sort(key=lambda t: -t[0])
     if pages[0][0] < LIKE:
         raise unread
     near = [t for t in pages if t[0] >= pages[0][0] - CLOSE]
 
     def beats(one, other) -> bool:
-        (_, la, pa, _, lang_a), (_, lb, pb, _, lang_b) = one, other
+        (_, la, pa, _, lang_a, grey_a), (_, lb, pb, _, lang_b, grey_b) = one, other
         if (la.width, la.height) != (lb.width, lb.height):
             return one[0] - other[0] >= BY
-        a, b = blank(la, pa, lang_a, la.players["default"]), blank(lb, pb, lang_b, lb.players["default"])
+        a = blank(la, pa, lang_a, la.players["default"], grey_a)
+        b = blank(lb, pb, lang_b, lb.players["default"], grey_b)
         return _apart(cv2, np, seen[(la.id, la.width, la.height)], a, b) >= APART
 
     winners = [t for t in near if all(t is u or beats(t, u) for u in near)]
     if len(winners) != 1:
         raise unread
-    _, layout, page_id, langs, _ = winners[0]
+    _, layout, page_id, langs, _, grey = winners[0]
     players = layout.players["default"]
-    lang = max(langs, key=lambda la: like(layout, page_id, la, players))
+    lang = max(langs, key=lambda la: like(layout, page_id, la, players, grey))
     low, high = layout.players["min"], min(layout.players["max"], layout.players["min"] + 11)
     if low < high:
-        players = max(range(low, high + 1), key=lambda n: like(layout, page_id, lang, n))
+        players = max(range(low, high + 1), key=lambda n: like(layout, page_id, lang, n, grey))
     fields = {"layout": layout.id, "page": page_id, "players": players, "lang": lang, "digest": layout.digest[:8]}
     count = f", {players} players" if low < high else ""
+    toner = ", printed toner-saving" if grey else ""
     note = (
         f"{photo.name}: its QR code cannot be read; by its print it is the '{page_id}' page of "
-        f"'{layout.id}' ({lang}{count}), whose version could not be checked: make sure it is"
+        f"'{layout.id}' ({lang}{count}{toner}), whose version could not be checked: make sure it is"
     )
-    return fields, note
+    return {**fields, "grey": grey}, note
 
 
 def _apart(cv2, np, photo, a, b) -> float:
@@ -714,23 +720,24 @@ def sheet_layout(photo: Photo, qr: dict, layout_ref: str | None):
 _BLANKS: dict = {}
 
 
-def blank_page(layout, page_id: str, players: int, lang: str):
-    """(page display, the blank page's grey levels at PPMM), rendered from the display list."""
-    key = (layout.id, layout.digest, page_id, players, lang)
+def blank_page(layout, page_id: str, players: int, lang: str, grey: bool = False):
+    """(page display, the blank page's grey levels at PPMM), rendered from the display
+    list; `grey`: as printed toner-saving (`render --grey`)."""
+    key = (layout.id, layout.digest, page_id, players, lang, grey)
     if key not in _BLANKS:
         _BLANKS.clear() if len(_BLANKS) > 24 else None
-        _BLANKS[key] = _render_blank(layout, page_id, players, lang)
+        _BLANKS[key] = _render_blank(layout, page_id, players, lang, grey)
     return _BLANKS[key]
 
 
-def _render_blank(layout, page_id: str, players: int, lang: str):
+def _render_blank(layout, page_id: str, players: int, lang: str, grey: bool):
     import numpy as np
     import pypdfium2
 
     from sheetgen.render.pdf import pdf_bytes, placement
 
     doc = layout.document(lang, players, [page_id], scan_marks=True)
-    pdf = pypdfium2.PdfDocument(pdf_bytes(doc, paper="a4"))
+    pdf = pypdfium2.PdfDocument(pdf_bytes(doc, paper="a4", grey=grey))
     try:
         scale = PPMM * 25.4 / 72
         img = np.asarray(pdf[0].render(scale=scale, grayscale=True).to_pil().convert("L"))
@@ -1017,7 +1024,7 @@ def read_photo(photo: Photo, layout_ref: str | None = None, markers: dict | None
     layout = sheet_layout(photo, qr, layout_ref)
     h = homography(markers, layout.width, layout.height)
     lang = qr["lang"] if qr["lang"] in layout.title else "en"
-    display, blank = blank_page(layout, qr["page"], qr["players"], lang)
+    display, blank = blank_page(layout, qr["page"], qr["players"], lang, qr["grey"])
     page = align(cv2, np, warp(photo, h, layout.width, layout.height), blank)
     cells = grid_cells(layout, qr["page"])
     values, readings, scores, spreads, boxes, troubles = read_boxes(page, blank, display.boxes(), cells)
