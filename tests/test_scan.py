@@ -1355,3 +1355,40 @@ def test_a_toner_saving_print_whose_qr_code_is_unread_is_known_grey_by_its_print
     )
     assert _wrong(read, truth) == []
     assert sum(read.readings[f] == reader.UNSURE for f in truth) <= 0.03 * len(truth)
+
+
+def _png_header(path, width: int, height: int) -> None:
+    """A PNG file that says it is `width` x `height` grey pixels (its data a few bytes)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64)))
+
+
+@pytest.mark.parametrize("size", [(12_000, 10_000), (20_000, 20_000)])
+def test_an_image_too_large_is_refused_before_it_is_decoded(tmp_path, size):
+    """120 megapixels (over ours, under twice Pillow's limit: Pillow only warns) and 400
+    (Pillow refuses it on opening): one line, no warning, nothing decoded."""
+    _png_header(tmp_path / "huge.png", *size)
+    result = CliRunner().invoke(cli, ["scan", str(tmp_path / "huge.png")])
+    assert result.exit_code == 1
+    assert result.output == (
+        f"Error: {tmp_path / 'huge.png'}: an image of over 110 megapixels; sheetgen reads no larger: make it smaller\n"
+    )
+
+
+def test_a_16_bit_grey_png_reads_as_its_8_bit_grey_levels(tmp_path):
+    """A scanner's 16-bit grey PNG: Pillow's own conversion to RGB clips every level over
+    255 to white (a white page, no scan marks found); it reads as its 8-bit levels do."""
+    from PIL import Image
+
+    img, truth = _photo("harvest-dice-normal", "sheet", 3)
+    grey = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
+    Image.fromarray(grey.astype(np.uint16) * 257).save(tmp_path / "deep.png")
+    (photo,) = reader.load_photos(str(tmp_path / "deep.png"))
+    assert (photo.rgb == np.dstack([grey] * 3)).all()
+    assert _wrong(reader.read_photo(photo), truth) == []  # (a garden cell's vegetable unknown in grey: '?')

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -105,6 +106,7 @@ MAX_PDF_PAGES = 24  # pages read from one PDF at most: a game's sheets (12 playe
 PDF_DPI = (150, 250, 200)  # a PDF page is drawn at its image's resolution within these (or the last)
 MAX_PDF_PIXELS = 16e6  # ...and never larger than this
 MAX_PDF_TOTAL = 200e6  # pixels of all the pages of one PDF (24 A4 pages at 250 dpi: 146e6)
+MAX_PHOTO_PIXELS = 110e6  # an image's pixels at most (a 108-megapixel phone's full-size photo), known before decoding
 # a photo whose QR code cannot be read is recognised by its print (`recognise`): its best page
 # must match LIKE at least (normalised cross-correlation, see `_small`; a photo in shadow and
 # out of focus matched its page at 0.698, the game's other page at 0.44). Pages within CLOSE of
@@ -188,13 +190,35 @@ def load_photos(path: str) -> list[Photo]:
     if data[:1024].lstrip().startswith(b"%PDF-"):
         return _pdf_photos(path, stem, data)
     try:
-        with Image.open(io.BytesIO(data)) as im:
+        with warnings.catch_warnings():  # Pillow's warning over 89 megapixels: MAX_PHOTO_PIXELS is ours
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            im = Image.open(io.BytesIO(data))
+        with im:
+            if im.width * im.height > MAX_PHOTO_PIXELS:  # (the header's size: nothing decoded yet)
+                raise Image.DecompressionBombError
             im = ImageOps.exif_transpose(im)
             if "A" in im.getbands() or "transparency" in im.info:  # transparent: on white paper
                 im = Image.alpha_composite(Image.new("RGBA", im.size, "white"), im.convert("RGBA"))
-            return [Photo(Path(path).name, stem, np.asarray(im.convert("RGB")))]
+            return [Photo(Path(path).name, stem, np.asarray(_eight_bits(np, im).convert("RGB")))]
+    except Image.DecompressionBombError:  # (Pillow's own, over twice its limit, on opening)
+        raise RecordError(
+            f"{path}: an image of over {MAX_PHOTO_PIXELS / 1e6:.0f} megapixels; "
+            "sheetgen reads no larger: make it smaller"
+        ) from None
     except (UnidentifiedImageError, OSError, ValueError) as exc:
         raise RecordError(f"{path}: not an image or a PDF that sheetgen can read ({exc.__class__.__name__})") from None
+
+
+def _eight_bits(np, im):
+    """An image of 16-bit (or 32-bit, or float) grey levels as 8-bit ones: a scanner's
+    16-bit PNG. (Pillow's own conversion clips every level over 255 to white.)"""
+    from PIL import Image
+
+    if im.mode not in ("F", "I") and not im.mode.startswith("I;16"):
+        return im
+    levels = np.asarray(im, dtype=np.float64)
+    top = 1.0 if im.mode == "F" and levels.max() <= 1.0 else 255.0 if levels.max() <= 255 else 65535.0
+    return Image.fromarray(np.clip(levels * (255.0 / top), 0, 255).astype(np.uint8), "L")
 
 
 def _pdf_photos(path: str, stem: str, data: bytes) -> list[Photo]:
