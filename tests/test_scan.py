@@ -1392,3 +1392,28 @@ def test_a_16_bit_grey_png_reads_as_its_8_bit_grey_levels(tmp_path):
     (photo,) = reader.load_photos(str(tmp_path / "deep.png"))
     assert (photo.rgb == np.dstack([grey] * 3)).all()
     assert _wrong(reader.read_photo(photo), truth) == []  # (a garden cell's vegetable unknown in grey: '?')
+
+
+def test_a_photo_given_twice_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    """The same file twice (a shell pattern and the name typed again) would be two players
+    of one name: refused as given, a usage error."""
+    img, _ = _photo("harvest-dice-normal", "sheet", 3)
+    _save(tmp_path, "alice.jpg", img)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["scan", "alice.jpg", "./alice.jpg"])
+    assert result.exit_code == 2
+    assert result.output == "Error: ./alice.jpg: given twice (also as alice.jpg): one photo is one player's sheet\n"
+
+
+def test_two_photos_of_one_name_are_refused(tmp_path):
+    """alice.jpg from two folders: a player is named after the file, so both would be
+    'alice' (the record refuses two players of one name, but only when it is scored)."""
+    img, _ = _photo("harvest-dice-normal", "sheet", 3)
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        _save(tmp_path / folder, "alice.jpg", img)
+    result = CliRunner().invoke(cli, ["scan", str(tmp_path / "a" / "alice.jpg"), str(tmp_path / "b" / "alice.jpg")])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == (
+        "Error: alice.jpg: a second photo of player 'alice' (players are named after the files): rename one of them"
+    )

@@ -5,8 +5,9 @@ and the game's `record_from_sheets`."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from sheetgen.errors import Problem, RecordError
+from sheetgen.errors import Problem, RecordError, UsageError
 from sheetgen.scan.reader import UNSURE, PageRead, Photo, find_sheets, load_photos, read_photo
 
 _DEFAULT_NAME = re.compile(r"Player [0-9]+")
@@ -27,6 +28,14 @@ def group_sheets(reads: list[PageRead]) -> list[tuple[str, dict]]:
     layout = reads[0].layout
     pages = [p.id for p in layout.pages]
     if len(pages) == 1:
+        named: dict[str, PageRead] = {}
+        for r in reads:
+            if r.photo.stem in named:
+                raise RecordError(
+                    f"{r.photo.name}: a second photo of player '{r.photo.stem}' (players are named "
+                    "after the files): rename one of them"
+                )
+            named[r.photo.stem] = r
         return [(r.photo.stem, r.values) for r in reads]
     players: dict[str, dict] = {}
     for r in reads:
@@ -59,7 +68,12 @@ def read_photos(paths: list[str], layout_ref: str | None = None, notes: list | N
     blank one of them is left out. What is left out is said in `notes`."""
     reads = []
     notes = [] if notes is None else notes
+    seen: dict = {}
     for path in paths:
+        where = Path(path).resolve()
+        if where in seen:
+            raise UsageError(f"{path}: given twice (also as {seen[where]}): one photo is one player's sheet")
+        seen[where] = path
         for photo in load_photos(path):
             sheets, note = find_sheets(photo)
             if note:
