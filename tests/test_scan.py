@@ -1417,3 +1417,24 @@ def test_two_photos_of_one_name_are_refused(tmp_path):
     assert result.output.splitlines()[-1] == (
         "Error: alice.jpg: a second photo of player 'alice' (players are named after the files): rename one of them"
     )
+
+
+def test_a_square_matched_off_its_neighbours_is_dropped_before_the_gaps_are_filled():
+    """Third-generator photo 88 of seed 4 (a Glassworks pad, lens barrel distortion): one
+    20 mm square on the board matched 3 mm off its neighbours (a board of like cells), and
+    the squares beside it, plain or unmatched, were filled from it: an empty board cell
+    read marked, a printed column line through its middle. A shift 2 mm or more from the
+    median of four known neighbours or more is dropped; a curl's steep but smooth change
+    (2 mm from one square to the next at a corner, 1.5 mm beside it) is kept."""
+    mm = reader.PPMM / 2  # the shifts are in half-resolution pixels
+    rows, cols = 6, 6
+    i, j = np.mgrid[0:rows, 0:cols].astype(np.float32)
+    shift = np.dstack([0.2 * j * mm, (0.1 * i - 0.05 * (j - 2.5) ** 2) * mm]).astype(np.float32)
+    shift[0, 1, 1] += 2.0 * mm  # the curl: the top left corner lifted
+    shift[1, 1, 1] += 1.5 * mm
+    shift[0, 0, 1] += 1.5 * mm
+    shift[3, 4] += (3.0 * mm, 0.0)  # a wrong match
+    shift[2, 5] = np.nan  # a plain square
+    out = reader._outliers(np, shift, reader.ODD * mm)
+    dropped = {(int(a), int(b)) for a, b in zip(*np.nonzero(np.isnan(out[..., 0]) & ~np.isnan(shift[..., 0])))}
+    assert dropped == {(3, 4)}

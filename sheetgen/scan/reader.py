@@ -136,6 +136,8 @@ AGREE = 0.85  # how closely the ink's hues must agree (the length of their mean 
 # for within REACH mm in the photo, and the photo is moved onto the blank page by those shifts
 TILE, REACH = 20.0, 3.0
 CLEARER = 0.01  # ...a square is moved only when it matches that much better than where the page says
+# ...and a square's shift ODD mm or more from its neighbours' is a wrong match, dropped (see `_outliers`)
+ODD = 2.0
 
 
 def need_cv():
@@ -1293,9 +1295,9 @@ def align(cv2, np, page, blank):
     TILE mm square of the blank page that holds print is matched in the photo within
     REACH mm (normalised cross-correlation, at half resolution, the peak refined to a
     fraction of a pixel); a shift is kept only when the match is clear and inside the
-    reach. The shifts, median-filtered (a lone wrong match is dropped) and filled in
-    from their neighbours where a square holds no print, make a smooth field the
-    photo is remapped by."""
+    reach. The shifts, without those far from their neighbours' (`_outliers`: a wrong
+    match), filled in from their neighbours where a square holds no print, and
+    median-filtered, make a smooth field the photo is remapped by."""
     half = cv2.resize(cv2.cvtColor(page, cv2.COLOR_RGB2GRAY), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     plain = cv2.resize(blank, (half.shape[1], half.shape[0]), interpolation=cv2.INTER_AREA)
     t, r = round(TILE * PPMM / 2), round(REACH * PPMM / 2)
@@ -1320,7 +1322,7 @@ def align(cv2, np, page, blank):
             )
     if np.isnan(shift).all():
         return page
-    shift = _fill(cv2, np, shift)
+    shift = _fill(cv2, np, _outliers(np, shift, ODD * PPMM / 2))
     shift = cv2.medianBlur(shift, 3) if rows >= 3 and cols >= 3 else shift
     H, W = page.shape[:2]
     # the shifts hold at the squares' centres, in half-resolution pixels
@@ -1332,6 +1334,31 @@ def align(cv2, np, page, blank):
     field[..., 0] += np.arange(W, dtype=np.float32)[None, :]
     field[..., 1] += np.arange(H, dtype=np.float32)[:, None]
     return cv2.remap(page, field, None, cv2.INTER_LINEAR, borderValue=(255, 255, 255))
+
+
+def _outliers(np, shift, limit: float):
+    """The shifts (NaN where unknown) without those `limit` or more from the median of
+    their known neighbours (four at least): a square matched a period off on a board
+    of like cells, or along a line of text. Dropped before the gaps are filled, as the
+    gaps are filled from the neighbours."""
+    rows, cols = shift.shape[:2]
+    out = shift.copy()
+    for i in range(rows):
+        for j in range(cols):
+            if np.isnan(shift[i, j, 0]):
+                continue
+            known = [
+                shift[y, x]
+                for y in range(max(0, i - 1), min(rows, i + 2))
+                for x in range(max(0, j - 1), min(cols, j + 2))
+                if (y, x) != (i, j) and not np.isnan(shift[y, x, 0])
+            ]
+            if len(known) < 4:
+                continue
+            middle = np.median(np.array(known), axis=0)
+            if float(np.hypot(*(shift[i, j] - middle))) >= limit:
+                out[i, j] = np.nan
+    return out
 
 
 def _vertex(three) -> float:
