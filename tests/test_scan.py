@@ -1438,3 +1438,13 @@ def test_a_square_matched_off_its_neighbours_is_dropped_before_the_gaps_are_fill
     out = reader._outliers(np, shift, reader.ODD * mm)
     dropped = {(int(a), int(b)) for a, b in zip(*np.nonzero(np.isnan(out[..., 0]) & ~np.isnan(shift[..., 0])))}
     assert dropped == {(3, 4)}
+
+
+def test_no_shift_known_is_no_shift():
+    """`_fill` grows the known shifts into the gaps; with none known (every square's match
+    dropped as a wrong one) it would grow forever: the page is then not moved."""
+    gaps = np.full((3, 4, 2), np.nan, np.float32)
+    assert (reader._fill(cv2, np, gaps) == 0).all()
+    one = gaps.copy()
+    one[1, 2] = (4.0, -2.0)
+    assert (reader._fill(cv2, np, one) == (4.0, -2.0)).all()

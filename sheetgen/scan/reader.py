@@ -1369,7 +1369,10 @@ def _vertex(three) -> float:
 
 
 def _fill(cv2, np, shift):
-    """Missing shifts (NaN) from the mean of their known neighbours, growing outwards."""
+    """Missing shifts (NaN) from the mean of their known neighbours, growing outwards;
+    none at all known: no shift (0)."""
+    if np.isnan(shift[..., 0]).all():
+        return np.zeros_like(shift)
     shift = shift.copy()
     while np.isnan(shift[..., 0]).any():
         known = (~np.isnan(shift[..., 0])).astype(np.float32)
