@@ -768,7 +768,8 @@ def scan(images, layout_ref, output, then_score, check_png, lang, force, save, a
     one game record: one player per sheet, named from the file names.
 
     A two-page sheet's photos are paired by name: alice-empire.jpg with
-    alice-village.jpg. A page printed two sheets a page gives two players,
+    alice-village.jpg; a scanner's PDF pairs its pages in turn (a player's
+    pages one after the other). A page printed two sheets a page gives two players,
     page-1 and page-2. Unsure boxes are listed and left empty; numbers written
     by hand are left for you to fill in.
 

@@ -184,6 +184,45 @@ def test_two_pages_paired_by_name_and_numbers_left_to_fill(tmp_path):
     assert "players[0] 'alice': favors: expected a whole number" in result.output
 
 
+def _scanned_pdf(path, pages):
+    """A scanner's PDF of Imperial Settlers pages, one a page (`pages`: page ids in turn)."""
+    from PIL import Image
+
+    images = [
+        Image.fromarray(_photo("imperial-settlers", page, 40 + n, dpi=150, share=0.3)[0])
+        for n, page in enumerate(pages)
+    ]
+    images[0].save(path, save_all=True, append_images=images[1:], resolution=150)
+    return str(path)
+
+
+def test_a_scanned_pdf_pairs_a_players_pages_in_turn(tmp_path):
+    """A duplex scan of two players' Imperial Settlers sheets: a PDF's pages cannot be named
+    alice-empire and alice-village, so a player's pages are the PDF's pages in turn, in any
+    order (the second player's back scanned first), the next player starting where a page
+    comes again. (Each page was a player of its own, then refused as one with no village.)"""
+    from sheetgen.scan.record import _player_keys, read_photos
+
+    path = _scanned_pdf(tmp_path / "scans.pdf", ["empire", "village", "village", "empire"])
+    reads = read_photos([path])
+    assert _player_keys(reads) == ["scans-1", "scans-1", "scans-2", "scans-2"]
+    out = tmp_path / "game.yaml"
+    result = CliRunner().invoke(cli, ["scan", path, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert "- name: scans-1" in text and "- name: scans-2" in text and text.count("village: {") == 2
+
+
+def test_a_scanned_pdf_missing_a_page_says_how_to_scan(tmp_path):
+    path = _scanned_pdf(tmp_path / "scans.pdf", ["empire", "empire", "village"])
+    result = CliRunner().invoke(cli, ["scan", path])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == (
+        "Error: scans.pdf page 1: player 'scans-1' has no photo of the 'village' page; "
+        "scan a player's pages one after the other (empire, village)"
+    )
+
+
 def test_pencil_garden_cells_are_left_as_question_marks(tmp_path):
     img, truth = _photo("harvest-dice-normal", "sheet", 11, dpi=200, share=0.5, colours=False)
     result = CliRunner().invoke(cli, ["scan", _save(tmp_path, "dan.jpg", img), "--score"])

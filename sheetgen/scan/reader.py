@@ -159,6 +159,7 @@ class Photo:
     name: str  # the file name, and the page number of a scanned PDF
     stem: str  # the player's name by default
     rgb: object  # numpy array, H x W x 3
+    pdf: str = ""  # a PDF's page: the PDF's file name without its suffix (its pages are paired in turn)
 
 
 @dataclass
@@ -263,7 +264,7 @@ def _pdf_photos(path: str, stem: str, data: bytes) -> list[Photo]:
                     f"{path}: its pages are too large to read ({MAX_PDF_TOTAL / 1e6:.0f} megapixels at most)"
                 )
             picture = page.render(scale=scale, may_draw_forms=True).to_pil().convert("RGB")
-            out.append(Photo(f"{Path(path).name} page {n + 1}", f"{stem}-{n + 1}", np.asarray(picture)))
+            out.append(Photo(f"{Path(path).name} page {n + 1}", f"{stem}-{n + 1}", np.asarray(picture), stem))
     except RecordError:
         raise
     except Exception as exc:  # noqa: BLE001 - a page pdfium cannot draw

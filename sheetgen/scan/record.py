@@ -23,6 +23,24 @@ def _player_key(read: PageRead) -> str:
     return stem
 
 
+def _player_keys(reads: list[PageRead]) -> list[str]:
+    """Which player each photo of a sheet of several pages belongs to: by its file name
+    (`_player_key`); a scanned PDF's pages in turn, a player's pages one after the other in
+    any order (a duplex scan: the back after the front), the next player's starting where
+    a page comes again: `scans-1`, `scans-2`..."""
+    keys, count, current = [], {}, {}
+    for r in reads:
+        pdf = r.photo.pdf
+        if not pdf:
+            keys.append(_player_key(r))
+            continue
+        if pdf not in count or r.page_id in current[pdf]:
+            count[pdf], current[pdf] = count.get(pdf, 0) + 1, set()
+        current[pdf].add(r.page_id)
+        keys.append(f"{pdf}-{count[pdf]}")
+    return keys
+
+
 def group_sheets(reads: list[PageRead]) -> list[tuple[str, dict]]:
     """(player name, every page's box values merged) per player, in the photos' order."""
     layout = reads[0].layout
@@ -38,22 +56,22 @@ def group_sheets(reads: list[PageRead]) -> list[tuple[str, dict]]:
             named[r.photo.stem] = r
         return [(r.photo.stem, r.values) for r in reads]
     players: dict[str, dict] = {}
-    for r in reads:
-        mine = players.setdefault(_player_key(r), {})
+    named = f"name a player's photos <name>-{'.jpg, <name>-'.join(pages)}.jpg"
+    for r, key in zip(reads, _player_keys(reads), strict=True):
+        mine = players.setdefault(key, {})
         if r.page_id in mine:
             raise RecordError(
-                f"{r.photo.name}: a second '{r.page_id}' page for player '{_player_key(r)}' "
-                f"(also {mine[r.page_id].photo.name}); name a player's photos <name>-{'.jpg, <name>-'.join(pages)}.jpg"
+                f"{r.photo.name}: a second '{r.page_id}' page for player '{key}' (also {mine[r.page_id].photo.name}); "
+                + named
             )
         mine[r.page_id] = r
     out = []
     for name, mine in players.items():
         missing = [p for p in pages if p not in mine]
         if missing:
-            raise RecordError(
-                f"{next(iter(mine.values())).photo.name}: player '{name}' has no photo of the "
-                f"'{', '.join(missing)}' page; name a player's photos <name>-{'.jpg, <name>-'.join(pages)}.jpg"
-            )
+            first = next(iter(mine.values())).photo
+            hint = f"scan a player's pages one after the other ({', '.join(pages)})" if first.pdf else named
+            raise RecordError(f"{first.name}: player '{name}' has no photo of the '{', '.join(missing)}' page; {hint}")
         values: dict = {}
         for p in pages:
             values.update(mine[p].values)
@@ -79,7 +97,11 @@ def read_photos(paths: list[str], layout_ref: str | None = None, notes: list | N
             if note:
                 notes.append(note)
             for k, markers in enumerate(sheets, 1):
-                one = photo if len(sheets) == 1 else Photo(f"{photo.name} sheet {k}", f"{photo.stem}-{k}", photo.rgb)
+                one = (
+                    photo
+                    if len(sheets) == 1
+                    else Photo(f"{photo.name} sheet {k}", f"{photo.stem}-{k}", photo.rgb, photo.pdf)
+                )
                 read = read_photo(one, layout_ref, markers)
                 if reads and read.layout.id != reads[0].layout.id:
                     raise RecordError(
