@@ -1172,17 +1172,8 @@ def _two_up(tmp_path, marked_cells, paper="a4", seed=7):
     grid, truths = impose.grid(paper, 2), []
     for cell in range(2):
         x, y, s = grid.place(cell, layout.width, layout.height)
-        truth = {}
-        for box in display.boxes():
-            if box.kind == "write" and box.field not in cells:
-                continue
-            marked = cell in marked_cells and bool(rng.random() < 0.4)
-            letter = str(rng.choice(list(synth.INKS))) if box.field in cells else ""
-            truth[box.field] = (letter if marked else "") if box.field in cells else marked
-            if marked:
-                origin = (x * dpi / 25.4, y * dpi / 25.4)
-                synth.draw_mark(cv2, img, box, s * dpi / 25.4, origin, rng, synth.INKS.get(letter, synth.PENCIL))
-        truths.append(truth)
+        origin, share = (x * dpi / 25.4, y * dpi / 25.4), 0.4 if cell in marked_cells else None
+        truths.append(synth.mark_boxes(cv2, img, display, cells, s * dpi / 25.4, origin, rng, share))
     photo = synth.degrade(cv2, np, img, rng, dpi)
     path = tmp_path / "page.jpg"
     cv2.imwrite(str(path), cv2.cvtColor(photo, cv2.COLOR_RGB2BGR))
@@ -1352,16 +1343,8 @@ def _printed(tmp_path, lid, page, options, seed=5, qr=True):
     at = placement(display, "a4")
     cells = reader.grid_cells(layout, page)
     rng = np.random.default_rng(seed)
-    truth = {}
-    for box in display.boxes():
-        if box.kind == "write" and box.field not in cells:
-            continue
-        marked = bool(rng.random() < 0.4)
-        letter = str(rng.choice(list(synth.INKS))) if box.field in cells else ""
-        truth[box.field] = (letter if marked else "") if box.field in cells else marked
-        if marked:
-            origin = (at.left * dpi / 25.4, at.top * dpi / 25.4)
-            synth.draw_mark(cv2, img, box, dpi / 25.4, origin, rng, synth.INKS.get(letter, synth.PENCIL))
+    origin = (at.left * dpi / 25.4, at.top * dpi / 25.4)
+    truth = synth.mark_boxes(cv2, img, display, cells, dpi / 25.4, origin, rng, 0.4)
     if not qr:
         x, y, size = (round(v * dpi / 25.4) for v in scanmarks.qr_spot(layout.width))
         left, top = round(at.left * dpi / 25.4), round(at.top * dpi / 25.4)

@@ -192,22 +192,22 @@ def load_photos(path: str) -> list[Photo]:
     stem = Path(path).stem
     if data[:1024].lstrip().startswith(b"%PDF-"):
         return _pdf_photos(path, stem, data)
+    too_large = (
+        f"{path}: an image of over {MAX_PHOTO_PIXELS / 1e6:.0f} megapixels; sheetgen reads no larger: make it smaller"
+    )
     try:
         with warnings.catch_warnings():  # Pillow's warning over 89 megapixels: MAX_PHOTO_PIXELS is ours
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             im = Image.open(io.BytesIO(data))
         with im:
             if im.width * im.height > MAX_PHOTO_PIXELS:  # (the header's size: nothing decoded yet)
-                raise Image.DecompressionBombError
+                raise RecordError(too_large)
             im = ImageOps.exif_transpose(im)
             if "A" in im.getbands() or "transparency" in im.info:  # transparent: on white paper
                 im = Image.alpha_composite(Image.new("RGBA", im.size, "white"), im.convert("RGBA"))
             return [Photo(Path(path).name, stem, np.asarray(_eight_bits(np, im).convert("RGB")))]
     except Image.DecompressionBombError:  # (Pillow's own, over twice its limit, on opening)
-        raise RecordError(
-            f"{path}: an image of over {MAX_PHOTO_PIXELS / 1e6:.0f} megapixels; "
-            "sheetgen reads no larger: make it smaller"
-        ) from None
+        raise RecordError(too_large) from None
     except (UnidentifiedImageError, OSError, ValueError) as exc:
         raise RecordError(f"{path}: not an image or a PDF that sheetgen can read ({exc.__class__.__name__})") from None
 

@@ -5,10 +5,11 @@ and the game's `record_from_sheets`."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from sheetgen.errors import Problem, RecordError, UsageError
-from sheetgen.scan.reader import UNSURE, PageRead, Photo, find_sheets, load_photos, read_photo
+from sheetgen.scan.reader import UNSURE, PageRead, find_sheets, load_photos, read_photo
 
 _DEFAULT_NAME = re.compile(r"Player [0-9]+")
 
@@ -56,13 +57,13 @@ def group_sheets(reads: list[PageRead]) -> list[tuple[str, dict]]:
             named[r.photo.stem] = r
         return [(r.photo.stem, r.values) for r in reads]
     players: dict[str, dict] = {}
-    named = f"name a player's photos <name>-{'.jpg, <name>-'.join(pages)}.jpg"
+    naming = f"name a player's photos <name>-{'.jpg, <name>-'.join(pages)}.jpg"
     for r, key in zip(reads, _player_keys(reads), strict=True):
         mine = players.setdefault(key, {})
         if r.page_id in mine:
             raise RecordError(
                 f"{r.photo.name}: a second '{r.page_id}' page for player '{key}' (also {mine[r.page_id].photo.name}); "
-                + named
+                + naming
             )
         mine[r.page_id] = r
     out = []
@@ -70,7 +71,7 @@ def group_sheets(reads: list[PageRead]) -> list[tuple[str, dict]]:
         missing = [p for p in pages if p not in mine]
         if missing:
             first = next(iter(mine.values())).photo
-            hint = f"scan a player's pages one after the other ({', '.join(pages)})" if first.pdf else named
+            hint = f"scan a player's pages one after the other ({', '.join(pages)})" if first.pdf else naming
             raise RecordError(f"{first.name}: player '{name}' has no photo of the '{', '.join(missing)}' page; {hint}")
         values: dict = {}
         for p in pages:
@@ -100,7 +101,7 @@ def read_photos(paths: list[str], layout_ref: str | None = None, notes: list | N
                 one = (
                     photo
                     if len(sheets) == 1
-                    else Photo(f"{photo.name} sheet {k}", f"{photo.stem}-{k}", photo.rgb, photo.pdf)
+                    else replace(photo, name=f"{photo.name} sheet {k}", stem=f"{photo.stem}-{k}")
                 )
                 read = read_photo(one, layout_ref, markers)
                 if reads and read.layout.id != reads[0].layout.id:

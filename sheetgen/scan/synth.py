@@ -129,11 +129,20 @@ def photo(
     ppmm = dpi / 25.4
     cells = grid_cells(layout, page_id)
     share = rng.uniform(0.2, 0.6) if share is None else share
+    truth = mark_boxes(cv2, img, display, cells, ppmm, origin, rng, share, colours)
+    return (degrade(cv2, np, img, rng, dpi) if photographed else img), truth
+
+
+def mark_boxes(cv2, img, display, cells: set, ppmm: float, origin, rng, share: float | None, colours: bool = True):
+    """Pencil marks on a random `share` of a page's markable boxes (`display`'s, drawn on
+    `img` at `ppmm` from `origin` px), a grid cell's (`cells`) in a dice colour (or
+    pencil, its letter '?', when not `colours`): the truth, a field's letter or True.
+    `share` None: no box marked (and no draw of `rng` for it)."""
     truth = {}
     for box in display.boxes():
         if box.kind == "write" and box.field not in cells:
             continue
-        marked = bool(rng.random() < share)
+        marked = share is not None and bool(rng.random() < share)
         if box.field in cells:
             letter = str(rng.choice(list(INKS))) if colours else "?"
             truth[box.field] = letter if marked else ""
@@ -143,4 +152,4 @@ def photo(
             colour = PENCIL
         if marked:
             draw_mark(cv2, img, box, ppmm, origin, rng, colour)
-    return (degrade(cv2, np, img, rng, dpi) if photographed else img), truth
+    return truth
