@@ -1470,3 +1470,32 @@ def test_no_shift_known_is_no_shift():
     one = gaps.copy()
     one[1, 2] = (4.0, -2.0)
     assert (reader._fill(cv2, np, one) == (4.0, -2.0)).all()
+
+
+def test_a_square_at_the_page_edge_is_looked_for_on_both_sides(monkeypatch):
+    """Third-generator photo 45 of seed 1, its page rasterised by poppler instead of
+    pdfium (a village sheet, lens barrel distortion): the squares along the page's left
+    edge could only be looked for to their right (the rectified photo ended at the
+    page's edge), and the print there sits 0.7 mm to the left: a square matched 2.5 mm off
+    instead, and the empty sawmill_1 box read marked (its printed icon and border showing
+    as ink). `align` now gets REACH mm of the photo around the page. Here the page moved
+    1.2 mm left and 0.8 mm up: the squares of the first row and column that hold print
+    are found there too (before, none was), and the page is put back."""
+    display, blank = reader.blank_page(load_layout("imperial-settlers"), "village", None, "en")
+    m = round(reader.REACH * reader.PPMM)
+    around = cv2.copyMakeBorder(blank, m, m, m, m, cv2.BORDER_CONSTANT, value=255)
+    dx, dy = -1.2 * reader.PPMM, -0.8 * reader.PPMM
+    around = cv2.warpAffine(around, np.float32([[1, 0, dx], [0, 1, dy]]), around.shape[::-1], borderValue=255)
+    seen = {}
+    real = reader._outliers
+    monkeypatch.setattr(
+        reader, "_outliers", lambda np_, shift, limit: seen.setdefault("shift", real(np_, shift, limit))
+    )
+    page = reader.align(cv2, np, cv2.cvtColor(around, cv2.COLOR_GRAY2RGB), blank)
+    shift = seen["shift"] * 2 / reader.PPMM  # mm
+    edges = np.concatenate([shift[0], shift[1:, 0]])
+    right = np.hypot(*(edges - (-1.2, -0.8)).T) < 0.15
+    assert right.sum() >= 0.8 * len(edges)
+    assert page.shape[:2] == blank.shape
+    moved = np.abs(around[m:-m, m:-m].astype(int) - blank).mean()
+    assert np.abs(cv2.cvtColor(page, cv2.COLOR_RGB2GRAY).astype(int) - blank).mean() < moved / 4

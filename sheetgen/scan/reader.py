@@ -489,9 +489,13 @@ def homography(markers: dict, width: float, height: float):
     return h
 
 
-def warp(photo: Photo, h, width: float, height: float):
-    cv2, _ = need_cv()
-    size = (round(width * PPMM), round(height * PPMM))
+def warp(photo: Photo, h, width: float, height: float, margin: float = 0.0):
+    """The photo mapped onto the page (`h`: photo to page pixels), with `margin` mm of
+    what lies around the page on every side."""
+    cv2, np = need_cv()
+    m = round(margin * PPMM)
+    size = (round(width * PPMM) + 2 * m, round(height * PPMM) + 2 * m)
+    h = np.array([[1, 0, m], [0, 1, m], [0, 0, 1]], np.float64) @ h
     return cv2.warpPerspective(photo.rgb, h, size, flags=cv2.INTER_AREA, borderValue=(255, 255, 255))
 
 
@@ -1052,7 +1056,7 @@ def read_photo(photo: Photo, layout_ref: str | None = None, markers: dict | None
     h = homography(markers, layout.width, layout.height)
     lang = qr["lang"] if qr["lang"] in layout.title else "en"
     display, blank = blank_page(layout, qr["page"], qr["players"], lang, qr["grey"])
-    page = align(cv2, np, warp(photo, h, layout.width, layout.height), blank)
+    page = align(cv2, np, warp(photo, h, layout.width, layout.height, REACH), blank)
     cells = grid_cells(layout, qr["page"])
     values, readings, scores, spreads, boxes, troubles = read_boxes(page, blank, display.boxes(), cells)
     said = [f"{photo.name}: {TROUBLES[t]}" for t in troubles]
@@ -1291,17 +1295,22 @@ def contrast(cv2, np, ink, plain) -> float:
     return min(max(seen / float(np.median(plain[mask])), CONTRAST), 1.0)
 
 
-def align(cv2, np, page, blank):
+def align(cv2, np, around, blank):
     """The rectified photo moved onto the blank page piece by piece (see TILE): each
     TILE mm square of the blank page that holds print is matched in the photo within
     REACH mm (normalised cross-correlation, at half resolution, the peak refined to a
     fraction of a pixel); a shift is kept only when the match is clear and inside the
     reach. The shifts, without those far from their neighbours' (`_outliers`: a wrong
     match), filled in from their neighbours where a square holds no print, and
-    median-filtered, make a smooth field the photo is remapped by."""
-    half = cv2.resize(cv2.cvtColor(page, cv2.COLOR_RGB2GRAY), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    plain = cv2.resize(blank, (half.shape[1], half.shape[0]), interpolation=cv2.INTER_AREA)
-    t, r = round(TILE * PPMM / 2), round(REACH * PPMM / 2)
+    median-filtered, make a smooth field the photo is remapped by. `around`: the
+    rectified photo with REACH mm of what lies around the page (`warp`), so that a
+    square at the page's edge is looked for on both sides too; the page returned is the
+    blank page's size."""
+    H, W = blank.shape[:2]
+    m = (around.shape[0] - H) // 2  # the margin around the page, px
+    half = cv2.resize(cv2.cvtColor(around, cv2.COLOR_RGB2GRAY), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    plain = cv2.resize(blank, (round(W / 2), round(H / 2)), interpolation=cv2.INTER_AREA)
+    t, r, e = round(TILE * PPMM / 2), round(REACH * PPMM / 2), m // 2
     rows, cols = plain.shape[0] // t, plain.shape[1] // t
     shift = np.full((rows, cols, 2), np.nan, np.float32)
     for i in range(rows):
@@ -1310,31 +1319,31 @@ def align(cv2, np, page, blank):
             tpl = plain[y0 : y0 + t, x0 : x0 + t]
             if tpl.std() < 12:  # plain paper, nothing to match
                 continue
-            wy, wx = max(0, y0 - r), max(0, x0 - r)
-            res = cv2.matchTemplate(half[wy : y0 + t + r, wx : x0 + t + r], tpl, cv2.TM_CCOEFF_NORMED)
+            wy, wx = max(0, y0 + e - r), max(0, x0 + e - r)  # the window, in `half`
+            res = cv2.matchTemplate(half[wy : y0 + e + t + r, wx : x0 + e + t + r], tpl, cv2.TM_CCOEFF_NORMED)
             _, peak, _, (px, py) = cv2.minMaxLoc(res)
-            if peak < res[y0 - wy, x0 - wx] + CLEARER:  # as good where the page says (a band): kept there
-                px, py = x0 - wx, y0 - wy
+            at = (x0 + e - wx, y0 + e - wy)  # where the page says the square is, in `res`
+            if peak < res[at[1], at[0]] + CLEARER:  # as good where the page says (a band): kept there
+                px, py = at
             if peak < 0.5 or not (0 < px < res.shape[1] - 1 and 0 < py < res.shape[0] - 1):
                 continue
             shift[i, j] = (
-                px + _vertex(res[py, px - 1 : px + 2]) - (x0 - wx),
-                py + _vertex(res[py - 1 : py + 2, px]) - (y0 - wy),
+                px + _vertex(res[py, px - 1 : px + 2]) - at[0],
+                py + _vertex(res[py - 1 : py + 2, px]) - at[1],
             )
     if np.isnan(shift).all():
-        return page
+        return around[m : m + H, m : m + W]
     shift = _fill(cv2, np, _outliers(np, shift, ODD * PPMM / 2))
     shift = cv2.medianBlur(shift, 3) if rows >= 3 and cols >= 3 else shift
-    H, W = page.shape[:2]
     # the shifts hold at the squares' centres, in half-resolution pixels
     field = cv2.resize(shift * 2, (cols * t * 2, rows * t * 2), interpolation=cv2.INTER_LINEAR)
     field = cv2.copyMakeBorder(
         field, 0, max(0, H - field.shape[0]), 0, max(0, W - field.shape[1]), cv2.BORDER_REPLICATE
     )
     field = field[:H, :W]
-    field[..., 0] += np.arange(W, dtype=np.float32)[None, :]
-    field[..., 1] += np.arange(H, dtype=np.float32)[:, None]
-    return cv2.remap(page, field, None, cv2.INTER_LINEAR, borderValue=(255, 255, 255))
+    field[..., 0] += np.arange(m, m + W, dtype=np.float32)[None, :]
+    field[..., 1] += np.arange(m, m + H, dtype=np.float32)[:, None]
+    return cv2.remap(around, field, None, cv2.INTER_LINEAR, borderValue=(255, 255, 255))
 
 
 def _outliers(np, shift, limit: float):
