@@ -99,8 +99,17 @@ BARE_PIXELS = 10_000  # ...judged only on this much bare paper at least
 # the blank page's print: where its darkness is over PRINT (text, lines, icons; see `contrast`)
 PRINT = 0.6
 # a round box is unsure, never empty, when ink goes RING[0] of the way round it along its
-# printed ring (see `ringed`), RING[1] more than round the page's round boxes' median
+# printed ring (see `ringed`), RING[1] more than round the page's round boxes' median; marked
+# when a mark's dark core does (a step circled on an Imperial Settlers colony ladder)
 RING = (0.7, 0.5)
+# a square box is marked when a stroke goes ROUND[0] of the way round inside it (a circle
+# drawn in the box, along its border: its middle is bare; see `round_inside`), ROUND[1]
+# more than inside the page's square boxes (their median: a border every box shows as ink)
+ROUND = (0.75, 0.5)
+# a square box is unsure, never empty, when TINT[0] of the bare part of its inside (0.5 mm
+# from any print) is coloured (over the paper's floor, `paper_floor`), TINT[1] more than the
+# page's square boxes' median: a highlighter's fill, as light as the paper in grey
+TINT = (0.5, 0.4)
 CREASE = 40.0  # mm: a faint straight line this long is a crease (see `creases`)
 MAX_PDF_PAGES = 24  # pages read from one PDF at most: a game's sheets (12 players, 2 pages each)
 PDF_DPI = (150, 250, 200)  # a PDF page is drawn at its image's resolution within these (or the last)
@@ -820,6 +829,8 @@ def decide(
     circled: bool = False,
     touching: bool = False,
     washed: bool = False,
+    round_in: bool = False,
+    tinted: bool = False,
 ) -> str:
     """MARKED, EMPTY or UNSURE from the ink score of a box's inside, its spread, the
     share of it clearly dark (CORE), the share holding a faint trace (FAINT, or unlike
@@ -836,13 +847,19 @@ def decide(
     only a mark with twice HIGH of ink, dark through (THROUGH), spread, held or long, is marked. A
     round box `circled` along its printed ring (see `ringed`) with no ink in it is unsure:
     no mark in it, but no empty box. A dot (see DOT) is marked, unless the box is `touching`
-    its neighbours. On a `washed` out photo (see `washed_out`) no box is empty: unsure."""
+    its neighbours. On a `washed` out photo (see `washed_out`) no box is empty: unsure. A
+    box with a dark stroke going `round_in` it (a square box, see `round_inside`) or round
+    its printed ring (a round box, `ringed`) is marked, unless the ink is like its print
+    (on a noisy photo, only as a mark is there); a square box `tinted` (see TINT) is not
+    empty."""
     marks = spread >= SPREAD or score >= SURE or held >= HELD or long >= LONG or middle >= MIDDLE
     if noisy and score > LOW:
         dark = core >= max(LOW, THROUGH * score)
         return MARKED if score >= 2 * HIGH and marks and dark and not like_print else UNSURE
+    if round_in and not like_print:
+        return MARKED
     if score <= LOW:
-        return EMPTY if faint <= max(FAINT_LOW, NOISE * noise) and not (circled or washed) else UNSURE
+        return EMPTY if faint <= max(FAINT_LOW, NOISE * noise) and not (circled or washed or tinted) else UNSURE
     if score >= HIGH and marks and core >= LOW and not like_print:
         return MARKED
     light = score < HIGH and core >= LIGHT[0] and spread >= LIGHT[1] and middle >= LIGHT[2]
@@ -1107,6 +1124,15 @@ def read_boxes(page, blank, all_boxes, cells: set):
     values, readings, scores, spreads, boxes = {}, {}, {}, {}, []
     seen, cell_ink = [], {}  # (box, its inside's darkness, what decide() is given); a grid cell's hsv and ink
     rings = {}  # a round box's field: how far round it ink goes along its ring (`ringed`)
+    dark_rings = {}  # ...a mark's dark core
+    rounds = {}  # a square box's field: how far round inside it ink goes (`round_inside`)
+    arounds = {}  # ...and round it, outside (`round_outside`)
+    tints = {}  # ...and the share of the bare part of its inside coloured (see TINT)
+    far = cv2.dilate((plain > 0.1).astype(np.uint8), np.ones((round(PPMM) + 1,) * 2, np.uint8)) == 0
+    insides = np.zeros(printed.shape, bool)  # every box's inside (its marks), on the page
+    for box in all_boxes:
+        x, y, w, hh = (round(v * PPMM) for v in inside(box))
+        insides[max(0, y) : y + hh, max(0, x) : x + w] = True
     H, W = printed.shape
     read = [box for box in all_boxes if box.kind != "write" or box.field in cells]
     shifts = {box.field: box_shift(cv2, np, ink, plain, box) for box in read}
@@ -1147,6 +1173,14 @@ def read_boxes(page, blank, all_boxes, cells: set):
         like_print = _like_print(np, part, on_print[window][sl], print_here[sl] < 0.1)
         if box.kind == "round":
             rings[box.field] = ringed(np, extra, box, origin)
+            dark_rings[box.field] = ringed(np, core, box, origin)
+        elif box.field not in cells:
+            rounds[box.field] = round_inside(np, core, box, origin)
+            if box.kind != "mini":
+                arounds[box.field] = round_outside(np, extra & ~insides[window], box, origin)
+            bare = far[window][sl]
+            if bare.mean() >= 0.15:
+                tints[box.field] = float((coloured[photo][sl] & bare).sum() / bare.sum())
         dark_core = float(strong.mean()) if part.size else 0.0
         seen.append(
             (box, np.where(crease[photo][sl], 0.0, dark[sl]), (score, reach, dark_core, hold, like_print, long))
@@ -1158,11 +1192,16 @@ def read_boxes(page, blank, all_boxes, cells: set):
     base = wash(np, [f[0] for _, _, f in seen], [d for _, d, _ in seen])
     # a photo that shows the printed rings darker than on the blank page shows them all so
     ring_median = float(np.median(list(rings.values()))) if rings else 0.0
+    dark_median = float(np.median(list(dark_rings.values()))) if dark_rings else 0.0
+    round_median = float(np.median(list(rounds.values()))) if rounds else 0.0
+    around_median = float(np.median(list(arounds.values()))) if arounds else 0.0
+    tint_median = float(np.median(list(tints.values()))) if tints else 0.0
     middles = [faint_trace(cv2, np, d - base, faint_t) for _, d, _ in seen]
     noise = photo_trace(np, [f[0] for _, _, f in seen], middles)
     for (box, _, (score, reach, dark_core, hold, like_print, long)), faint in zip(seen, middles, strict=True):
         faintest = max(faint, unlike.get(box.field, 0.0))
-        ring = rings.get(box.field, 0.0)
+        ring, round_ = rings.get(box.field, 0.0), rounds.get(box.field, 0.0)
+        around, dark_ring = arounds.get(box.field, 0.0), dark_rings.get(box.field, 0.0)
         reading = decide(
             score,
             reach,
@@ -1174,9 +1213,13 @@ def read_boxes(page, blank, all_boxes, cells: set):
             noise=noise,
             long=long,
             noisy=noisy,
-            circled=ring >= RING[0] and ring - ring_median >= RING[1],
+            circled=(ring >= RING[0] and ring - ring_median >= RING[1])
+            or (around >= RING[0] and around - around_median >= RING[1]),
             touching=box.kind == "mini",
             washed=washed,
+            round_in=(round_ >= ROUND[0] and round_ - round_median >= ROUND[1])
+            or (dark_ring >= RING[0] and dark_ring - dark_median >= RING[1]),
+            tinted=tints.get(box.field, 0.0) >= TINT[0] and tints.get(box.field, 0.0) - tint_median >= TINT[1],
         )
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
         boxes.append(box)
@@ -1202,6 +1245,43 @@ def ringed(np, extra, box, origin) -> float:
     cx, cy = (box.x + box.w / 2) * PPMM - origin[0], (box.y + box.h / 2) * PPMM - origin[1]
     r, edge = np.hypot(xx - cx, yy - cy) / PPMM, min(box.w, box.h) / 2
     band = extra & (r > edge - 1.0) & (r < edge + 1.5)
+    if not band.any():
+        return 0.0
+    sector = ((np.arctan2(yy[band] - cy, xx[band] - cx) + np.pi) / (2 * np.pi) * 36).astype(int) % 36
+    return float((np.bincount(sector, minlength=36) >= 2).mean())
+
+
+def round_inside(np, extra, box, origin) -> float:
+    """How much of the way round inside a square box a stroke goes: the share of the 36
+    sectors (10 degrees each) around its centre holding ink (`extra`, a mask around the
+    box, its top-left at `origin` px on the page, of a mark's dark core: a grey smear
+    rubbed out is not; 2 pixels at least) within its printed
+    border (0.3 mm in from it), 0.3 of the way out from the centre at least. A circle
+    drawn in the box along its border goes all the way round, and leaves the middle bare
+    (a ring over the inside that `decide` is given); a tick or a cross reaches a few
+    directions."""
+    h, w = extra.shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = (box.x + box.w / 2) * PPMM - origin[0], (box.y + box.h / 2) * PPMM - origin[1]
+    hx, hy = (box.w / 2 - 0.3) * PPMM, (box.h / 2 - 0.3) * PPMM
+    band = extra & (np.abs(xx - cx) < hx) & (np.abs(yy - cy) < hy)
+    band &= np.hypot(xx - cx, yy - cy) >= 0.3 * min(hx, hy)
+    if not band.any():
+        return 0.0
+    sector = ((np.arctan2(yy[band] - cy, xx[band] - cx) + np.pi) / (2 * np.pi) * 36).astype(int) % 36
+    return float((np.bincount(sector, minlength=36) >= 2).mean())
+
+
+def round_outside(np, extra, box, origin) -> float:
+    """How much of the way round a square box a stroke goes outside it: the share of the 36
+    sectors around its centre holding ink (`extra`, as `round_inside` takes it, without
+    any box's inside: its own and the others', where their marks are) up to 2.5 mm beyond
+    its corners. A circle drawn round the box goes all the way round (over its printed
+    border at the corners); a stroke straying in from the next box crosses a few sectors."""
+    h, w = extra.shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = (box.x + box.w / 2) * PPMM - origin[0], (box.y + box.h / 2) * PPMM - origin[1]
+    band = extra & (np.hypot(xx - cx, yy - cy) <= (np.hypot(box.w, box.h) / 2 + 2.5) * PPMM)
     if not band.any():
         return 0.0
     sector = ((np.arctan2(yy[band] - cy, xx[band] - cx) + np.pi) / (2 * np.pi) * 36).astype(int) % 36
