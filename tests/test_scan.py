@@ -1302,6 +1302,10 @@ def test_the_print_against_the_paper_tells_a_washed_out_photo():
     assert not reader.washed_out(np, gray, plain, bare)
     gray[plain > 0] = 130  # 0.52 of it: washed out
     assert reader.washed_out(np, gray, plain, bare)
+    # the fourth generator's photo 7 of seed 1, tone-mapped by the phone (HDR): its print
+    # lifted to 0.51 of the paper, but the paper grey (183): every mark shows
+    tone_mapped = np.where(plain > 0, 94, 183).astype(np.uint8)
+    assert not reader.washed_out(np, tone_mapped, plain, bare)
     assert not reader.washed_out(np, gray, plain, np.zeros_like(bare))  # no bare paper: cannot tell
     assert reader.decide(0.0, 0.0) == reader.EMPTY
     assert reader.decide(0.0, 0.0, washed=True) == reader.UNSURE  # on a washed-out photo no box is empty

@@ -83,6 +83,11 @@ CONTRAST = 0.6
 # their print at most 0.46 of their paper (one at 0.48 lost one); the four over 0.49 (0.50 to
 # 0.54) lost 2, 6, 22 and 24 marks
 WASHED = 0.49
+# ...and only when its bare paper shows WASHED_PAPER grey or lighter (of 255): a light stroke
+# is lost only where the paper is at the top of the range, clipped white. A phone's local
+# tone mapping (HDR) lifts the print as much, but leaves the paper grey (171-201 on three
+# photos of the fourth generator, every mark plain to see; the washed-out ones 254-255)
+WASHED_PAPER = 230
 # on a noisy photo (see `decide`) a mark's ink is dark through: its dark core THROUGH of it at
 # least. A mistake rubbed out leaves a grey smear that the raised ink threshold still takes
 # for ink, but little of it dark (probe seed 5 photo 57: 0.16-0.48 of it; the 244 marks of
@@ -1354,12 +1359,14 @@ def paper_floor(np, values, bare) -> float:
 def washed_out(np, gray, plain, bare) -> bool:
     """Whether a photo (`gray`, rectified) shows its print (where the blank page's darkness
     `plain` is over PRINT: text, lines, icons) lighter than WASHED of its `bare` paper's
-    brightness, medians: an over-exposed photo, its paper clipped white, shows a soft
-    pencil's light strokes white too. False with too little bare paper or print to tell."""
+    brightness, medians, its paper WASHED_PAPER or lighter: an over-exposed photo, its paper
+    clipped white, shows a soft pencil's light strokes white too. False with too little
+    bare paper or print to tell."""
     print_ = plain > PRINT
     if int(bare.sum()) < BARE_PIXELS or not print_.any():
         return False
-    return float(np.median(gray[print_])) > WASHED * float(np.median(gray[bare]))
+    paper = float(np.median(gray[bare]))
+    return paper >= WASHED_PAPER and float(np.median(gray[print_])) > WASHED * paper
 
 
 def contrast(cv2, np, ink, plain) -> float:
