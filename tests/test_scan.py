@@ -1564,3 +1564,47 @@ def test_a_box_coloured_with_a_highlighter_is_unsure_not_empty():
     assert readings["houses_6"] == reader.UNSURE
     assert [f for f, r in readings.items() if r != reader.EMPTY] == ["houses_6"]
     assert read(np.repeat(blank[..., None], 3, axis=2))["houses_6"] == reader.EMPTY
+
+
+def test_a_hue_between_red_and_orange_is_not_guessed():
+    """The fourth generator's photo 22 of seed 2 (a warm lamp, the phone's tone mapping):
+    its red pencils showed hues 6-8.6 (OpenCV's 0-180), its orange ones 18-27, and two
+    red cells were read carrots. An orange pencil shows 12 or so, a red one 178-2: a hue
+    of 5-9 is between them, '?' for the player to complete."""
+
+    def colour(hue):
+        hsv = np.zeros((10, 10, 3), np.uint8)
+        hsv[...] = (hue, 200, 200)
+        return reader._colour(np, hsv, np.ones((10, 10), bool))
+
+    assert [colour(h) for h in (178, 2, 4, 6, 8, 10, 12, 24, 30, 60)] == [
+        "T",
+        "T",
+        "T",
+        "?",
+        "?",
+        "C",
+        "C",
+        "C",
+        "?",
+        "S",
+    ]
+
+
+def test_most_round_boxes_of_a_page_circled_are_marks():
+    """The fourth generator's photo 7 of seed 2: four of the seven pig bonus boxes circled
+    (one filled with a highlighter), and two of the circles read empty: the ink going round
+    the others' rings raised their median (0.53) to where a full circle (1.0) was no more
+    than 0.5 above it. A page holds a few round boxes, often most of them marked: the
+    rings are measured against the lower quartile. Here on a rectified page."""
+    layout = load_layout("harvest-dice-normal")
+    display, blank = reader.blank_page(layout, "sheet", None, "en")
+    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "sheet")
+    page = np.repeat(blank[..., None], 3, axis=2)
+    circled = ["pig_bonus2", "pig_bonus3", "pig_bonus5", "pig_bonus6"]
+    for box in (b for b in boxes if b.field in circled):
+        centre = (round((box.x + box.w / 2) * reader.PPMM), round((box.y + box.h / 2) * reader.PPMM))
+        cv2.circle(page, centre, round((box.w / 2 + 0.5) * reader.PPMM), (60, 60, 70), 3)
+    _, readings, *_ = reader.read_boxes(page, blank, boxes, cells)
+    assert [f for f, r in readings.items() if r != reader.EMPTY] == circled
+    assert all(readings[f] == reader.MARKED for f in circled)

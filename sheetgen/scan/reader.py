@@ -141,8 +141,11 @@ CORNERS = ("top left", "top right", "bottom right", "bottom left")
 # a photo of several sheets (printed two or four a page): four markers make one sheet when
 # each maps onto where the sheet prints it, to GROUP of its side (see `_sheets`)
 GROUP = 0.3
-# ink colours of the Harvest Dice dice, as hue ranges (OpenCV hue, 0-180)
-COLOURS = {"T": ((0, 6), (160, 180)), "C": ((7, 25),), "S": ((35, 90),)}
+# ink colours of the Harvest Dice dice, as hue ranges (OpenCV hue, 0-180); a hue between two
+# ranges is '?'. Red and orange lie close (an orange pencil at 12, a red one at 178-2): under
+# a warm lamp and a phone's tone mapping the fourth generator's red pencils showed 6-8.6 and
+# its orange ones 18-27, and two red cells were read carrots: 5-9 is between them
+COLOURS = {"T": ((0, 5), (160, 180)), "C": ((9, 25),), "S": ((35, 90),)}
 AGREE = 0.85  # how closely the ink's hues must agree (the length of their mean direction)
 # a sheet is never quite flat (curled, creased, lifted at a corner) and the markers' corners
 # are found to a pixel or so: the homography of the corners can leave the middle of the page
@@ -1196,8 +1199,9 @@ def read_boxes(page, blank, all_boxes, cells: set):
             cell_ink[box.field] = (hsv_box, part)
     base = wash(np, [f[0] for _, _, f in seen], [d for _, d, _ in seen])
     # a photo that shows the printed rings darker than on the blank page shows them all so
-    ring_median = float(np.median(list(rings.values()))) if rings else 0.0
-    dark_median = float(np.median(list(dark_rings.values()))) if dark_rings else 0.0
+    # (a page has a few round boxes, often most of them marked: the lower quartile)
+    ring_median = float(np.percentile(list(rings.values()), 25)) if rings else 0.0
+    dark_median = float(np.percentile(list(dark_rings.values()), 25)) if dark_rings else 0.0
     round_median = float(np.median(list(rounds.values()))) if rounds else 0.0
     around_median = float(np.median(list(arounds.values()))) if arounds else 0.0
     tint_median = float(np.median(list(tints.values()))) if tints else 0.0
