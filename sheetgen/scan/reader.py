@@ -1200,8 +1200,8 @@ def read_boxes(page, blank, all_boxes, cells: set):
     base = wash(np, [f[0] for _, _, f in seen], [d for _, d, _ in seen])
     # a photo that shows the printed rings darker than on the blank page shows them all so
     # (a page has a few round boxes, often most of them marked: the lower quartile)
-    ring_median = float(np.percentile(list(rings.values()), 25)) if rings else 0.0
-    dark_median = float(np.percentile(list(dark_rings.values()), 25)) if dark_rings else 0.0
+    ring_floor = float(np.percentile(list(rings.values()), 25)) if rings else 0.0
+    dark_floor = float(np.percentile(list(dark_rings.values()), 25)) if dark_rings else 0.0
     round_median = float(np.median(list(rounds.values()))) if rounds else 0.0
     around_median = float(np.median(list(arounds.values()))) if arounds else 0.0
     tint_median = float(np.median(list(tints.values()))) if tints else 0.0
@@ -1222,12 +1222,12 @@ def read_boxes(page, blank, all_boxes, cells: set):
             noise=noise,
             long=long,
             noisy=noisy,
-            circled=(ring >= RING[0] and ring - ring_median >= RING[1])
+            circled=(ring >= RING[0] and ring - ring_floor >= RING[1])
             or (around >= RING[0] and around - around_median >= RING[1]),
             touching=box.kind == "mini",
             washed=washed,
             round_in=(round_ >= ROUND[0] and round_ - round_median >= ROUND[1])
-            or (dark_ring >= RING[0] and dark_ring - dark_median >= RING[1]),
+            or (dark_ring >= RING[0] and dark_ring - dark_floor >= RING[1]),
             tinted=tints.get(box.field, 0.0) >= TINT[0] and tints.get(box.field, 0.0) - tint_median >= TINT[1],
         )
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
@@ -1253,32 +1253,33 @@ def ringed(np, extra, box, origin) -> float:
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     cx, cy = (box.x + box.w / 2) * PPMM - origin[0], (box.y + box.h / 2) * PPMM - origin[1]
     r, edge = np.hypot(xx - cx, yy - cy) / PPMM, min(box.w, box.h) / 2
-    band = extra & (r > edge - 1.0) & (r < edge + 1.5)
+    return _round(np, extra & (r > edge - 1.0) & (r < edge + 1.5), xx - cx, yy - cy)
+
+
+def _round(np, band, dx, dy) -> float:
+    """The share of the 36 sectors (10 degrees each) round a centre holding 2 pixels of
+    `band` at least (`dx`, `dy`: each pixel's place from the centre)."""
     if not band.any():
         return 0.0
-    sector = ((np.arctan2(yy[band] - cy, xx[band] - cx) + np.pi) / (2 * np.pi) * 36).astype(int) % 36
+    sector = ((np.arctan2(dy[band], dx[band]) + np.pi) / (2 * np.pi) * 36).astype(int) % 36
     return float((np.bincount(sector, minlength=36) >= 2).mean())
 
 
 def round_inside(np, extra, box, origin) -> float:
     """How much of the way round inside a square box a stroke goes: the share of the 36
     sectors (10 degrees each) around its centre holding ink (`extra`, a mask around the
-    box, its top-left at `origin` px on the page, of a mark's dark core: a grey smear
-    rubbed out is not; 2 pixels at least) within its printed
-    border (0.3 mm in from it), 0.3 of the way out from the centre at least. A circle
-    drawn in the box along its border goes all the way round, and leaves the middle bare
-    (a ring over the inside that `decide` is given); a tick or a cross reaches a few
-    directions."""
+    box, its top-left at `origin` px on the page: a mark's dark core, as a grey smear
+    rubbed out is not; 2 pixels at least) within its printed border (0.3 mm in from it),
+    0.3 of the way out from the centre at least. A circle drawn in the box along its
+    border goes all the way round, and leaves the middle bare (a ring over the inside
+    that `decide` is given); a tick or a cross reaches a few directions."""
     h, w = extra.shape
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     cx, cy = (box.x + box.w / 2) * PPMM - origin[0], (box.y + box.h / 2) * PPMM - origin[1]
+    dx, dy = xx - cx, yy - cy
     hx, hy = (box.w / 2 - 0.3) * PPMM, (box.h / 2 - 0.3) * PPMM
-    band = extra & (np.abs(xx - cx) < hx) & (np.abs(yy - cy) < hy)
-    band &= np.hypot(xx - cx, yy - cy) >= 0.3 * min(hx, hy)
-    if not band.any():
-        return 0.0
-    sector = ((np.arctan2(yy[band] - cy, xx[band] - cx) + np.pi) / (2 * np.pi) * 36).astype(int) % 36
-    return float((np.bincount(sector, minlength=36) >= 2).mean())
+    band = extra & (np.abs(dx) < hx) & (np.abs(dy) < hy) & (np.hypot(dx, dy) >= 0.3 * min(hx, hy))
+    return _round(np, band, dx, dy)
 
 
 def round_outside(np, extra, box, origin) -> float:
@@ -1290,11 +1291,8 @@ def round_outside(np, extra, box, origin) -> float:
     h, w = extra.shape
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     cx, cy = (box.x + box.w / 2) * PPMM - origin[0], (box.y + box.h / 2) * PPMM - origin[1]
-    band = extra & (np.hypot(xx - cx, yy - cy) <= (np.hypot(box.w, box.h) / 2 + 2.5) * PPMM)
-    if not band.any():
-        return 0.0
-    sector = ((np.arctan2(yy[band] - cy, xx[band] - cx) + np.pi) / (2 * np.pi) * 36).astype(int) % 36
-    return float((np.bincount(sector, minlength=36) >= 2).mean())
+    dx, dy = xx - cx, yy - cy
+    return _round(np, extra & (np.hypot(dx, dy) <= (np.hypot(box.w, box.h) / 2 + 2.5) * PPMM), dx, dy)
 
 
 def _padded(cv2, np, mask, pad: int):
