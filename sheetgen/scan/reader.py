@@ -1273,11 +1273,8 @@ def round_inside(np, extra, box, origin) -> float:
     0.3 of the way out from the centre at least. A circle drawn in the box along its
     border goes all the way round, and leaves the middle bare (a ring over the inside
     that `decide` is given); a tick or a cross reaches a few directions."""
-    h, w = extra.shape
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    cx, cy = (box.x + box.w / 2) * PPMM - origin[0], (box.y + box.h / 2) * PPMM - origin[1]
-    dx, dy = xx - cx, yy - cy
     hx, hy = (box.w / 2 - 0.3) * PPMM, (box.h / 2 - 0.3) * PPMM
+    extra, dx, dy = _about(np, extra, box, origin, hx, hy)
     band = extra & (np.abs(dx) < hx) & (np.abs(dy) < hy) & (np.hypot(dx, dy) >= 0.3 * min(hx, hy))
     return _round(np, band, dx, dy)
 
@@ -1288,11 +1285,20 @@ def round_outside(np, extra, box, origin) -> float:
     any box's inside: its own and the others', where their marks are) up to 2.5 mm beyond
     its corners. A circle drawn round the box goes all the way round (over its printed
     border at the corners); a stroke straying in from the next box crosses a few sectors."""
-    h, w = extra.shape
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    reach = (np.hypot(box.w, box.h) / 2 + 2.5) * PPMM
+    extra, dx, dy = _about(np, extra, box, origin, reach, reach)
+    return _round(np, extra & (np.hypot(dx, dy) <= reach), dx, dy)
+
+
+def _about(np, mask, box, origin, hx: float, hy: float):
+    """The part of `mask` (its top-left at `origin` px on the page) within `hx`, `hy` px of
+    the box's centre (a pixel more), and each of its pixels' place from the centre."""
     cx, cy = (box.x + box.w / 2) * PPMM - origin[0], (box.y + box.h / 2) * PPMM - origin[1]
-    dx, dy = xx - cx, yy - cy
-    return _round(np, extra & (np.hypot(dx, dy) <= (np.hypot(box.w, box.h) / 2 + 2.5) * PPMM), dx, dy)
+    h, w = mask.shape
+    x0, x1 = max(0, int(cx - hx) - 1), min(w, int(cx + hx) + 2)
+    y0, y1 = max(0, int(cy - hy) - 1), min(h, int(cy + hy) + 2)
+    yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    return mask[y0:y1, x0:x1], xx - cx, yy - cy
 
 
 def _padded(cv2, np, mask, pad: int):
