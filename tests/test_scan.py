@@ -783,6 +783,12 @@ def test_a_tint_of_colour_rubbed_out_of_a_garden_cell_is_no_mark():
     assert readings["garden_r1_c3"] == reader.EMPTY
 
 
+def _ring(page, box, r_mm: float, colour, width: int) -> None:
+    """A circle of `r_mm` round the middle of `box`, drawn on a rectified page (RGB, PPMM)."""
+    centre = (round((box.x + box.w / 2) * reader.PPMM), round((box.y + box.h / 2) * reader.PPMM))
+    cv2.circle(page, centre, round(r_mm * reader.PPMM), colour, width)
+
+
 def test_a_circle_drawn_round_a_round_box_is_a_mark():
     """Photos 7 and 28 of `bench/scan_third.py --seed 1`, 50 of seed 2: a ballpoint or pencil
     circle drawn round a pig bonus box ('±1'), on and just outside its printed ring, left
@@ -799,8 +805,7 @@ def test_a_circle_drawn_round_a_round_box_is_a_mark():
     boxes, cells = list(display.boxes()), reader.grid_cells(layout, "sheet")
     page = np.repeat(blank[..., None], 3, axis=2)
     box = next(b for b in boxes if b.field == "pig_bonus6")
-    centre = (round((box.x + box.w / 2) * reader.PPMM), round((box.y + box.h / 2) * reader.PPMM))
-    cv2.circle(page, centre, round((box.w / 2 + 0.5) * reader.PPMM), (40, 60, 160), 3)  # a blue ballpoint
+    _ring(page, box, box.w / 2 + 0.5, (40, 60, 160), 3)  # a blue ballpoint
     _, readings, *_ = reader.read_boxes(page, blank, boxes, cells)
     assert readings["pig_bonus6"] == reader.MARKED
     assert [f for f, r in readings.items() if r != reader.EMPTY] == ["pig_bonus6"]
@@ -1523,9 +1528,7 @@ def test_a_circle_in_a_box_is_a_mark_and_one_round_it_is_unsure():
     page = np.repeat(blank[..., None], 3, axis=2)
 
     def ring(field, r):
-        b = next(b for b in boxes if b.field == field)
-        centre = (round((b.x + b.w / 2) * reader.PPMM), round((b.y + b.h / 2) * reader.PPMM))
-        cv2.circle(page, centre, round(r * reader.PPMM), (70, 70, 80), 4)  # a pencil, 0.5 mm
+        _ring(page, next(b for b in boxes if b.field == field), r, (70, 70, 80), 4)  # a pencil, 0.5 mm
 
     ring("houses_6", 3.3)  # an "O" in the box, 0.7 mm from its border
     ring("houses_3", 6.2)  # round the box
@@ -1603,8 +1606,7 @@ def test_most_round_boxes_of_a_page_circled_are_marks():
     page = np.repeat(blank[..., None], 3, axis=2)
     circled = ["pig_bonus2", "pig_bonus3", "pig_bonus5", "pig_bonus6"]
     for box in (b for b in boxes if b.field in circled):
-        centre = (round((box.x + box.w / 2) * reader.PPMM), round((box.y + box.h / 2) * reader.PPMM))
-        cv2.circle(page, centre, round((box.w / 2 + 0.5) * reader.PPMM), (60, 60, 70), 3)
+        _ring(page, box, box.w / 2 + 0.5, (60, 60, 70), 3)
     _, readings, *_ = reader.read_boxes(page, blank, boxes, cells)
     assert [f for f, r in readings.items() if r != reader.EMPTY] == circled
     assert all(readings[f] == reader.MARKED for f in circled)

@@ -12,6 +12,7 @@ and only when a sheet is read.
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import warnings
@@ -1200,17 +1201,14 @@ def read_boxes(page, blank, all_boxes, cells: set):
     base = wash(np, [f[0] for _, _, f in seen], [d for _, d, _ in seen])
     # a photo that shows the printed rings darker than on the blank page shows them all so
     # (a page has a few round boxes, often most of them marked: the lower quartile)
-    ring_floor = float(np.percentile(list(rings.values()), 25)) if rings else 0.0
-    dark_floor = float(np.percentile(list(dark_rings.values()), 25)) if dark_rings else 0.0
-    round_median = float(np.median(list(rounds.values()))) if rounds else 0.0
-    around_median = float(np.median(list(arounds.values()))) if arounds else 0.0
-    tint_median = float(np.median(list(tints.values()))) if tints else 0.0
+    quartile = functools.partial(np.percentile, q=25)
+    circled = standing_out(np, rings, RING, quartile) | standing_out(np, arounds, RING)
+    round_in = standing_out(np, rounds, ROUND) | standing_out(np, dark_rings, RING, quartile)
+    tinted = standing_out(np, tints, TINT)
     middles = [faint_trace(cv2, np, d - base, faint_t) for _, d, _ in seen]
     noise = photo_trace(np, [f[0] for _, _, f in seen], middles)
     for (box, _, (score, reach, dark_core, hold, like_print, long)), faint in zip(seen, middles, strict=True):
         faintest = max(faint, unlike.get(box.field, 0.0))
-        ring, round_ = rings.get(box.field, 0.0), rounds.get(box.field, 0.0)
-        around, dark_ring = arounds.get(box.field, 0.0), dark_rings.get(box.field, 0.0)
         reading = decide(
             score,
             reach,
@@ -1222,13 +1220,11 @@ def read_boxes(page, blank, all_boxes, cells: set):
             noise=noise,
             long=long,
             noisy=noisy,
-            circled=(ring >= RING[0] and ring - ring_floor >= RING[1])
-            or (around >= RING[0] and around - around_median >= RING[1]),
+            circled=box.field in circled,
             touching=box.kind == "mini",
             washed=washed,
-            round_in=(round_ >= ROUND[0] and round_ - round_median >= ROUND[1])
-            or (dark_ring >= RING[0] and dark_ring - dark_floor >= RING[1]),
-            tinted=tints.get(box.field, 0.0) >= TINT[0] and tints.get(box.field, 0.0) - tint_median >= TINT[1],
+            round_in=box.field in round_in,
+            tinted=box.field in tinted,
         )
         scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
         boxes.append(box)
@@ -1249,11 +1245,21 @@ def ringed(np, extra, box, origin) -> float:
     the band from 1 mm inside the ring to 1.5 mm outside it. A circle drawn round the box
     goes all the way round, out of its inside; a stroke straying in from the next box
     crosses a few sectors."""
-    h, w = extra.shape
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    cx, cy = (box.x + box.w / 2) * PPMM - origin[0], (box.y + box.h / 2) * PPMM - origin[1]
-    r, edge = np.hypot(xx - cx, yy - cy) / PPMM, min(box.w, box.h) / 2
-    return _round(np, extra & (r > edge - 1.0) & (r < edge + 1.5), xx - cx, yy - cy)
+    edge = min(box.w, box.h) / 2
+    extra, dx, dy = _about(np, extra, box, origin, (edge + 1.5) * PPMM, (edge + 1.5) * PPMM)
+    r = np.hypot(dx, dy) / PPMM
+    return _round(np, extra & (r > edge - 1.0) & (r < edge + 1.5), dx, dy)
+
+
+def standing_out(np, measures: dict, limits: tuple, floor=None) -> set:
+    """The fields whose measure (a box's field: how far round it ink goes, how much of it
+    is coloured...) is limits[0] at least and limits[1] over the page's `floor` of them
+    (the median, unless given): what the photo shows in every box of the kind (a printed
+    ring or border darker than on the blank page, a tint all over) is no mark."""
+    if not measures:
+        return set()
+    base = float((floor or np.median)(list(measures.values())))
+    return {key for key, v in measures.items() if v >= limits[0] and v - base >= limits[1]}
 
 
 def _round(np, band, dx, dy) -> float:
@@ -1265,29 +1271,29 @@ def _round(np, band, dx, dy) -> float:
     return float((np.bincount(sector, minlength=36) >= 2).mean())
 
 
-def round_inside(np, extra, box, origin) -> float:
+def round_inside(np, mask, box, origin) -> float:
     """How much of the way round inside a square box a stroke goes: the share of the 36
-    sectors (10 degrees each) around its centre holding ink (`extra`, a mask around the
-    box, its top-left at `origin` px on the page: a mark's dark core, as a grey smear
-    rubbed out is not; 2 pixels at least) within its printed border (0.3 mm in from it),
+    sectors (10 degrees each) around its centre holding ink (`mask`, around the box, its
+    top-left at `origin` px on the page: a mark's dark core, as a grey smear rubbed out is
+    not; 2 pixels at least) within its printed border (0.3 mm in from it),
     0.3 of the way out from the centre at least. A circle drawn in the box along its
     border goes all the way round, and leaves the middle bare (a ring over the inside
     that `decide` is given); a tick or a cross reaches a few directions."""
     hx, hy = (box.w / 2 - 0.3) * PPMM, (box.h / 2 - 0.3) * PPMM
-    extra, dx, dy = _about(np, extra, box, origin, hx, hy)
-    band = extra & (np.abs(dx) < hx) & (np.abs(dy) < hy) & (np.hypot(dx, dy) >= 0.3 * min(hx, hy))
+    mask, dx, dy = _about(np, mask, box, origin, hx, hy)
+    band = mask & (np.abs(dx) < hx) & (np.abs(dy) < hy) & (np.hypot(dx, dy) >= 0.3 * min(hx, hy))
     return _round(np, band, dx, dy)
 
 
-def round_outside(np, extra, box, origin) -> float:
+def round_outside(np, mask, box, origin) -> float:
     """How much of the way round a square box a stroke goes outside it: the share of the 36
-    sectors around its centre holding ink (`extra`, as `round_inside` takes it, without
+    sectors around its centre holding ink (`mask`, as `round_inside` takes it, without
     any box's inside: its own and the others', where their marks are) up to 2.5 mm beyond
     its corners. A circle drawn round the box goes all the way round (over its printed
     border at the corners); a stroke straying in from the next box crosses a few sectors."""
     reach = (np.hypot(box.w, box.h) / 2 + 2.5) * PPMM
-    extra, dx, dy = _about(np, extra, box, origin, reach, reach)
-    return _round(np, extra & (np.hypot(dx, dy) <= reach), dx, dy)
+    mask, dx, dy = _about(np, mask, box, origin, reach, reach)
+    return _round(np, mask & (np.hypot(dx, dy) <= reach), dx, dy)
 
 
 def _about(np, mask, box, origin, hx: float, hy: float):
