@@ -1569,6 +1569,64 @@ def test_a_box_coloured_with_a_highlighter_is_unsure_not_empty():
     assert read(np.repeat(blank[..., None], 3, axis=2))["houses_6"] == reader.EMPTY
 
 
+def test_a_ladder_step_coloured_with_a_highlighter_is_unsure_not_empty():
+    """The fourth generator's photo 13 of seed 1: a colony ladder step (a round box over
+    printed art) coloured with a green highlighter read empty: the tint was looked for in
+    square boxes only, where a fifth of the inside is bare paper; a step's is mostly print.
+    Any box with 2 mm² of bare paper inside is looked at now. Here on a rectified page."""
+    layout = load_layout("imperial-settlers-advanced")
+    display, blank = reader.blank_page(layout, "village", None, "en")
+    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "village")
+    page = np.repeat(blank[..., None], 3, axis=2).copy()
+    b = next(b for b in boxes if b.field == "mill_colony_2")
+    x, y, w, h = (round(v * reader.PPMM) for v in (b.x + 0.5, b.y + 0.5, b.w - 1.0, b.h - 1.0))
+    page[y : y + h, x : x + w] = np.minimum(page[y : y + h, x : x + w], np.uint8((150, 240, 120)))
+    _, readings, *_ = reader.read_boxes(page, blank, boxes, cells)
+    assert b.kind == "round"
+    assert [f for f, r in readings.items() if r != reader.EMPTY] == ["mill_colony_2"]
+    assert readings["mill_colony_2"] == reader.UNSURE
+
+
+def test_a_circle_round_a_box_is_followed_under_the_print():
+    """The fourth generator's photos 5, 22 and 27 of seed 2 (and 9 of seed 1): a pencil
+    circle drawn tight round a box runs over its printed border and the next box's, where
+    the photo shows nothing of it; the ink showed 0.58-0.64 of the way round, and four boxes
+    a person sees circled read empty. `traced` follows the stroke from where it shows, off
+    the box's own print, to where it shows again: where the print lies on the way, it is
+    hidden, not missing. A stroke in a few sectors, or on one side, is not followed, nor one
+    reaching into another box's inside (that box's check, overshooting)."""
+    box = type("B", (), dict(x=5.0, y=5.0, w=8.0, h=8.0, kind="check"))()  # its centre at (72, 72) px
+    hidden = np.zeros((200, 200), np.uint8)
+    cv2.rectangle(hidden, (42, 42), (102, 102), 1, 7)  # its printed border
+    cv2.line(hidden, (120, 0), (120, 199), 1, 7)  # the next box's, on the right
+    cv2.line(hidden, (0, 24), (199, 24), 1, 7)  # a section's, above
+    insides = np.zeros((200, 200), bool)
+    insides[51:94, 51:94] = insides[51:94, 129:172] = True  # its inside, the next box's
+    ring = cv2.circle(np.zeros((200, 200), np.uint8), (72, 72), 48, 1, 3)  # on both lines
+    shows = ring.astype(bool) & ~cv2.dilate(hidden, np.ones((9, 9), np.uint8)).astype(bool)  # in a photo
+    hidden = hidden.astype(bool)
+
+    def traced(ink):
+        return reader.traced(cv2, np, ink, insides, hidden, box, (0, 0), 8.0)
+
+    assert reader.round_outside(np, shows, box, (0, 0)) < 0.7  # what the photo shows of it
+    assert traced(shows) > 0.9
+    stray = cv2.line(np.zeros((200, 200), np.uint8), (20, 20), (60, 30), 1, 2).astype(bool)
+    assert traced(stray) < 0.2
+    half = shows.copy()
+    half[:, 72:] = False  # the left half of the circle
+    assert traced(half) < 0.5
+    # the checks of the boxes on the left and the right, overshooting up beside this one
+    checks = np.zeros((200, 200), np.uint8)
+    cv2.polylines(
+        checks, [np.int32([(140, 80), (112, 116), (110, 28)]), np.int32([(8, 80), (32, 116), (34, 28)])], False, 1, 3
+    )
+    insides[51:94, :15] = True  # the left one's inside
+    assert traced(checks.astype(bool)) == 0.0
+    insides[:, :15] = insides[:, 129:] = False  # were they not those boxes' strokes
+    assert traced(checks.astype(bool)) > 0.6
+
+
 def test_a_hue_between_red_and_orange_is_not_guessed():
     """The fourth generator's photo 22 of seed 2 (a warm lamp, the phone's tone mapping):
     its red pencils showed hues 6-8.6 (OpenCV's 0-180), its orange ones 18-27, and two

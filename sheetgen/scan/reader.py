@@ -112,10 +112,14 @@ RING = (0.7, 0.5)
 # drawn in the box, along its border: its middle is bare; see `round_inside`), ROUND[1]
 # more than inside the page's square boxes (their median: a border every box shows as ink)
 ROUND = (0.75, 0.5)
-# a square box is unsure, never empty, when TINT[0] of the bare part of its inside (0.5 mm
-# from any print) is coloured (over the paper's floor, `paper_floor`), TINT[1] more than the
-# page's square boxes' median: a highlighter's fill, as light as the paper in grey
+# a box (not a grid cell) is unsure, never empty, when TINT[0] of the bare part of its inside
+# (0.5 mm from any print) is coloured (over the paper's floor, `paper_floor`), TINT[1] more than
+# the page's boxes' median: a highlighter's fill, as light as the paper in grey
 TINT = (0.5, 0.4)
+# a stroke round a box is followed where the print hides it (see `traced`) when it shows
+# off the box's own print TRACE of the way round at least, with no gap of over GAP sectors
+# (of 36) between where it shows
+TRACE, GAP = 0.25, 18
 CREASE = 40.0  # mm: a faint straight line this long is a crease (see `creases`)
 MAX_PDF_PAGES = 24  # pages read from one PDF at most: a game's sheets (12 players, 2 pages each)
 PDF_DPI = (150, 250, 200)  # a PDF page is drawn at its image's resolution within these (or the last)
@@ -859,7 +863,7 @@ def decide(
     its neighbours. On a `washed` out photo (see `washed_out`) no box is empty: unsure. A
     box with a dark stroke going `round_in` it (a square box, see `round_inside`) or round
     its printed ring (a round box, `ringed`) is marked, unless the ink is like its print
-    (on a noisy photo, only as a mark is there); a square box `tinted` (see TINT) is not
+    (on a noisy photo, only as a mark is there); a box `tinted` (see TINT) is not
     empty."""
     marks = spread >= SPREAD or score >= SURE or held >= HELD or long >= LONG or middle >= MIDDLE
     if noisy and score > LOW:
@@ -1181,14 +1185,26 @@ def read_boxes(page, blank, all_boxes, cells: set):
             long = longest(cv2, np, extra, core, box, origin)
         like_print = _like_print(np, part, on_print[window][sl], print_here[sl] < 0.1)
         if box.kind == "round":
-            rings[box.field] = ringed(np, extra, box, origin)
-            dark_rings[box.field] = ringed(np, core, box, origin)
+            span = np.hypot(box.w, box.h) / 2 + 1.5
+            rings[box.field] = max(
+                ringed(np, extra, box, origin),
+                traced(cv2, np, extra, insides[window], bridge[window], box, origin, span),
+            )
+            dark_rings[box.field] = max(
+                ringed(np, core, box, origin), traced(cv2, np, core, insides[window], bridge[window], box, origin, span)
+            )
         elif box.field not in cells:
             rounds[box.field] = round_inside(np, core, box, origin)
             if box.kind != "mini":
-                arounds[box.field] = round_outside(np, extra & ~insides[window], box, origin)
+                out = extra & ~insides[window]
+                span = np.hypot(box.w, box.h) / 2 + 2.5
+                arounds[box.field] = max(
+                    round_outside(np, out, box, origin),
+                    traced(cv2, np, extra, insides[window], bridge[window], box, origin, span),
+                )
+        if box.field not in cells:
             bare = far[window][sl]
-            if bare.mean() >= 0.15:
+            if bare.sum() >= 2 * PPMM**2:  # 2 mm² of bare paper at least (a ladder step's is mostly print)
                 tints[box.field] = float((coloured[photo][sl] & bare).sum() / bare.sum())
         dark_core = float(strong.mean()) if part.size else 0.0
         seen.append(
@@ -1249,6 +1265,73 @@ def ringed(np, extra, box, origin) -> float:
     extra, dx, dy = _about(np, extra, box, origin, (edge + 1.5) * PPMM, (edge + 1.5) * PPMM)
     r = np.hypot(dx, dy) / PPMM
     return _round(np, extra & (r > edge - 1.0) & (r < edge + 1.5), dx, dy)
+
+
+def traced(cv2, np, ink, insides, hidden, box, origin, reach: float) -> float:
+    """How much of the way round a box a stroke goes, counting where the print hides it:
+    the share of the 36 sectors round its centre where `ink` (a mask round the box, its
+    top-left at `origin` px on the page) shows off the box's own print (0.25 mm away at
+    least; up to `reach` mm from the centre), out of every box's inside (`insides`, a mask
+    as `ink`), or, between two such sectors, where `hidden` (a mask as `ink`: the print)
+    lies within 0.4 mm of the way a stroke between them would go (its distance from the
+    centre drawn straight from one to the other). A pencil circle drawn tight round a box
+    runs over its printed border, and over the next box's: the sectors where it shows are
+    not all the way round, but the print covers the gaps. A stroke reaching into another
+    box's inside is that box's mark (a check overshooting its box), not a circle round this
+    one. Counted only when the stroke shows TRACE of the way round, never more than GAP
+    sectors apart: a stroke straying in from the next box shows in a few sectors, or on one
+    side, and the print round a box in a grid is everywhere."""
+    side = reach * PPMM
+    ink, dx, dy = _about(np, ink, box, origin, side, side)
+    insides, *_ = _about(np, insides, box, origin, side, side)
+    hidden, *_ = _about(np, hidden, box, origin, side, side)
+    hw, hh = box.w / 2 * PPMM, box.h / 2 * PPMM
+    ix, iy, iw, ih = ((v - c) * PPMM for v, c in zip(inside(box), (box.x + box.w / 2, box.y + box.h / 2, 0, 0)))
+    mine = (dx >= ix) & (dx < ix + iw) & (dy >= iy) & (dy < iy + ih)
+    _, labels = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)
+    theirs = np.isin(labels, np.unique(labels[insides & ~mine & ink]))
+    r = np.hypot(dx, dy)
+    near = (np.abs(dx) <= hw + 0.5 * PPMM) & (np.abs(dy) <= hh + 0.5 * PPMM)
+    own = _grown(cv2, np, hidden & near, round(0.25 * PPMM))
+    shows = ink & ~theirs & ~insides & ~own & (r <= side)
+    if not shows.any():
+        return 0.0
+    sector = ((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * 36).astype(int) % 36
+    counts = np.bincount(sector[shows], minlength=36)
+    seen = counts >= 2
+    if seen.mean() < TRACE or _longest_gap(np, seen) > GAP:
+        return float(seen.mean())
+    radius = np.bincount(sector[shows], weights=r[shows], minlength=36) / np.maximum(counts, 1)
+    near_hidden = _grown(cv2, np, hidden, round(0.4 * PPMM))
+    h, w = hidden.shape
+    cx, cy = -dx[0, 0], -dy[0, 0]  # the centre, in the window's pixels
+    covered = 0
+    marks = np.flatnonzero(seen)
+    for s in np.flatnonzero(~seen):
+        before, after = marks[marks < s], marks[marks > s]
+        a = before[-1] if len(before) else marks[-1] - 36
+        b = after[0] if len(after) else marks[0] + 36
+        rs = radius[a % 36] + (radius[b % 36] - radius[a % 36]) * (s - a) / (b - a)
+        angle = (s + 0.5) / 36 * 2 * np.pi - np.pi
+        x, y = round(cx + rs * np.cos(angle)), round(cy + rs * np.sin(angle))
+        covered += 0 <= x < w and 0 <= y < h and bool(near_hidden[y, x])
+    return float((seen.sum() + covered) / 36)
+
+
+def _longest_gap(np, seen) -> int:
+    """The longest run of False in a circular array of booleans (all of it when none is True)."""
+    if not seen.any():
+        return len(seen)
+    start = int(np.argmax(seen))  # a True: the runs between Trues, from there round
+    runs = np.diff(np.flatnonzero(np.roll(seen, -start)).tolist() + [len(seen)]) - 1
+    return int(runs.max())
+
+
+def _grown(cv2, np, mask, px: int):
+    """`mask` grown by `px` pixels every way (a square)."""
+    import cv2
+
+    return cv2.dilate(mask.astype(np.uint8), np.ones((2 * px + 1,) * 2, np.uint8)).astype(bool)
 
 
 def standing_out(np, measures: dict, limits: tuple, floor=None) -> set:
