@@ -117,9 +117,9 @@ ROUND = (0.75, 0.5)
 # the page's boxes' median: a highlighter's fill, as light as the paper in grey
 TINT = (0.5, 0.4)
 # a stroke round a box is followed where the print hides it (see `traced`) when it shows
-# off the box's own print TRACE of the way round at least, with no gap of over GAP sectors
-# (of 36) between where it shows
-TRACE, GAP = 0.25, 18
+# off the print TRACE of the way round at least, with no gap of over GAP sectors (of 36)
+# between where it shows; a stroke round it shows in a sector within ROUND_WIDTH mm
+TRACE, GAP, ROUND_WIDTH = 0.25, 18, 1.2
 CREASE = 40.0  # mm: a faint straight line this long is a crease (see `creases`)
 MAX_PDF_PAGES = 24  # pages read from one PDF at most: a game's sheets (12 players, 2 pages each)
 PDF_DPI = (150, 250, 200)  # a PDF page is drawn at its image's resolution within these (or the last)
@@ -1103,6 +1103,101 @@ TROUBLES = {
 }
 
 
+@dataclass
+class Look:
+    """What a box shows in the photo: its `decide` measures (see there), its inside's
+    darkness over the blank page's (`dark`, creases left out: a faint trace is looked for
+    in it), and the measures a box is compared in with the page's others of its kind
+    (None when not taken for the box): how far round it ink goes along its printed ring
+    (`ring`, a round box: `ringed`, `traced`) or a mark's dark core does (`dark_ring`), how
+    far round inside it a dark stroke goes (`round_in`, a square box: `round_inside`) and
+    round it outside (`around`: `round_outside`, `traced`), how much of the bare part of its
+    inside is coloured (`tint`, see TINT); a grid cell's hsv and ink (`colour`)."""
+
+    box: object
+    dark: object
+    score: float
+    reach: float
+    core: float
+    hold: float
+    like_print: bool
+    long: float
+    ring: float | None = None
+    dark_ring: float | None = None
+    round_in: float | None = None
+    around: float | None = None
+    tint: float | None = None
+    colour: tuple | None = None
+
+
+@dataclass
+class _Sight:
+    """What `look_at` needs of the whole page: the masks and the levels of ink (see `read_boxes`)."""
+
+    ink_t: float  # darkness of ink
+    core_t: float  # ...of a mark's dark core
+    cells: set  # the grid cells' fields
+    printed: object  # the blank page's darkness, grown by 2 px
+    bridge: object  # where the print hides a stroke
+    on_print: object  # the print itself
+    far: object  # the bare paper 0.5 mm from any print
+    insides: object  # every box's inside
+    coloured: object  # (padded) coloured as a colour pencil
+    vivid: object  # (padded) ...plainly
+    crease: object  # (padded) the page's creases
+    hsv: object  # the page, white balanced, in hsv
+
+
+def look_at(cv2, np, sight: _Sight, box, photo, window, sl, dark) -> Look:
+    """What `box` shows: its window of the photo (`photo`, padded; `window` on the page, its
+    inside `sl` there) and that window's darkness over the blank page's (`dark`)."""
+    extra, core = dark > sight.ink_t, dark > sight.core_t
+    origin = (window[1].start, window[0].start)
+    cell = box.field in sight.cells
+    part, strong = extra[sl], core[sl]
+    if cell:
+        part, strong = part | sight.coloured[photo][sl], strong | sight.vivid[photo][sl]
+    score = float(part.mean()) if part.size else 0.0
+    hold = long = 0.0
+    if score > LOW and not cell:
+        hold = held(cv2, np, extra, core, sight.bridge[window], box, origin)
+        long = longest(cv2, np, extra, core, box, origin)
+    got = Look(
+        box,
+        np.where(sight.crease[photo][sl], 0.0, dark[sl]),
+        score,
+        spread(np, part),
+        float(strong.mean()) if part.size else 0.0,
+        hold,
+        _like_print(np, part, sight.on_print[window][sl], sight.printed[window][sl] < 0.1),
+        long,
+    )
+    insides, bridge = sight.insides[window], sight.bridge[window]
+    if box.kind == "round":
+        span = np.hypot(box.w, box.h) / 2 + 1.5
+        got.ring, got.dark_ring = (
+            max(ringed(np, m, box, origin), traced(cv2, np, m, insides, bridge, box, origin, span))
+            for m in (extra, core)
+        )
+    elif not cell:
+        got.round_in = round_inside(np, core, box, origin)
+        if box.kind != "mini":
+            span = np.hypot(box.w, box.h) / 2 + 2.5
+            got.around = max(
+                round_outside(np, extra & ~insides, box, origin),
+                traced(cv2, np, extra, insides, bridge, box, origin, span),
+            )
+    if cell:
+        dx, dy = photo[1].start - SHIFT - origin[0], photo[0].start - SHIFT - origin[1]  # the box's shift
+        x, y, w, h = (round(v * PPMM) for v in inside(box))
+        got.colour = (sight.hsv[max(0, y + dy) : y + dy + h, max(0, x + dx) : x + dx + w], part)
+    else:
+        bare = sight.far[window][sl]
+        if bare.sum() >= 2 * PPMM**2:  # 2 mm² of bare paper at least (a ladder step's is mostly print)
+            got.tint = float((sight.coloured[photo][sl] & bare).sum() / bare.sum())
+    return got
+
+
 def read_boxes(page, blank, all_boxes, cells: set):
     """(values, readings, scores, spreads, boxes read, troubles) of the markable boxes of a
     rectified page (RGB, PPMM) against its blank page (grey); `cells` are the grid cells;
@@ -1122,26 +1217,12 @@ def read_boxes(page, blank, all_boxes, cells: set):
     paper = bare_paper(cv2, np, plain, all_boxes)
     washed = washed_out(np, gray, plain, paper)
     saturation_floor = paper_floor(np, hsv[..., 1], paper)
-    # in a grid cell (colour pencils) colour counts as ink too: a light orange stroke is
-    # barely darker than the paper, but plainly coloured; the paper and the empty cells are not
-    coloured = _padded(cv2, np, hsv[..., 1] > max(COLOUR_INK * 255, saturation_floor), pad)
-    vivid = _padded(cv2, np, hsv[..., 1] > max(COLOUR_INK * 255, VIVID * saturation_floor), pad)
-    bridge = printed > 0.3
-    on_print = plain > 0.3
     # a blurred or over-exposed photo shows every stroke lighter, the print and a pencil
     # alike: a mark's core and a faint trace are looked for at darkness scaled by how dark
     # it shows the print (`contrast`); ink itself (INK) is not, or a mistake rubbed out and
     # crossed by a crease reads marked
     gain = contrast(cv2, np, page_ink, plain)
     core_t, faint_t = CORE * gain, FAINT * gain
-    values, readings, scores, spreads, boxes = {}, {}, {}, {}, []
-    seen, cell_ink = [], {}  # (box, its inside's darkness, what decide() is given); a grid cell's hsv and ink
-    rings = {}  # a round box's field: how far round it ink goes along its ring (`ringed`)
-    dark_rings = {}  # ...a mark's dark core
-    rounds = {}  # a square box's field: how far round inside it ink goes (`round_inside`)
-    arounds = {}  # ...and round it, outside (`round_outside`)
-    tints = {}  # ...and the share of the bare part of its inside coloured (see TINT)
-    far = cv2.dilate((plain > 0.1).astype(np.uint8), np.ones((round(PPMM) + 1,) * 2, np.uint8)) == 0
     insides = np.zeros(printed.shape, bool)  # every box's inside (its marks), on the page
     for box in all_boxes:
         x, y, w, hh = (round(v * PPMM) for v in inside(box))
@@ -1150,12 +1231,8 @@ def read_boxes(page, blank, all_boxes, cells: set):
     read = [box for box in all_boxes if box.kind != "write" or box.field in cells]
     shifts = {box.field: box_shift(cv2, np, ink, plain, box) for box in read}
     unlike = unlike_siblings(cv2, np, ink, plain, read, shifts, pad, faint_t)
-    crease = _padded(cv2, np, creases(cv2, np, page_ink - printed, faint_t), pad)
     placed = []  # (box, its window on the photo and on the page, its inside there, that window's darkness)
-    for box in all_boxes:
-        if box.kind == "write" and box.field not in cells:
-            values[box.field] = ""
-            continue
+    for box in read:
         dx, dy = shifts[box.field]
         # the box and a box's size around it, in page pixels (the photo's: moved by dx, dy)
         wx0, wy0 = max(0, round((box.x - box.w) * PPMM)), max(0, round((box.y - box.h) * PPMM))
@@ -1169,89 +1246,67 @@ def read_boxes(page, blank, all_boxes, cells: set):
     # blocks and ringing show darkest beside the print, in every box: ink is only what
     # is darker than most of the bare paper, and NOISE times what a box shows (`box_floor`)
     ink_floor = max(paper_floor(np, page_ink, paper), NOISE * box_floor(np, [d[sl] for *_, sl, d in placed]))
-    ink_t, noisy = max(INK, ink_floor), ink_floor > INK
-    for box, photo, window, sl, dark in placed:
-        print_here = printed[window]
-        extra, core = dark > ink_t, dark > max(core_t, ink_floor)
-        origin = (window[1].start, window[0].start)
-        part, strong = extra[sl], core[sl]
-        if box.field in cells:
-            part, strong = part | coloured[photo][sl], strong | vivid[photo][sl]
-        score = float(part.mean()) if part.size else 0.0
-        reach = spread(np, part)
-        hold = long = 0.0
-        if score > LOW and box.field not in cells:
-            hold = held(cv2, np, extra, core, bridge[window], box, origin)
-            long = longest(cv2, np, extra, core, box, origin)
-        like_print = _like_print(np, part, on_print[window][sl], print_here[sl] < 0.1)
-        if box.kind == "round":
-            span = np.hypot(box.w, box.h) / 2 + 1.5
-            rings[box.field] = max(
-                ringed(np, extra, box, origin),
-                traced(cv2, np, extra, insides[window], bridge[window], box, origin, span),
-            )
-            dark_rings[box.field] = max(
-                ringed(np, core, box, origin), traced(cv2, np, core, insides[window], bridge[window], box, origin, span)
-            )
-        elif box.field not in cells:
-            rounds[box.field] = round_inside(np, core, box, origin)
-            if box.kind != "mini":
-                out = extra & ~insides[window]
-                span = np.hypot(box.w, box.h) / 2 + 2.5
-                arounds[box.field] = max(
-                    round_outside(np, out, box, origin),
-                    traced(cv2, np, extra, insides[window], bridge[window], box, origin, span),
-                )
-        if box.field not in cells:
-            bare = far[window][sl]
-            if bare.sum() >= 2 * PPMM**2:  # 2 mm² of bare paper at least (a ladder step's is mostly print)
-                tints[box.field] = float((coloured[photo][sl] & bare).sum() / bare.sum())
-        dark_core = float(strong.mean()) if part.size else 0.0
-        seen.append(
-            (box, np.where(crease[photo][sl], 0.0, dark[sl]), (score, reach, dark_core, hold, like_print, long))
-        )
-        if box.field in cells:
-            (dx, dy), (x, y, w, hh) = shifts[box.field], (round(v * PPMM) for v in inside(box))
-            hsv_box = hsv[max(0, y + dy) : y + dy + hh, max(0, x + dx) : x + dx + w]
-            cell_ink[box.field] = (hsv_box, part)
-    base = wash(np, [f[0] for _, _, f in seen], [d for _, d, _ in seen])
+    noisy = ink_floor > INK
+    sight = _Sight(
+        ink_t=max(INK, ink_floor),
+        core_t=max(core_t, ink_floor),
+        cells=cells,
+        printed=printed,
+        bridge=printed > 0.3,
+        on_print=plain > 0.3,
+        far=cv2.dilate((plain > 0.1).astype(np.uint8), np.ones((round(PPMM) + 1,) * 2, np.uint8)) == 0,
+        insides=insides,
+        # in a grid cell (colour pencils) colour counts as ink too: a light orange stroke is
+        # barely darker than the paper, but plainly coloured; the paper and the empty cells are not
+        coloured=_padded(cv2, np, hsv[..., 1] > max(COLOUR_INK * 255, saturation_floor), pad),
+        vivid=_padded(cv2, np, hsv[..., 1] > max(COLOUR_INK * 255, VIVID * saturation_floor), pad),
+        crease=_padded(cv2, np, creases(cv2, np, page_ink - printed, faint_t), pad),
+        hsv=hsv,
+    )
+    looks = [look_at(cv2, np, sight, *where) for where in placed]
+    base = wash(np, [k.score for k in looks], [k.dark for k in looks])
+
+    def measures(name):
+        return {k.box.field: getattr(k, name) for k in looks if getattr(k, name) is not None}
+
     # a photo that shows the printed rings darker than on the blank page shows them all so
     # (a page has a few round boxes, often most of them marked: the lower quartile)
     quartile = functools.partial(np.percentile, q=25)
-    circled = standing_out(np, rings, RING, quartile) | standing_out(np, arounds, RING)
-    round_in = standing_out(np, rounds, ROUND) | standing_out(np, dark_rings, RING, quartile)
-    tinted = standing_out(np, tints, TINT)
-    middles = [faint_trace(cv2, np, d - base, faint_t) for _, d, _ in seen]
-    noise = photo_trace(np, [f[0] for _, _, f in seen], middles)
-    for (box, _, (score, reach, dark_core, hold, like_print, long)), faint in zip(seen, middles, strict=True):
-        faintest = max(faint, unlike.get(box.field, 0.0))
+    circled = standing_out(np, measures("ring"), RING, quartile) | standing_out(np, measures("around"), RING)
+    round_in = standing_out(np, measures("round_in"), ROUND) | standing_out(np, measures("dark_ring"), RING, quartile)
+    tinted = standing_out(np, measures("tint"), TINT)
+    middles = [faint_trace(cv2, np, k.dark - base, faint_t) for k in looks]
+    noise = photo_trace(np, [k.score for k in looks], middles)
+    values = {box.field: "" for box in all_boxes if box.kind == "write" and box.field not in cells}  # not read
+    readings, scores, spreads = {}, {}, {}
+    for k, faint in zip(looks, middles, strict=True):
+        field = k.box.field
         reading = decide(
-            score,
-            reach,
-            dark_core,
-            faintest,
-            hold,
-            like_print,
+            k.score,
+            k.reach,
+            k.core,
+            max(faint, unlike.get(field, 0.0)),
+            k.hold,
+            k.like_print,
             middle=faint,
             noise=noise,
-            long=long,
+            long=k.long,
             noisy=noisy,
-            circled=box.field in circled,
-            touching=box.kind == "mini",
+            circled=field in circled,
+            touching=k.box.kind == "mini",
             washed=washed,
-            round_in=box.field in round_in,
-            tinted=box.field in tinted,
+            round_in=field in round_in,
+            tinted=field in tinted,
         )
-        scores[box.field], spreads[box.field], readings[box.field] = score, reach, reading
-        boxes.append(box)
-        if box.field in cells:
-            hsv_box, part = cell_ink[box.field]
+        scores[field], spreads[field], readings[field] = k.score, k.reach, reading
+        if k.colour is not None:
+            hsv_box, part = k.colour
             same = hsv_box.shape[:2] == part.shape
-            values[box.field] = (_colour(np, hsv_box, part) if same else "?") if reading == MARKED else ""
+            values[field] = (_colour(np, hsv_box, part) if same else "?") if reading == MARKED else ""
         else:
-            values[box.field] = reading == MARKED
+            values[field] = reading == MARKED
     troubles = tuple(name for name, seen in (("noisy", noisy), ("washed", washed)) if seen)
-    return values, readings, scores, spreads, boxes, troubles
+    return values, readings, scores, spreads, [k.box for k in looks], troubles
 
 
 def ringed(np, extra, box, origin) -> float:
@@ -1269,44 +1324,85 @@ def ringed(np, extra, box, origin) -> float:
 
 def traced(cv2, np, ink, insides, hidden, box, origin, reach: float) -> float:
     """How much of the way round a box a stroke goes, counting where the print hides it:
-    the share of the 36 sectors round its centre where `ink` (a mask round the box, its
-    top-left at `origin` px on the page) shows off the box's own print (0.25 mm away at
-    least; up to `reach` mm from the centre), out of every box's inside (`insides`, a mask
-    as `ink`), or, between two such sectors, where `hidden` (a mask as `ink`: the print)
-    lies within 0.4 mm of the way a stroke between them would go (its distance from the
-    centre drawn straight from one to the other). A pencil circle drawn tight round a box
-    runs over its printed border, and over the next box's: the sectors where it shows are
-    not all the way round, but the print covers the gaps. A stroke reaching into another
-    box's inside is that box's mark (a check overshooting its box), not a circle round this
-    one. Counted only when the stroke shows TRACE of the way round, never more than GAP
-    sectors apart: a stroke straying in from the next box shows in a few sectors, or on one
-    side, and the print round a box in a grid is everywhere."""
+    the share of the 36 sectors round its centre where a stroke round it shows (see
+    `_showing`, `_round_sectors`; `ink` a mask round the box, its top-left at `origin` px on
+    the page; `insides` every box's inside, `hidden` the print, masks as `ink`; up to
+    `reach` mm from the centre), and of those between two such sectors where the print lies
+    on the way a stroke between them would go (`_hidden_gaps`). A pencil circle drawn tight
+    round a box runs over its printed border, and over the next box's: the sectors where it
+    shows are not all the way round, but the print covers the gaps. Counted only when the
+    stroke shows TRACE of the way round, never more than GAP sectors apart (else 0): a
+    stroke straying in from the next box shows in a few sectors, or on one side, and the
+    print round a box in a grid is everywhere."""
     side = reach * PPMM
-    ink, dx, dy = _about(np, ink, box, origin, side, side)
-    insides, *_ = _about(np, insides, box, origin, side, side)
-    hidden, *_ = _about(np, hidden, box, origin, side, side)
-    hw, hh = box.w / 2 * PPMM, box.h / 2 * PPMM
-    ix, iy, iw, ih = ((v - c) * PPMM for v, c in zip(inside(box), (box.x + box.w / 2, box.y + box.h / 2, 0, 0)))
-    mine = (dx >= ix) & (dx < ix + iw) & (dy >= iy) & (dy < iy + ih)
-    _, labels = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)
-    theirs = np.isin(labels, np.unique(labels[insides & ~mine & ink]))
+    ink, dx, dy, insides, hidden = _about(np, ink, box, origin, side, side, insides, hidden)
     r = np.hypot(dx, dy)
-    near = (np.abs(dx) <= hw + 0.5 * PPMM) & (np.abs(dy) <= hh + 0.5 * PPMM)
-    own = _grown(cv2, np, hidden & near, round(0.25 * PPMM))
-    shows = ink & ~theirs & ~insides & ~own & (r <= side)
-    if not shows.any():
-        return 0.0
     sector = ((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * 36).astype(int) % 36
-    counts = np.bincount(sector[shows], minlength=36)
-    seen = counts >= 2
+    rough = ink & ~insides & ~hidden & (r <= side)  # (`_showing` only takes away from it)
+    if (np.bincount(sector[rough], minlength=36) >= 2).mean() < TRACE:
+        return 0.0
+    shows = _showing(cv2, np, ink, insides, hidden, box, dx, dy) & (r <= side)
+    seen = _round_sectors(np, shows, sector, r, dx, dy, (max(box.w, box.h) / 2 + 1.0) * PPMM)
     if seen.mean() < TRACE or _longest_gap(np, seen) > GAP:
-        return float(seen.mean())
+        return 0.0
+    return float((seen.sum() + _hidden_gaps(cv2, np, seen, shows, sector, r, hidden, dx, dy)) / 36)
+
+
+def _showing(cv2, np, ink, insides, hidden, box, dx, dy):
+    """The ink that may be a stroke round a box (masks round it; `dx`, `dy` each pixel's
+    place from its centre): off the print (`hidden`) and 0.25 mm beyond the box's own,
+    out of every box's inside (`insides`), and not a stroke reaching into another box's
+    inside (that box's mark, a check overshooting it; joined across the print it crosses)."""
+    x, y, w, h = ((v - c) * PPMM for v, c in zip(inside(box), (box.x + box.w / 2, box.y + box.h / 2, 0, 0)))
+    mine = (dx >= x) & (dx < x + w) & (dy >= y) & (dy < y + h)
+    closed = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8)).astype(bool)
+    _, labels = cv2.connectedComponents((ink | (closed & hidden)).astype(np.uint8), connectivity=8)
+    theirs = np.isin(labels, np.unique(labels[insides & ~mine & ink]))
+    near = (np.abs(dx) <= (box.w / 2 + 0.5) * PPMM) & (np.abs(dy) <= (box.h / 2 + 0.5) * PPMM)
+    own = _grown(cv2, np, hidden & near, round(0.25 * PPMM))
+    return ink & ~theirs & ~insides & ~own & ~hidden
+
+
+def _round_sectors(np, shows, sector, r, dx, dy, near: float):
+    """The sectors (of 36) a stroke round the box shows in: 2 pixels of `shows` at least,
+    within ROUND_WIDTH mm of one another from the centre (a stroke round the box crosses a
+    sector; one pointing at it, a check's tail, runs along it), and, for a run of 3 such
+    sectors or more, bending round a centre within `near` px of the box's (a circle round
+    the next box passes by this one bending away from it; a straight stroke bends round
+    nothing)."""
+    counts = np.bincount(sector[shows], minlength=36)
+    inner, outer = np.full(36, np.inf), np.zeros(36)
+    np.minimum.at(inner, sector[shows], r[shows])
+    np.maximum.at(outer, sector[shows], r[shows])
+    seen = (counts >= 2) & (outer - inner <= ROUND_WIDTH * PPMM)
+    if seen.all() or not seen.any():
+        return seen
+    start = int(np.argmin(seen))  # a sector not seen: the runs from there round
+    run = []
+    for k in [*range(start, 36), *range(start), start]:
+        if seen[k]:
+            run.append(k)
+            continue
+        if len(run) >= 3:
+            pick = shows & np.isin(sector, run)
+            x, y = dx[pick].astype(np.float64), dy[pick].astype(np.float64)
+            # the circle x² + y² + a x + b y + c = 0 nearest the points: its centre at -a/2, -b/2
+            a, b, _ = np.linalg.lstsq(np.column_stack([x, y, np.ones_like(x)]), -(x * x + y * y), rcond=None)[0]
+            seen[run] = np.hypot(a / 2, b / 2) <= near
+        run = []
+    return seen
+
+
+def _hidden_gaps(cv2, np, seen, shows, sector, r, hidden, dx, dy) -> int:
+    """How many sectors between two `seen` (of 36) a stroke going from one to the other
+    would be hidden in: its distance from the centre drawn straight between theirs (the
+    mean of the `shows` pixels' `r` in each), within 0.4 mm of the print (`hidden`)."""
+    counts = np.bincount(sector[shows], minlength=36)
     radius = np.bincount(sector[shows], weights=r[shows], minlength=36) / np.maximum(counts, 1)
-    near_hidden = _grown(cv2, np, hidden, round(0.4 * PPMM))
+    near = _grown(cv2, np, hidden, round(0.4 * PPMM))
     h, w = hidden.shape
     cx, cy = -dx[0, 0], -dy[0, 0]  # the centre, in the window's pixels
-    covered = 0
-    marks = np.flatnonzero(seen)
+    marks, covered = np.flatnonzero(seen), 0
     for s in np.flatnonzero(~seen):
         before, after = marks[marks < s], marks[marks > s]
         a = before[-1] if len(before) else marks[-1] - 36
@@ -1314,8 +1410,8 @@ def traced(cv2, np, ink, insides, hidden, box, origin, reach: float) -> float:
         rs = radius[a % 36] + (radius[b % 36] - radius[a % 36]) * (s - a) / (b - a)
         angle = (s + 0.5) / 36 * 2 * np.pi - np.pi
         x, y = round(cx + rs * np.cos(angle)), round(cy + rs * np.sin(angle))
-        covered += 0 <= x < w and 0 <= y < h and bool(near_hidden[y, x])
-    return float((seen.sum() + covered) / 36)
+        covered += 0 <= x < w and 0 <= y < h and bool(near[y, x])
+    return covered
 
 
 def _longest_gap(np, seen) -> int:
@@ -1379,15 +1475,16 @@ def round_outside(np, mask, box, origin) -> float:
     return _round(np, mask & (np.hypot(dx, dy) <= reach), dx, dy)
 
 
-def _about(np, mask, box, origin, hx: float, hy: float):
+def _about(np, mask, box, origin, hx: float, hy: float, *more):
     """The part of `mask` (its top-left at `origin` px on the page) within `hx`, `hy` px of
-    the box's centre (a pixel more), and each of its pixels' place from the centre."""
+    the box's centre (a pixel more), and each of its pixels' place from the centre; then
+    the same part of each of `more` (masks as `mask`)."""
     cx, cy = (box.x + box.w / 2) * PPMM - origin[0], (box.y + box.h / 2) * PPMM - origin[1]
     h, w = mask.shape
     x0, x1 = max(0, int(cx - hx) - 1), min(w, int(cx + hx) + 2)
     y0, y1 = max(0, int(cy - hy) - 1), min(h, int(cy + hy) + 2)
     yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
-    return mask[y0:y1, x0:x1], xx - cx, yy - cy
+    return (mask[y0:y1, x0:x1], xx - cx, yy - cy, *(m[y0:y1, x0:x1] for m in more))
 
 
 def _padded(cv2, np, mask, pad: int):
