@@ -1336,16 +1336,24 @@ def traced(cv2, np, ink, insides, hidden, box, origin, reach: float) -> float:
     print round a box in a grid is everywhere."""
     side = reach * PPMM
     ink, dx, dy, insides, hidden = _about(np, ink, box, origin, side, side, insides, hidden)
+    rough = ink & ~insides & ~hidden  # (`_showing` only takes away from it)
+    if rough.sum() < 2 * TRACE * 36 or _sectors(np, dx[rough], dy[rough], side).mean() < TRACE:
+        return 0.0
     r = np.hypot(dx, dy)
     sector = ((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * 36).astype(int) % 36
-    rough = ink & ~insides & ~hidden & (r <= side)  # (`_showing` only takes away from it)
-    if (np.bincount(sector[rough], minlength=36) >= 2).mean() < TRACE:
-        return 0.0
     shows = _showing(cv2, np, ink, insides, hidden, box, dx, dy) & (r <= side)
     seen = _round_sectors(np, shows, sector, r, dx, dy, (max(box.w, box.h) / 2 + 1.0) * PPMM)
     if seen.mean() < TRACE or _longest_gap(np, seen) > GAP:
         return 0.0
     return float((seen.sum() + _hidden_gaps(cv2, np, seen, shows, sector, r, hidden, dx, dy)) / 36)
+
+
+def _sectors(np, dx, dy, side: float):
+    """Which of the 36 sectors round a centre hold 2 of the points (`dx`, `dy` from it) at
+    least, `side` px from it at most."""
+    near = np.hypot(dx, dy) <= side
+    sector = ((np.arctan2(dy[near], dx[near]) + np.pi) / (2 * np.pi) * 36).astype(int) % 36
+    return np.bincount(sector, minlength=36) >= 2
 
 
 def _showing(cv2, np, ink, insides, hidden, box, dx, dy):
