@@ -1340,20 +1340,12 @@ def traced(cv2, np, ink, insides, hidden, box, origin, reach: float) -> float:
     if rough.sum() < 2 * TRACE * 36 or _sectors(np, dx[rough], dy[rough], side).mean() < TRACE:
         return 0.0
     r = np.hypot(dx, dy)
-    sector = ((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * 36).astype(int) % 36
+    sector = _sector(np, dx, dy)
     shows = _showing(cv2, np, ink, insides, hidden, box, dx, dy) & (r <= side)
     seen = _round_sectors(np, shows, sector, r, dx, dy, (max(box.w, box.h) / 2 + 1.0) * PPMM)
     if seen.mean() < TRACE or _longest_gap(np, seen) > GAP:
         return 0.0
     return float((seen.sum() + _hidden_gaps(cv2, np, seen, shows, sector, r, hidden, dx, dy)) / 36)
-
-
-def _sectors(np, dx, dy, side: float):
-    """Which of the 36 sectors round a centre hold 2 of the points (`dx`, `dy` from it) at
-    least, `side` px from it at most."""
-    near = np.hypot(dx, dy) <= side
-    sector = ((np.arctan2(dy[near], dx[near]) + np.pi) / (2 * np.pi) * 36).astype(int) % 36
-    return np.bincount(sector, minlength=36) >= 2
 
 
 def _showing(cv2, np, ink, insides, hidden, box, dx, dy):
@@ -1452,10 +1444,19 @@ def standing_out(np, measures: dict, limits: tuple, floor=None) -> set:
 def _round(np, band, dx, dy) -> float:
     """The share of the 36 sectors (10 degrees each) round a centre holding 2 pixels of
     `band` at least (`dx`, `dy`: each pixel's place from the centre)."""
-    if not band.any():
-        return 0.0
-    sector = ((np.arctan2(dy[band], dx[band]) + np.pi) / (2 * np.pi) * 36).astype(int) % 36
-    return float((np.bincount(sector, minlength=36) >= 2).mean())
+    return float(_sectors(np, dx[band], dy[band], np.inf).mean())
+
+
+def _sector(np, dx, dy):
+    """Which of the 36 sectors (10 degrees each) round a centre each point (`dx`, `dy` from it) lies in."""
+    return ((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * 36).astype(int) % 36
+
+
+def _sectors(np, dx, dy, side: float):
+    """Which of the 36 sectors round a centre hold 2 of the points (`dx`, `dy` from it) at
+    least, `side` px from it at most."""
+    near = np.hypot(dx, dy) <= side
+    return np.bincount(_sector(np, dx[near], dy[near]), minlength=36) >= 2
 
 
 def round_inside(np, mask, box, origin) -> float:
