@@ -1375,21 +1375,13 @@ def _round_sectors(np, shows, sector, r, dx, dy, near: float):
     np.minimum.at(inner, sector[shows], r[shows])
     np.maximum.at(outer, sector[shows], r[shows])
     seen = (counts >= 2) & (outer - inner <= ROUND_WIDTH * PPMM)
-    if seen.all() or not seen.any():
-        return seen
-    start = int(np.argmin(seen))  # a sector not seen: the runs from there round
-    run = []
-    for k in [*range(start, 36), *range(start), start]:
-        if seen[k]:
-            run.append(k)
-            continue
-        if len(run) >= 3:
+    for run in _runs(np, seen):
+        if 3 <= len(run) < 36:
             pick = shows & np.isin(sector, run)
             x, y = dx[pick].astype(np.float64), dy[pick].astype(np.float64)
             # the circle x² + y² + a x + b y + c = 0 nearest the points: its centre at -a/2, -b/2
             a, b, _ = np.linalg.lstsq(np.column_stack([x, y, np.ones_like(x)]), -(x * x + y * y), rcond=None)[0]
             seen[run] = np.hypot(a / 2, b / 2) <= near
-        run = []
     return seen
 
 
@@ -1414,19 +1406,29 @@ def _hidden_gaps(cv2, np, seen, shows, sector, r, hidden, dx, dy) -> int:
     return covered
 
 
+def _runs(np, flags) -> list:
+    """The runs of True in a circular array of booleans, each the list of its indices in
+    order (one run the whole way round when all are True)."""
+    if flags.all():
+        return [list(range(len(flags)))]
+    start = int(np.argmin(flags))  # a False: the runs from there round
+    runs, run = [], []
+    for k in [*range(start, len(flags)), *range(start), start]:
+        if flags[k]:
+            run.append(k)
+        elif run:
+            runs.append(run)
+            run = []
+    return runs
+
+
 def _longest_gap(np, seen) -> int:
-    """The longest run of False in a circular array of booleans (all of it when none is True)."""
-    if not seen.any():
-        return len(seen)
-    start = int(np.argmax(seen))  # a True: the runs between Trues, from there round
-    runs = np.diff(np.flatnonzero(np.roll(seen, -start)).tolist() + [len(seen)]) - 1
-    return int(runs.max())
+    """The longest run of False in a circular array of booleans."""
+    return max((len(run) for run in _runs(np, ~seen)), default=0)
 
 
 def _grown(cv2, np, mask, px: int):
     """`mask` grown by `px` pixels every way (a square)."""
-    import cv2
-
     return cv2.dilate(mask.astype(np.uint8), np.ones((2 * px + 1,) * 2, np.uint8)).astype(bool)
 
 
