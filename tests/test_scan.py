@@ -1546,12 +1546,14 @@ def test_a_circle_in_a_box_is_a_mark_and_one_round_it_is_unsure():
     assert reader.round_inside(np, cv2.circle(ink.copy(), (72, 72), 26, 1, 3).astype(bool), box, (0, 0)) == 1.0
 
 
-def test_a_box_coloured_with_a_highlighter_is_unsure_not_empty():
+def test_a_box_coloured_with_a_highlighter_is_marked():
     """The fourth generator's highlighter fills (yellow, green): as light as the paper in
-    grey, six of them read empty on its first 35 photos. A square box whose bare inside
-    (0.5 mm from any print) is mostly coloured, more than the page's other boxes, is
-    unsure now, never empty; the same box in a page tinted all over (a colour cast the
-    white balance left) stays empty. Here on a rectified page."""
+    grey, six of them read empty on its first 35 photos, then unsure (a tint standing out
+    of the page's boxes, see TINT): 62 unsure boxes on 70 photos. A box whose bare inside
+    (0.5 mm from any print) is plainly coloured all over (FILL), the paper round it mostly
+    not (SPILL, `spilled`), is marked. The same colour over the box and the paper round it
+    (a stain) stays unsure, and so does the next box it reaches into; the same box in a page tinted all over (a colour cast the white
+    balance left) stays empty. Here on a rectified page."""
     layout = load_layout("imperial-settlers")
     display, blank = reader.blank_page(layout, "empire", None, "en")
     boxes, cells = list(display.boxes()), reader.grid_cells(layout, "empire")
@@ -1559,17 +1561,34 @@ def test_a_box_coloured_with_a_highlighter_is_unsure_not_empty():
     def read(page):
         return reader.read_boxes(page, blank, boxes, cells)[1]
 
-    page = np.repeat(blank[..., None], 3, axis=2).copy()
+    def coloured(margin):  # houses_6 and `margin` mm round it (negative: inside its border)
+        page = np.repeat(blank[..., None], 3, axis=2).copy()
+        x, y, w, h = (round(v * reader.PPMM) for v in (b.x - margin, b.y - margin, b.w + 2 * margin, b.h + 2 * margin))
+        page[y : y + h, x : x + w] = np.minimum(page[y : y + h, x : x + w], np.uint8((250, 240, 90)))
+        return read(page)
+
     b = next(b for b in boxes if b.field == "houses_6")
-    x, y, w, h = (round(v * reader.PPMM) for v in (b.x + 0.8, b.y + 0.8, b.w - 1.6, b.h - 1.6))
-    page[y : y + h, x : x + w] = np.minimum(page[y : y + h, x : x + w], np.uint8((250, 240, 90)))
-    readings = read(page)
-    assert readings["houses_6"] == reader.UNSURE
-    assert [f for f, r in readings.items() if r != reader.EMPTY] == ["houses_6"]
+    for margin, reading in ((-0.8, reader.MARKED), (0.6, reader.MARKED), (2.0, reader.UNSURE)):
+        readings = coloured(margin)
+        assert readings["houses_6"] == reading, margin
+        assert [f for f, r in readings.items() if r != reader.EMPTY] == ["houses_6"]
+    # a stain reaching 1.8 mm into the next box: both unsure
+    assert {f: r for f, r in coloured(3.0).items() if r != reader.EMPTY} == dict.fromkeys(
+        ["houses_6", "houses_7"], reader.UNSURE
+    )
     assert read(np.repeat(blank[..., None], 3, axis=2))["houses_6"] == reader.EMPTY
+    ring = np.ones((64, 64), bool)  # the paper round a 2 mm box (its centre at (32, 32) px), 1.5 mm out of it at least
+    ring[20:44, 20:44] = False
+    box = type("B", (), dict(x=3.0, y=3.0, w=2.0, h=2.0))()
+    nothing = np.zeros_like(ring)
+    assert reader.spilled(np, ring, ring, nothing, box, (0, 0)) == 1.0
+    half = ring.copy()
+    half[:, 32:] = False
+    assert abs(reader.spilled(np, half, ring, nothing, box, (0, 0)) - 0.5) < 0.02
+    assert reader.spilled(np, ring, ring, ring, box, (0, 0)) is None  # all of it other boxes' insides
 
 
-def test_a_ladder_step_coloured_with_a_highlighter_is_unsure_not_empty():
+def test_a_ladder_step_coloured_with_a_highlighter_is_marked():
     """The fourth generator's photo 13 of seed 1: a colony ladder step (a round box over
     printed art) coloured with a green highlighter read empty: the tint was looked for in
     square boxes only, where a fifth of the inside is bare paper; a step's is mostly print.
@@ -1584,7 +1603,7 @@ def test_a_ladder_step_coloured_with_a_highlighter_is_unsure_not_empty():
     _, readings, *_ = reader.read_boxes(page, blank, boxes, cells)
     assert b.kind == "round"
     assert [f for f, r in readings.items() if r != reader.EMPTY] == ["mill_colony_2"]
-    assert readings["mill_colony_2"] == reader.UNSURE
+    assert readings["mill_colony_2"] == reader.MARKED
 
 
 def test_a_circle_round_a_box_is_followed_under_the_print():

@@ -116,6 +116,11 @@ ROUND = (0.75, 0.5)
 # (0.5 mm from any print) is coloured (over the paper's floor, `paper_floor`), TINT[1] more than
 # the page's boxes' median: a highlighter's fill, as light as the paper in grey
 TINT = (0.5, 0.4)
+# ...and marked when FILL of that bare part is plainly coloured (`vivid`: a highlighter's fill)
+# while at most SPILL of the bare paper round the box is (see `spilled`): a stain or a cast of
+# light colours the paper round the box as much as its inside, a highlighter runs over its
+# border on a side or two (the fourth generator's: 0 to 0.59 of the paper round the box)
+FILL, SPILL = 0.9, 0.5
 # a stroke round a box is followed where the print hides it (see `traced`) when it shows
 # off the print TRACE of the way round at least, with no gap of over GAP sectors (of 36)
 # between where it shows; a stroke round it shows in a sector within ROUND_WIDTH mm
@@ -844,6 +849,7 @@ def decide(
     washed: bool = False,
     round_in: bool = False,
     tinted: bool = False,
+    filled: bool = False,
 ) -> str:
     """MARKED, EMPTY or UNSURE from the ink score of a box's inside, its spread, the
     share of it clearly dark (CORE), the share holding a faint trace (FAINT, or unlike
@@ -864,7 +870,9 @@ def decide(
     box with a dark stroke going `round_in` it (a square box, see `round_inside`) or round
     its printed ring (a round box, `ringed`) is marked, unless the ink is like its print
     (on a noisy photo, only as a mark is there); a box `tinted` (see TINT) is not
-    empty."""
+    empty, and one `filled` with colour (see FILL) is marked."""
+    if filled and not like_print:
+        return MARKED
     marks = spread >= SPREAD or score >= SURE or held >= HELD or long >= LONG or middle >= MIDDLE
     if noisy and score > LOW:
         dark = core >= max(LOW, THROUGH * score)
@@ -1112,7 +1120,9 @@ class Look:
     (`ring`, a round box: `ringed`, `traced`) or a mark's dark core does (`dark_ring`), how
     far round inside it a dark stroke goes (`round_in`, a square box: `round_inside`) and
     round it outside (`around`: `round_outside`, `traced`), how much of the bare part of its
-    inside is coloured (`tint`, see TINT); a grid cell's hsv and ink (`colour`)."""
+    inside is coloured (`tint`, see TINT), plainly (`fill`), and how much of the bare paper round
+    it is (`spill`, see `spilled`; only for a box filled FILL at least); a grid cell's hsv and ink
+    (`colour`)."""
 
     box: object
     dark: object
@@ -1127,6 +1137,8 @@ class Look:
     round_in: float | None = None
     around: float | None = None
     tint: float | None = None
+    fill: float | None = None
+    spill: float | None = None
     colour: tuple | None = None
 
 
@@ -1195,6 +1207,9 @@ def look_at(cv2, np, sight: _Sight, box, photo, window, sl, dark) -> Look:
         bare = sight.far[window][sl]
         if bare.sum() >= 2 * PPMM**2:  # 2 mm² of bare paper at least (a ladder step's is mostly print)
             got.tint = float((sight.coloured[photo][sl] & bare).sum() / bare.sum())
+            got.fill = float((sight.vivid[photo][sl] & bare).sum() / bare.sum())
+            if got.fill >= FILL:
+                got.spill = spilled(np, sight.vivid[photo], sight.far[window], insides, box, origin)
     return got
 
 
@@ -1275,6 +1290,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
     circled = standing_out(np, measures("ring"), RING, quartile) | standing_out(np, measures("around"), RING)
     round_in = standing_out(np, measures("round_in"), ROUND) | standing_out(np, measures("dark_ring"), RING, quartile)
     tinted = standing_out(np, measures("tint"), TINT)
+    filled = {k.box.field for k in looks if k.box.field in tinted and k.spill is not None and k.spill <= SPILL}
     middles = [faint_trace(cv2, np, k.dark - base, faint_t) for k in looks]
     noise = photo_trace(np, [k.score for k in looks], middles)
     values = {box.field: "" for box in all_boxes if box.kind == "write" and box.field not in cells}  # not read
@@ -1297,6 +1313,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
             washed=washed,
             round_in=field in round_in,
             tinted=field in tinted,
+            filled=field in filled,
         )
         scores[field], spreads[field], readings[field] = k.score, k.reach, reading
         if k.colour is not None:
@@ -1320,6 +1337,21 @@ def ringed(np, extra, box, origin) -> float:
     extra, dx, dy = _about(np, extra, box, origin, (edge + 1.5) * PPMM, (edge + 1.5) * PPMM)
     r = np.hypot(dx, dy) / PPMM
     return _round(np, extra & (r > edge - 1.0) & (r < edge + 1.5), dx, dy)
+
+
+def spilled(np, vivid, bare, insides, box, origin) -> float | None:
+    """How much of the bare paper round a box (0.5 to 2.5 mm out of it, off every box's
+    inside) is plainly coloured (`vivid`; masks round the box, their top-left at `origin`
+    px on the page): a highlighter's fill stays in its box, a stain or a coloured light
+    does not. None with less than a square millimetre of such paper (a board copy's cells
+    touch)."""
+    half_w, half_h = box.w / 2 * PPMM, box.h / 2 * PPMM
+    reach = 2.5 * PPMM
+    vivid, dx, dy, bare, insides = _about(np, vivid, box, origin, half_w + reach, half_h + reach, bare, insides)
+    out = (np.abs(dx) > half_w + 0.5 * PPMM) | (np.abs(dy) > half_h + 0.5 * PPMM)
+    band = bare & ~insides & out
+    n = int(band.sum())
+    return float((vivid & band).sum() / n) if n >= PPMM**2 else None
 
 
 def traced(cv2, np, ink, insides, hidden, box, origin, reach: float) -> float:
