@@ -108,6 +108,14 @@ PRINT = 0.6
 # printed ring (see `ringed`), RING[1] more than round the page's round boxes' median; marked
 # when a mark's dark core does (a step circled on an Imperial Settlers colony ladder)
 RING = (0.7, 0.5)
+# a square box is marked when a mark's dark core goes AROUND[0] of the way round it, outside it
+# (see `round_outside`, `traced`), AROUND[1] more than round the page's square boxes' median: a
+# circle drawn round the box (a circle round a group of boxes, the Imperial Settlers rules' for a
+# finished bridge or a colony's sections, goes round those boxes once all are ticked). On 170
+# photos (the fourth generator's seeds 1-2, the third's seed 3) 63 circles a person sees read
+# unsure before, and no empty box's dark ink went 0.8 of the way round (three went 0.72-0.75:
+# a third generator's photo, pig boxes beside circled ones); lighter ink round a box: `circled`
+AROUND = (0.8, 0.5)
 # a square box is marked when a stroke goes ROUND[0] of the way round inside it (a circle
 # drawn in the box, along its border: its middle is bare; see `round_inside`), ROUND[1]
 # more than inside the page's square boxes (their median: a border every box shows as ink)
@@ -125,6 +133,15 @@ FILL, SPILL = 0.9, 0.5
 # off the print TRACE of the way round at least, with no gap of over GAP sectors (of 36)
 # between where it shows; a stroke round it shows in a sector within ROUND_WIDTH mm
 TRACE, GAP, ROUND_WIDTH = 0.25, 18, 1.2
+# ...and a piece of it STROKE mm² at least shows (a circle's arc between two printed lines;
+# a photo's specks, the dots of a halftone shifted off the print, are smaller: the fourth
+# generator's seed 1 photo 19, specks round an empty box, 17 px (0.27 mm²) the largest)
+STROKE = 0.5
+# ...and for a mark (AROUND), no piece under SPECK pixels shows it round the box: a photo's salt
+# noise round an empty box, a check's arm from the next box and the print a curl shifted went
+# 0.8 of the way round (probe seed 3 photo 58, seed 5 photo 34); a circle's pieces hidden all
+# but a few pixels by the print leave the box unsure (fourth seed 2 photo 5)
+SPECK = 6
 CREASE = 40.0  # mm: a faint straight line this long is a crease (see `creases`)
 MAX_PDF_PAGES = 24  # pages read from one PDF at most: a game's sheets (12 players, 2 pages each)
 PDF_DPI = (150, 250, 200)  # a PDF page is drawn at its image's resolution within these (or the last)
@@ -867,10 +884,11 @@ def decide(
     round box `circled` along its printed ring (see `ringed`) with no ink in it is unsure:
     no mark in it, but no empty box. A dot (see DOT) is marked, unless the box is `touching`
     its neighbours. On a `washed` out photo (see `washed_out`) no box is empty: unsure. A
-    box with a dark stroke going `round_in` it (a square box, see `round_inside`) or round
-    its printed ring (a round box, `ringed`) is marked, unless the ink is like its print
-    (on a noisy photo, only as a mark is there); a box `tinted` (see TINT) is not
-    empty, and one `filled` with colour (see FILL) is marked."""
+    box with a dark stroke going `round_in` it (a square box, see `round_inside`), round
+    it (a square box, see AROUND) or round its printed ring (a round box, `ringed`) is
+    marked, unless the ink is like its print (on a noisy photo, only as a mark is there);
+    a box `tinted` (see TINT) is not empty, and one `filled` with colour (see FILL) is
+    marked."""
     if filled and not like_print:
         return MARKED
     marks = spread >= SPREAD or score >= SURE or held >= HELD or long >= LONG or middle >= MIDDLE
@@ -1119,7 +1137,8 @@ class Look:
     (None when not taken for the box): how far round it ink goes along its printed ring
     (`ring`, a round box: `ringed`, `traced`) or a mark's dark core does (`dark_ring`), how
     far round inside it a dark stroke goes (`round_in`, a square box: `round_inside`) and
-    round it outside (`around`: `round_outside`, `traced`), how much of the bare part of its
+    round it outside (`around`: `round_outside`, `traced`) or a mark's dark core does
+    (`dark_around`), how much of the bare part of its
     inside is coloured (`tint`, see TINT), plainly (`fill`), and how much of the bare paper round
     it is (`spill`, see `spilled`; only for a box filled FILL at least); a grid cell's hsv and ink
     (`colour`)."""
@@ -1136,6 +1155,7 @@ class Look:
     dark_ring: float | None = None
     round_in: float | None = None
     around: float | None = None
+    dark_around: float | None = None
     tint: float | None = None
     fill: float | None = None
     spill: float | None = None
@@ -1195,9 +1215,12 @@ def look_at(cv2, np, sight: _Sight, box, photo, window, sl, dark) -> Look:
         got.round_in = round_inside(np, core, box, origin)
         if box.kind != "mini":
             span = np.hypot(box.w, box.h) / 2 + 2.5
-            got.around = max(
-                round_outside(np, extra & ~insides, box, origin),
-                traced(cv2, np, extra, insides, bridge, box, origin, span),
+            got.around, got.dark_around = (  # ink round it; ink dark through, no speck (SPECK) counted
+                max(
+                    round_outside(np, m & ~insides, box, origin),
+                    traced(cv2, np, m, insides, bridge, box, origin, span, n),
+                )
+                for m, n in ((extra, 0), (extra & core, SPECK))
             )
     if cell:
         dx, dy = photo[1].start - SHIFT - origin[0], photo[0].start - SHIFT - origin[1]  # the box's shift
@@ -1288,7 +1311,11 @@ def read_boxes(page, blank, all_boxes, cells: set):
     # (a page has a few round boxes, often most of them marked: the lower quartile)
     quartile = functools.partial(np.percentile, q=25)
     circled = standing_out(np, measures("ring"), RING, quartile) | standing_out(np, measures("around"), RING)
-    round_in = standing_out(np, measures("round_in"), ROUND) | standing_out(np, measures("dark_ring"), RING, quartile)
+    round_in = (
+        standing_out(np, measures("round_in"), ROUND)
+        | standing_out(np, measures("dark_ring"), RING, quartile)
+        | standing_out(np, measures("dark_around"), AROUND)
+    )
     tinted = standing_out(np, measures("tint"), TINT)
     filled = {k.box.field for k in looks if k.box.field in tinted and k.spill is not None and k.spill <= SPILL}
     middles = [faint_trace(cv2, np, k.dark - base, faint_t) for k in looks]
@@ -1354,7 +1381,7 @@ def spilled(np, vivid, bare, insides, box, origin) -> float | None:
     return float((vivid & band).sum() / n) if n >= PPMM**2 else None
 
 
-def traced(cv2, np, ink, insides, hidden, box, origin, reach: float) -> float:
+def traced(cv2, np, ink, insides, hidden, box, origin, reach: float, speck: int = 0) -> float:
     """How much of the way round a box a stroke goes, counting where the print hides it:
     the share of the 36 sectors round its centre where a stroke round it shows (see
     `_showing`, `_round_sectors`; `ink` a mask round the box, its top-left at `origin` px on
@@ -1365,7 +1392,8 @@ def traced(cv2, np, ink, insides, hidden, box, origin, reach: float) -> float:
     shows are not all the way round, but the print covers the gaps. Counted only when the
     stroke shows TRACE of the way round, never more than GAP sectors apart (else 0): a
     stroke straying in from the next box shows in a few sectors, or on one side, and the
-    print round a box in a grid is everywhere."""
+    print round a box in a grid is everywhere; nor when no piece of it is a stroke's (see
+    STROKE). Pieces under `speck` pixels are not counted (see SPECK)."""
     side = reach * PPMM
     ink, dx, dy, insides, hidden = _about(np, ink, box, origin, side, side, insides, hidden)
     rough = ink & ~insides & ~hidden  # (`_showing` only takes away from it)
@@ -1373,18 +1401,22 @@ def traced(cv2, np, ink, insides, hidden, box, origin, reach: float) -> float:
         return 0.0
     r = np.hypot(dx, dy)
     sector = _sector(np, dx, dy)
-    shows = _showing(cv2, np, ink, insides, hidden, box, dx, dy) & (r <= side)
+    shows = _showing(cv2, np, ink, insides, hidden, box, dx, dy, speck) & (r <= side)
+    areas = cv2.connectedComponentsWithStats(shows.astype(np.uint8), connectivity=8)[2][1:, cv2.CC_STAT_AREA]
+    if not len(areas) or areas.max() < STROKE * PPMM**2:
+        return 0.0
     seen = _round_sectors(np, shows, sector, r, dx, dy, (max(box.w, box.h) / 2 + 1.0) * PPMM)
     if seen.mean() < TRACE or _longest_gap(np, seen) > GAP:
         return 0.0
     return float((seen.sum() + _hidden_gaps(cv2, np, seen, shows, sector, r, hidden, dx, dy)) / 36)
 
 
-def _showing(cv2, np, ink, insides, hidden, box, dx, dy):
+def _showing(cv2, np, ink, insides, hidden, box, dx, dy, speck: int = 0):
     """The ink that may be a stroke round a box (masks round it; `dx`, `dy` each pixel's
     place from its centre): off the print (`hidden`) and 0.25 mm beyond the box's own,
     out of every box's inside (`insides`), and not a stroke reaching into another box's
-    inside (that box's mark, a check overshooting it; joined across the print it crosses)."""
+    inside (that box's mark, a check overshooting it; joined across the print it crosses);
+    no piece under `speck` pixels, if given."""
     x, y, w, h = ((v - c) * PPMM for v, c in zip(inside(box), (box.x + box.w / 2, box.y + box.h / 2, 0, 0)))
     mine = (dx >= x) & (dx < x + w) & (dy >= y) & (dy < y + h)
     closed = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8)).astype(bool)
@@ -1392,7 +1424,11 @@ def _showing(cv2, np, ink, insides, hidden, box, dx, dy):
     theirs = np.isin(labels, np.unique(labels[insides & ~mine & ink]))
     near = (np.abs(dx) <= (box.w / 2 + 0.5) * PPMM) & (np.abs(dy) <= (box.h / 2 + 0.5) * PPMM)
     own = _grown(cv2, np, hidden & near, round(0.25 * PPMM))
-    return ink & ~theirs & ~insides & ~own & ~hidden
+    shows = ink & ~theirs & ~insides & ~own & ~hidden
+    if speck:  # ...and no piece under `speck` pixels
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(shows.astype(np.uint8), connectivity=8)
+        shows &= (stats[:, cv2.CC_STAT_AREA] >= speck)[labels]
+    return shows
 
 
 def _round_sectors(np, shows, sector, r, dx, dy, near: float):
