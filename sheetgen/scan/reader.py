@@ -1138,10 +1138,9 @@ class Look:
     (`ring`, a round box: `ringed`, `traced`) or a mark's dark core does (`dark_ring`), how
     far round inside it a dark stroke goes (`round_in`, a square box: `round_inside`) and
     round it outside (`around`: `round_outside`, `traced`) or a mark's dark core does
-    (`dark_around`), how much of the bare part of its
-    inside is coloured (`tint`, see TINT), plainly (`fill`), and how much of the bare paper round
-    it is (`spill`, see `spilled`; only for a box filled FILL at least); a grid cell's hsv and ink
-    (`colour`)."""
+    (`dark_around`), how much of the bare part of its inside is coloured (`tint`, see TINT),
+    plainly (`fill`), and how much of the bare paper round it is (`spill`, see `spilled`;
+    only for a box filled FILL at least); a grid cell's hsv and ink (`colour`)."""
 
     box: object
     dark: object
