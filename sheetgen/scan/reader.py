@@ -114,7 +114,7 @@ RING = (0.7, 0.5)
 # finished bridge or a colony's sections, goes round those boxes once all are ticked). On 170
 # photos (the fourth generator's seeds 1-2, the third's seed 3) 63 circles a person sees read
 # unsure before, and no empty box's dark ink went 0.8 of the way round (three went 0.72-0.75:
-# a third generator's photo, pig boxes beside circled ones); lighter ink round a box: `circled`
+# empty pig boxes between ticked ones on a third generator's photo); lighter ink: `circled`
 AROUND = (0.8, 0.5)
 # a square box is marked when a stroke goes ROUND[0] of the way round inside it (a circle
 # drawn in the box, along its border: its middle is bare; see `round_inside`), ROUND[1]
