@@ -1557,8 +1557,9 @@ def test_a_box_coloured_with_a_highlighter_is_marked():
     of the page's boxes, see TINT): 62 unsure boxes on 70 photos. A box whose bare inside
     (0.5 mm from any print) is plainly coloured all over (FILL), the paper round it mostly
     not (SPILL, `spilled`), is marked. The same colour over the box and the paper round it
-    (a stain) stays unsure, and so does the next box it reaches into; the same box in a page tinted all over (a colour cast the white
-    balance left) stays empty. Here on a rectified page."""
+    (a stain) stays unsure, and so does the next box it reaches into; the same box in a page
+    tinted all over (a colour cast the white balance left) stays empty. Here on a rectified
+    page."""
     layout = load_layout("imperial-settlers")
     display, blank = reader.blank_page(layout, "empire", None, "en")
     boxes, cells = list(display.boxes()), reader.grid_cells(layout, "empire")
@@ -1582,7 +1583,7 @@ def test_a_box_coloured_with_a_highlighter_is_marked():
         ["houses_6", "houses_7"], reader.UNSURE
     )
     assert read(np.repeat(blank[..., None], 3, axis=2))["houses_6"] == reader.EMPTY
-    ring = np.ones((64, 64), bool)  # the paper round a 2 mm box (its centre at (32, 32) px), 1.5 mm out of it at least
+    ring = np.ones((64, 64), bool)  # the paper round a 2 mm box (its centre at (32, 32) px), 0.5 mm out of it at least
     ring[20:44, 20:44] = False
     box = type("B", (), dict(x=3.0, y=3.0, w=2.0, h=2.0))()
     nothing = np.zeros_like(ring)
