@@ -116,6 +116,14 @@ RING = (0.7, 0.5)
 # unsure before, and no empty box's dark ink went 0.8 of the way round (three went 0.72-0.75:
 # empty pig boxes between ticked ones on a third generator's photo); lighter ink: `circled`
 AROUND = (0.8, 0.5)
+# ...and a box is unsure, never empty, when a trace LIGHT_RING as dark as ink goes RING round it
+# (a round box: along its printed ring, `ringed`, `traced`; a square box: `round_outside`,
+# `traced`): a light pencil circle, blurred or drawn with a hard lead, shows as ink 0.47 of the
+# way round (the fourth generator's seed 3 photo 16) and as a trace all the way. Of 405 photos
+# (the fourth generator's seeds 1-3, the third's 3, the probe's 5), two empty boxes' traces
+# went 0.81 of the way round, 0.56 over their page's median, and three light circles read
+# empty went 0.72-1.0 round, their pages' median 0.04-0.06
+LIGHT_RING = 0.5
 # a square box is marked when a stroke goes ROUND[0] of the way round inside it (a circle
 # drawn in the box, along its border: its middle is bare; see `round_inside`), ROUND[1]
 # more than inside the page's square boxes (their median: a border every box shows as ink)
@@ -881,9 +889,10 @@ def decide(
     as the photo's blank boxes. On a `noisy` photo (its bare paper, or the inside of its
     empty boxes, as dark as ink: see `paper_floor`, `box_floor`; ink is what is darker still)
     only a mark with twice HIGH of ink, dark through (THROUGH), spread, held or long, is marked. A
-    round box `circled` along its printed ring (see `ringed`) with no ink in it is unsure:
-    no mark in it, but no empty box. A dot (see DOT) is marked, unless the box is `touching`
-    its neighbours. On a `washed` out photo (see `washed_out`) no box is empty: unsure. A
+    box `circled` (a round box along its printed ring, see `ringed`; a square one round it,
+    see `round_outside`; by ink, or a light trace, see LIGHT_RING) with no ink in it is
+    unsure: no mark in it, but no empty box. A dot (see DOT) is marked, unless the box is
+    `touching` its neighbours. On a `washed` out photo (see `washed_out`) no box is empty: unsure. A
     box with a dark stroke going `round_in` it (a square box, see `round_inside`), round
     it (a square box, see AROUND) or round its printed ring (a round box, `ringed`) is
     marked, unless the ink is like its print (on a noisy photo, only as a mark is there);
@@ -1138,7 +1147,8 @@ class Look:
     (`ring`, a round box: `ringed`, `traced`) or a mark's dark core does (`dark_ring`), how
     far round inside it a dark stroke goes (`round_in`, a square box: `round_inside`) and
     round it outside (`around`: `round_outside`, `traced`) or a mark's dark core does
-    (`dark_around`), how much of the bare part of its inside is coloured (`tint`, see TINT),
+    (`dark_around`), or a light trace does round either kind (`light_ring`, see
+    LIGHT_RING), how much of the bare part of its inside is coloured (`tint`, see TINT),
     plainly (`fill`), and how much of the bare paper round it is (`spill`, see `spilled`;
     only for a box filled FILL at least); a grid cell's hsv and ink (`colour`)."""
 
@@ -1155,6 +1165,7 @@ class Look:
     round_in: float | None = None
     around: float | None = None
     dark_around: float | None = None
+    light_ring: float | None = None
     tint: float | None = None
     fill: float | None = None
     spill: float | None = None
@@ -1166,6 +1177,7 @@ class _Sight:
     """What `look_at` needs of the whole page: the masks and the levels of ink (see `read_boxes`)."""
 
     ink_t: float  # darkness of ink
+    trace_t: float  # ...of a light trace (LIGHT_RING)
     core_t: float  # ...of a mark's dark core
     cells: set  # the grid cells' fields
     printed: object  # the blank page's darkness, grown by 2 px
@@ -1182,7 +1194,7 @@ class _Sight:
 def look_at(cv2, np, sight: _Sight, box, photo, window, sl, dark) -> Look:
     """What `box` shows: its window of the photo (`photo`, padded; `window` on the page, its
     inside `sl` there) and that window's darkness over the blank page's (`dark`)."""
-    extra, core = dark > sight.ink_t, dark > sight.core_t
+    extra, core, trace = dark > sight.ink_t, dark > sight.core_t, dark > sight.trace_t
     origin = (window[1].start, window[0].start)
     cell = box.field in sight.cells
     part, strong = extra[sl], core[sl]
@@ -1206,20 +1218,21 @@ def look_at(cv2, np, sight: _Sight, box, photo, window, sl, dark) -> Look:
     insides, bridge = sight.insides[window], sight.bridge[window]
     if box.kind == "round":
         span = np.hypot(box.w, box.h) / 2 + 1.5
-        got.ring, got.dark_ring = (
+        got.ring, got.dark_ring, got.light_ring = (
             max(ringed(np, m, box, origin), traced(cv2, np, m, insides, bridge, box, origin, span))
-            for m in (extra, core)
+            for m in (extra, core, trace)
         )
     elif not cell:
         got.round_in = round_inside(np, core, box, origin)
         if box.kind != "mini":
             span = np.hypot(box.w, box.h) / 2 + 2.5
-            got.around, got.dark_around = (  # ink round it; ink dark through, no speck (SPECK) counted
+            # ink round it; ink dark through, no speck (SPECK) counted; a light trace (LIGHT_RING)
+            got.around, got.dark_around, got.light_ring = (
                 max(
                     round_outside(np, m & ~insides, box, origin),
                     traced(cv2, np, m, insides, bridge, box, origin, span, n),
                 )
-                for m, n in ((extra, 0), (extra & core, SPECK))
+                for m, n in ((extra, 0), (extra & core, SPECK), (trace, SPECK))
             )
     if cell:
         dx, dy = photo[1].start - SHIFT - origin[0], photo[0].start - SHIFT - origin[1]  # the box's shift
@@ -1286,6 +1299,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
     noisy = ink_floor > INK
     sight = _Sight(
         ink_t=max(INK, ink_floor),
+        trace_t=LIGHT_RING * max(INK, ink_floor),
         core_t=max(core_t, ink_floor),
         cells=cells,
         printed=printed,
@@ -1309,7 +1323,13 @@ def read_boxes(page, blank, all_boxes, cells: set):
     # a photo that shows the printed rings darker than on the blank page shows them all so
     # (a page has a few round boxes, often most of them marked: the lower quartile)
     quartile = functools.partial(np.percentile, q=25)
-    circled = standing_out(np, measures("ring"), RING, quartile) | standing_out(np, measures("around"), RING)
+    rounds = {k.box.field for k in looks if k.box.kind == "round"}
+    circled = (
+        standing_out(np, measures("ring"), RING, quartile)
+        | standing_out(np, measures("around"), RING)
+        | standing_out(np, {k: v for k, v in measures("light_ring").items() if k not in rounds}, RING)
+        | standing_out(np, {k: v for k, v in measures("light_ring").items() if k in rounds}, RING, quartile)
+    )
     round_in = (
         standing_out(np, measures("round_in"), ROUND)
         | standing_out(np, measures("dark_ring"), RING, quartile)
