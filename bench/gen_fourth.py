@@ -16,13 +16,12 @@ import subprocess
 
 import cv2
 import numpy as np
+from pages import page_pdf
 from PIL import Image
 
-from sheetgen.render.pdf import pdf_bytes, placement
 from sheetgen.scan.reader import grid_cells
 
 A4 = (210.0, 297.0)  # mm, w x h
-_PDF: dict = {}
 LAST: dict = {}  # debugging aid: the last photo's page-mm -> image-px mapping
 
 # ---------------------------------------------------------------------------------------
@@ -53,15 +52,6 @@ def _pick(rng, seq, p=None):
 
 # ---------------------------------------------------------------------------------------
 # the printed page
-
-
-def _pdf(layout, page_id, lang, players):
-    key = (layout.id, layout.digest, page_id, lang, players)
-    if key not in _PDF:
-        doc = layout.document(lang, players, [page_id])
-        page = doc.pages[0]
-        _PDF[key] = (pdf_bytes(doc, paper="a4"), placement(page, "a4"), page.boxes())
-    return _PDF[key]
 
 
 def _raster(data, dpi):
@@ -875,7 +865,7 @@ def photo(layout, page_id: str, rng: np.random.Generator):
     lang = "fr" if rng.random() < 0.3 else "en"
     pl = layout.players
     players = int(rng.integers(pl["min"], pl["max"] + 1)) if pl["min"] < pl["max"] else None
-    data, at, boxes = _pdf(layout, page_id, lang, players)
+    data, at, boxes = page_pdf(layout, page_id, lang, players)
     dpi = int(rng.integers(200, 281))
     ppm = dpi / 25.4
     rgb = _raster(data, dpi)

@@ -1,0 +1,17 @@
+"""The printed page the bench's photo generators start from (bench/gen_fourth.py, gen_fifth.py)."""
+
+from __future__ import annotations
+
+from sheetgen.render.pdf import pdf_bytes, placement
+
+_PDF: dict = {}
+
+
+def page_pdf(layout, page_id: str, lang: str, players):
+    """(the page's PDF on A4, its placement there, its boxes), kept for the next photo of the page."""
+    key = (layout.id, layout.digest, page_id, lang, players)
+    if key not in _PDF:
+        doc = layout.document(lang, players, [page_id])
+        page = doc.pages[0]
+        _PDF[key] = (pdf_bytes(doc, paper="a4"), placement(page, "a4"), page.boxes())
+    return _PDF[key]
