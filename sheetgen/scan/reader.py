@@ -69,6 +69,12 @@ MIDDLE = 0.15
 # width a trace; an erased mistake has a trace but no dark core, a speck of noise a core but
 # no trace, a stroke straying in from the next box stays along an edge
 LIGHT = (0.02, 0.35, 0.1)
+# ...or, with that dark core, spreads ACROSS[0] of it both ways (a stroke corner to corner, not
+# along an edge) and the middle holds a trace over ACROSS[1]: a light slash across a box whose
+# printed icon hides it in the middle (the fifth generator's light slashes over the Imperial
+# Settlers icons, 0.045-0.093 of the middle: 11 read unsure on its seed 1); a stroke straying
+# in from the next box does not cross the box, an erased mistake has no dark core
+ACROSS = (0.8, 0.04)
 # ...and a box with ink over DOT[0] of its inside is marked when it is a dot: all of the ink
 # (DOT[2] of it) in strokes the box holds and dark through (its core DOT[2] of it), and the
 # middle holding a trace over DOT[1]: a pencil pressed down in the box. A stroke straying in
@@ -105,8 +111,9 @@ BARE_PIXELS = 10_000  # ...judged only on this much bare paper at least
 # the blank page's print: where its darkness is over PRINT (text, lines, icons; see `contrast`)
 PRINT = 0.6
 # a round box is unsure, never empty, when ink goes RING[0] of the way round it along its
-# printed ring (see `ringed`), RING[1] more than round the page's round boxes' median; marked
-# when a mark's dark core does (a step circled on an Imperial Settlers colony ladder)
+# printed ring (see `ringed`), RING[1] more than round the page's round box showing least (see
+# `read_boxes`); marked when a mark's dark core does (a step circled on an Imperial Settlers
+# colony ladder, a pig bonus box circled on a Harvest Dice sheet)
 RING = (0.7, 0.5)
 # a square box is marked when a mark's dark core goes AROUND[0] of the way round it, outside it
 # (see `round_outside`, `traced`), AROUND[1] more than round the page's square boxes' median: a
@@ -137,6 +144,13 @@ TINT = (0.5, 0.4)
 # light colours the paper round the box as much as its inside, a highlighter runs over its
 # border on a side or two (the fourth generator's: 0 to 0.59 of the paper round the box)
 FILL, SPILL = 0.9, 0.5
+# ...and marked when FILL of that bare part shows SHADE darker than the bare paper round the box
+# (0.5-2.5 mm out, off every box's inside; each against the blank page's, see `shaded`): a box
+# shaded evenly grey with a pencil. Its inside is mostly far from the paper, and ink is measured
+# against the brightest paper nearby (see `_ink`): the shading is that paper, and shows no ink
+# (the fifth generator's: a score of 0.003-0.025, 11 read unsure on its seeds 1-2). A shadow or a
+# stain falls on the paper round the box as well
+SHADE = 0.15
 # a stroke round a box is followed where the print hides it (see `traced`) when it shows
 # off the print TRACE of the way round at least, with no gap of over GAP sectors (of 36)
 # between where it shows; a stroke round it shows in a sector within ROUND_WIDTH mm
@@ -884,7 +898,7 @@ def decide(
     does not spread over the box is marked when the box holds it (`held`), when a piece of
     it is as long as LONG of the box (`long`, see `longest`), or when the middle of the
     inside holds a trace over MIDDLE of it (`middle`). Less ink than
-    HIGH is marked when it is a light stroke (see LIGHT). A faint trace is judged against
+    HIGH is marked when it is a light stroke (see LIGHT, ACROSS). A faint trace is judged against
     the photo's own (`noise`, see `photo_trace`): up to NOISE times it, the box is as empty
     as the photo's blank boxes. On a `noisy` photo (its bare paper, or the inside of its
     empty boxes, as dark as ink: see `paper_floor`, `box_floor`; ink is what is darker still)
@@ -896,8 +910,8 @@ def decide(
     box with a dark stroke going `round_in` it (a square box, see `round_inside`), round
     it (a square box, see AROUND) or round its printed ring (a round box, `ringed`) is
     marked, unless the ink is like its print (on a noisy photo, only as a mark is there);
-    a box `tinted` (see TINT) is not empty, and one `filled` with colour (see FILL) is
-    marked."""
+    a box `tinted` (see TINT) is not empty, and one `filled` with colour or shaded grey
+    (see FILL, SHADE) is marked."""
     if filled and not like_print:
         return MARKED
     marks = spread >= SPREAD or score >= SURE or held >= HELD or long >= LONG or middle >= MIDDLE
@@ -910,7 +924,8 @@ def decide(
         return EMPTY if faint <= max(FAINT_LOW, NOISE * noise) and not (circled or washed or tinted) else UNSURE
     if score >= HIGH and marks and core >= LOW and not like_print:
         return MARKED
-    light = score < HIGH and core >= LIGHT[0] and spread >= LIGHT[1] and middle >= LIGHT[2]
+    across = spread >= ACROSS[0] and middle >= ACROSS[1]
+    light = score < HIGH and core >= LIGHT[0] and (spread >= LIGHT[1] and middle >= LIGHT[2] or across)
     dot = score >= DOT[0] and min(held, core) >= DOT[2] * score and middle >= DOT[1] and not touching
     if (light or dot) and not like_print:
         return MARKED
@@ -1150,7 +1165,8 @@ class Look:
     (`dark_around`), or a light trace does round either kind (`light_ring`, see
     LIGHT_RING), how much of the bare part of its inside is coloured (`tint`, see TINT),
     plainly (`fill`), and how much of the bare paper round it is (`spill`, see `spilled`;
-    only for a box filled FILL at least); a grid cell's hsv and ink (`colour`)."""
+    only for a box filled FILL at least), how much of it is shaded grey (`shade`, see
+    `shaded`); a grid cell's hsv and ink (`colour`)."""
 
     box: object
     dark: object
@@ -1168,6 +1184,7 @@ class Look:
     light_ring: float | None = None
     tint: float | None = None
     fill: float | None = None
+    shade: float | None = None
     spill: float | None = None
     colour: tuple | None = None
 
@@ -1189,6 +1206,8 @@ class _Sight:
     vivid: object  # (padded) ...plainly
     crease: object  # (padded) the page's creases
     hsv: object  # the page, white balanced, in hsv
+    gray: object  # (padded) the page in grey, specks smoothed out
+    blank: object  # the blank page, grey
 
 
 def look_at(cv2, np, sight: _Sight, box, photo, window, sl, dark) -> Look:
@@ -1243,6 +1262,7 @@ def look_at(cv2, np, sight: _Sight, box, photo, window, sl, dark) -> Look:
         if bare.sum() >= 2 * PPMM**2:  # 2 mm² of bare paper at least (a ladder step's is mostly print)
             got.tint = float((sight.coloured[photo][sl] & bare).sum() / bare.sum())
             got.fill = float((sight.vivid[photo][sl] & bare).sum() / bare.sum())
+            got.shade = shaded(np, sight.gray[photo], sight.blank[window], sight.far[window], insides, box, origin, sl)
             if got.fill >= FILL:
                 got.spill = spilled(np, sight.vivid[photo], sight.far[window], insides, box, origin)
     return got
@@ -1313,6 +1333,8 @@ def read_boxes(page, blank, all_boxes, cells: set):
         vivid=_padded(cv2, np, hsv[..., 1] > max(COLOUR_INK * 255, VIVID * saturation_floor), pad),
         crease=_padded(cv2, np, creases(cv2, np, page_ink - printed, faint_t), pad),
         hsv=hsv,
+        gray=cv2.copyMakeBorder(cv2.medianBlur(gray, 3), pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255),
+        blank=blank,
     )
     looks = [look_at(cv2, np, sight, *where) for where in placed]
     base = wash(np, [k.score for k in looks], [k.dark for k in looks])
@@ -1320,23 +1342,30 @@ def read_boxes(page, blank, all_boxes, cells: set):
     def measures(name):
         return {k.box.field: getattr(k, name) for k in looks if getattr(k, name) is not None}
 
-    # a photo that shows the printed rings darker than on the blank page shows them all so
-    # (a page has a few round boxes, often most of them marked: the lower quartile)
-    quartile = functools.partial(np.percentile, q=25)
+    # a photo that shows the printed rings darker than on the blank page shows them all so: a
+    # page has a few round boxes, often most of them marked, and their rings are measured
+    # against the one showing least (the lower quartile was one of five pig bonus boxes circled
+    # of seven, and four read empty on the fifth generator's seed 2 photo 0); but against the
+    # lower quartile when a light trace goes round every one of them (RING[0]: the photo shows
+    # their print; on the probe's seed 5 photo 41 the empty ones' dark cores went 0.17-0.86 of
+    # the way round). Of 126 pages of five generators, three showed a trace round every one
     rounds = {k.box.field for k in looks if k.box.kind == "round"}
+    traces = [v for k, v in measures("light_ring").items() if k in rounds]
+    least = functools.partial(np.percentile, q=25) if traces and min(traces) >= RING[0] else min
     circled = (
-        standing_out(np, measures("ring"), RING, quartile)
+        standing_out(np, measures("ring"), RING, least)
         | standing_out(np, measures("around"), RING)
         | standing_out(np, {k: v for k, v in measures("light_ring").items() if k not in rounds}, RING)
-        | standing_out(np, {k: v for k, v in measures("light_ring").items() if k in rounds}, RING, quartile)
+        | standing_out(np, {k: v for k, v in measures("light_ring").items() if k in rounds}, RING, least)
     )
     round_in = (
         standing_out(np, measures("round_in"), ROUND)
-        | standing_out(np, measures("dark_ring"), RING, quartile)
+        | standing_out(np, measures("dark_ring"), RING, least)
         | standing_out(np, measures("dark_around"), AROUND)
     )
     tinted = standing_out(np, measures("tint"), TINT)
     filled = {k.box.field for k in looks if k.box.field in tinted and k.spill is not None and k.spill <= SPILL}
+    filled |= {k.box.field for k in looks if k.shade is not None and k.shade >= FILL}
     middles = [faint_trace(cv2, np, k.dark - base, faint_t) for k in looks]
     noise = photo_trace(np, [k.score for k in looks], middles)
     values = {box.field: "" for box in all_boxes if box.kind == "write" and box.field not in cells}  # not read
@@ -1398,6 +1427,26 @@ def spilled(np, vivid, bare, insides, box, origin) -> float | None:
     band = bare & ~insides & out
     n = int(band.sum())
     return float((vivid & band).sum() / n) if n >= PPMM**2 else None
+
+
+def shaded(np, gray, blank, bare, insides, box, origin, sl) -> float | None:
+    """How much of the bare part of a box's inside (`bare`, 0.5 mm from any print; `sl` the
+    inside in these masks round the box, their top-left at `origin` px on the page) shows SHADE
+    darker than the bare paper round it (0.5 to 2.5 mm out of the box, off every box's
+    inside), in the photo (`gray`) against the blank page (`blank`): a box shaded evenly with
+    a pencil. None with less than a square millimetre of such paper (a board copy's cells touch)."""
+    half_w, half_h = box.w / 2 * PPMM, box.h / 2 * PPMM
+    reach = 2.5 * PPMM
+    g, dx, dy, b, paper, others = _about(np, gray, box, origin, half_w + reach, half_h + reach, blank, bare, insides)
+    band = paper & ~others & ((np.abs(dx) > half_w + 0.5 * PPMM) | (np.abs(dy) > half_h + 0.5 * PPMM))
+    if band.sum() < PPMM**2:
+        return None
+    seen, printed = float(np.median(g[band])), float(np.median(b[band]))
+    if seen <= 0 or printed <= 0:
+        return None
+    inner = bare[sl]
+    darker = gray[sl][inner] / seen < blank[sl][inner] / printed - SHADE
+    return float(darker.mean()) if darker.size else None
 
 
 def traced(cv2, np, ink, insides, hidden, box, origin, reach: float, speck: int = 0) -> float:
