@@ -1556,6 +1556,35 @@ def test_a_circle_in_or_round_a_box_is_a_mark_and_a_light_one_round_it_unsure():
     assert reader.round_inside(np, cv2.circle(ink.copy(), (72, 72), 26, 1, 3).astype(bool), box, (0, 0)) == 1.0
 
 
+def test_rings_on_a_photo_that_shows_every_printed_ring_are_measured_against_the_lower_quartile():
+    """The probe's seed 5 photo 41 shows the printed rings of every colony step darker than
+    the blank page: a light trace all the way round each, and dark cores 0.17-0.86 of the
+    way round the empty ones. Against the round box showing least, an empty step read
+    marked; when a light trace goes round every round box, the rings are measured against
+    the lower quartile, as before. Here on a rectified page: dark arcs on the printed rings
+    of the seven pig bonus boxes (one 60 degrees, five 160, one 310), with and without a
+    light ring drawn round every one."""
+    layout = load_layout("harvest-dice-normal")
+    display, blank = reader.blank_page(layout, "sheet", None, "en")
+    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "sheet")
+    spans = {f"pig_bonus{n}": 160 for n in range(1, 8)} | {"pig_bonus1": 60, "pig_bonus6": 310}
+
+    def read(light: bool):
+        page = np.repeat(blank[..., None], 3, axis=2).copy()
+        for b in (b for b in boxes if b.field in spans):
+            centre = (round((b.x + b.w / 2) * reader.PPMM), round((b.y + b.h / 2) * reader.PPMM))
+            r = round(b.w / 2 * reader.PPMM)
+            if light:
+                cv2.circle(page, centre, r, (226, 226, 226), 5)
+            cv2.ellipse(page, centre, (r, r), 0, 0, spans[b.field], (60, 60, 70), 3)
+        return reader.read_boxes(page, blank, boxes, cells)[1]
+
+    readings = read(light=False)
+    assert [f for f, r in readings.items() if r != reader.EMPTY] == ["pig_bonus6"]
+    assert readings["pig_bonus6"] == reader.MARKED
+    assert [f for f, r in read(light=True).items() if r != reader.EMPTY] == []
+
+
 def test_a_light_slash_across_a_box_over_its_icon_is_marked():
     """The fifth generator's light pencil slashes, corner to corner over an Imperial
     Settlers box's printed icon, read unsure (11 on its seed 1): less ink than HIGH, and
