@@ -1350,13 +1350,16 @@ def read_boxes(page, blank, all_boxes, cells: set):
     # their print; on the probe's seed 5 photo 41 the empty ones' dark cores went 0.17-0.86 of
     # the way round). Of 126 pages of five generators, three showed a trace round every one
     rounds = {k.box.field for k in looks if k.box.kind == "round"}
-    traces = [v for k, v in measures("light_ring").items() if k in rounds]
-    least = functools.partial(np.percentile, q=25) if traces and min(traces) >= RING[0] else min
+    light = measures("light_ring")
+    light_round = {k: v for k, v in light.items() if k in rounds}
+    light_square = {k: v for k, v in light.items() if k not in rounds}
+    shows_print = light_round and min(light_round.values()) >= RING[0]
+    least = functools.partial(np.percentile, q=25) if shows_print else min
     circled = (
         standing_out(np, measures("ring"), RING, least)
         | standing_out(np, measures("around"), RING)
-        | standing_out(np, {k: v for k, v in measures("light_ring").items() if k not in rounds}, RING)
-        | standing_out(np, {k: v for k, v in measures("light_ring").items() if k in rounds}, RING, least)
+        | standing_out(np, light_square, RING)
+        | standing_out(np, light_round, RING, least)
     )
     round_in = (
         standing_out(np, measures("round_in"), ROUND)
@@ -1414,33 +1417,40 @@ def ringed(np, extra, box, origin) -> float:
     return _round(np, extra & (r > edge - 1.0) & (r < edge + 1.5), dx, dy)
 
 
-def spilled(np, vivid, bare, insides, box, origin) -> float | None:
-    """How much of the bare paper round a box (0.5 to 2.5 mm out of it, off every box's
-    inside) is plainly coloured (`vivid`; masks round the box, their top-left at `origin`
-    px on the page): a highlighter's fill stays in its box, a stain or a coloured light
-    does not. None with less than a square millimetre of such paper (a board copy's cells
-    touch)."""
+def _paper_round(np, bare, insides, box, origin, *more):
+    """The bare paper round a box (`bare` 0.5 to 2.5 mm out of it, off every box's
+    `insides`; masks round the box, their top-left at `origin` px on the page) and the same
+    part of each of `more` (arrays as `bare`); None with less than a square millimetre of
+    such paper (a board copy's cells touch)."""
     half_w, half_h = box.w / 2 * PPMM, box.h / 2 * PPMM
     reach = 2.5 * PPMM
-    vivid, dx, dy, bare, insides = _about(np, vivid, box, origin, half_w + reach, half_h + reach, bare, insides)
+    bare, dx, dy, insides, *more = _about(np, bare, box, origin, half_w + reach, half_h + reach, insides, *more)
     out = (np.abs(dx) > half_w + 0.5 * PPMM) | (np.abs(dy) > half_h + 0.5 * PPMM)
     band = bare & ~insides & out
-    n = int(band.sum())
-    return float((vivid & band).sum() / n) if n >= PPMM**2 else None
+    return (band, *more) if band.sum() >= PPMM**2 else None
+
+
+def spilled(np, vivid, bare, insides, box, origin) -> float | None:
+    """How much of the bare paper round a box (see `_paper_round`) is plainly coloured
+    (`vivid`, a mask as `bare`): a highlighter's fill stays in its box, a stain or a coloured
+    light does not. None with too little such paper."""
+    around = _paper_round(np, bare, insides, box, origin, vivid)
+    if around is None:
+        return None
+    band, vivid = around
+    return float((vivid & band).sum() / band.sum())
 
 
 def shaded(np, gray, blank, bare, insides, box, origin, sl) -> float | None:
     """How much of the bare part of a box's inside (`bare`, 0.5 mm from any print; `sl` the
     inside in these masks round the box, their top-left at `origin` px on the page) shows SHADE
-    darker than the bare paper round it (0.5 to 2.5 mm out of the box, off every box's
-    inside), in the photo (`gray`) against the blank page (`blank`): a box shaded evenly with
-    a pencil. None with less than a square millimetre of such paper (a board copy's cells touch)."""
-    half_w, half_h = box.w / 2 * PPMM, box.h / 2 * PPMM
-    reach = 2.5 * PPMM
-    g, dx, dy, b, paper, others = _about(np, gray, box, origin, half_w + reach, half_h + reach, blank, bare, insides)
-    band = paper & ~others & ((np.abs(dx) > half_w + 0.5 * PPMM) | (np.abs(dy) > half_h + 0.5 * PPMM))
-    if band.sum() < PPMM**2:
+    darker than the bare paper round it (see `_paper_round`), in the photo (`gray`) against
+    the blank page (`blank`): a box shaded evenly with a pencil. None with too little such
+    paper."""
+    around = _paper_round(np, bare, insides, box, origin, gray, blank)
+    if around is None:
         return None
+    band, g, b = around
     seen, printed = float(np.median(g[band])), float(np.median(b[band]))
     if seen <= 0 or printed <= 0:
         return None
