@@ -22,7 +22,7 @@ from types import SimpleNamespace
 
 import cv2
 import numpy as np
-from pages import page_pdf
+from pages import random_page
 
 from sheetgen.scan.reader import grid_cells
 
@@ -492,10 +492,7 @@ def _table(rng, fh: int, fw: int, desc: list) -> np.ndarray:
 
 def photo(layout, page_id: str, rng: np.random.Generator):
     desc = []
-    lang = "fr" if rng.random() < 0.25 else "en"
-    pl = layout.players
-    players = int(rng.integers(pl["min"], pl["max"] + 1)) if pl["min"] < pl["max"] else None
-    data, at, boxes = page_pdf(layout, page_id, lang, players)
+    lang, players, data, at, boxes = random_page(layout, page_id, rng, french=0.25)
 
     # the camera first: how big the sheet is in the frame decides the dpi it is seen at
     corners, quad = _camera_quad(rng, desc)

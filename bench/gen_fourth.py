@@ -16,7 +16,7 @@ import subprocess
 
 import cv2
 import numpy as np
-from pages import page_pdf
+from pages import random_page
 from PIL import Image
 
 from sheetgen.scan.reader import grid_cells
@@ -862,10 +862,7 @@ def _scanner(rng, paper, ppm, desc):
 
 def photo(layout, page_id: str, rng: np.random.Generator):
     desc = []
-    lang = "fr" if rng.random() < 0.3 else "en"
-    pl = layout.players
-    players = int(rng.integers(pl["min"], pl["max"] + 1)) if pl["min"] < pl["max"] else None
-    data, at, boxes = page_pdf(layout, page_id, lang, players)
+    lang, players, data, at, boxes = random_page(layout, page_id, rng, french=0.3)
     dpi = int(rng.integers(200, 281))
     ppm = dpi / 25.4
     rgb = _raster(data, dpi)

@@ -15,3 +15,12 @@ def page_pdf(layout, page_id: str, lang: str, players):
         page = doc.pages[0]
         _PDF[key] = (pdf_bytes(doc, paper="a4"), placement(page, "a4"), page.boxes())
     return _PDF[key]
+
+
+def random_page(layout, page_id: str, rng, french: float):
+    """(lang, players, then `page_pdf`'s three) for a photo: French at the odds `french`, a
+    player count drawn from the layout's range when it has one."""
+    lang = "fr" if rng.random() < french else "en"
+    pl = layout.players
+    players = int(rng.integers(pl["min"], pl["max"] + 1)) if pl["min"] < pl["max"] else None
+    return (lang, players, *page_pdf(layout, page_id, lang, players))
