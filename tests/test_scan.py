@@ -1614,6 +1614,28 @@ def test_a_light_slash_across_a_box_over_its_icon_is_marked():
     assert [f for f, r in readings.items() if r != reader.EMPTY] == ["walls_6", "houses_6"]
 
 
+def test_light_checks_over_printed_icons_unlike_their_siblings_are_marked():
+    """Probe photo 58 of seed 3 (Imperial Settlers empire, soft pencil big checks): 12
+    checks read unsure. Over a box's printed icon the print hides a light stroke when the
+    photo is compared with the blank page: less ink than HIGH, spread under LIGHT's, the
+    middle's trace under it. Compared with the same icon in the other boxes of the photo
+    (`unlike_siblings`) six of them are darker over UNLIKE of the inside: those read marked,
+    and no box of the photo is read wrong."""
+    read, truth, kinds = _probe_run(3, 58)
+    over = ["walls_8", "houses_7", "bridges_1", "bridges_11", "fields_8", "fields_10"]
+    assert all(kinds[f] == "soft-pencil/big-check" for f in over)
+    assert all(read.readings[f] == reader.MARKED and read.scores[f] < reader.HIGH for f in over)
+    assert sum(r == reader.UNSURE for r in read.readings.values()) == 7  # 13 before
+    assert _wrong(read, truth) == []
+
+
+def test_decide_a_light_stroke_unlike_its_siblings_is_a_mark():
+    assert reader.decide(0.02, 0.2, 0.03, unlike=0.1) == reader.MARKED
+    assert reader.decide(0.02, 0.2, 0.03, unlike=0.05) == reader.UNSURE
+    assert reader.decide(0.02, 0.2, 0.01, unlike=0.1) == reader.UNSURE  # no dark core: a wash
+    assert reader.decide(0.02, 0.2, 0.03, like_print=True, unlike=0.1) == reader.UNSURE
+
+
 def test_a_box_shaded_grey_is_marked():
     """The fifth generator's pencil fills, shaded evenly grey, read unsure (11 on its seeds
     1-2): ink is measured against the brightest paper within 1.5 mm, and the middle of a
