@@ -1021,25 +1021,32 @@ def faint_trace(cv2, np, dark, faint: float) -> float:
     away from its printed border, where a phone's sharpening draws its dark rim) holding a
     trace: darker than `faint` once specks of salt-and-pepper noise are smoothed out (a
     trace is a stroke)."""
-    middle = _middle(cv2.medianBlur(np.clip(dark * 255, 0, 255).astype(np.uint8), 3) > faint * 255)
+    middle = _middle(_smoothed(cv2, np, dark) > faint * 255)
     return float(middle.mean()) if middle.size else 0.0
+
+
+def _smoothed(cv2, np, dark):
+    """Darkness (0-1 over the blank page's) in 0-255, specks of salt-and-pepper noise smoothed out."""
+    return cv2.medianBlur(np.clip(dark * 255, 0, 255).astype(np.uint8), 3)
 
 
 def _pale(cv2, np, dark, hidden):
     """A box's inside's darkness (over the blank page's, `dark`) in 0-255, specks smoothed
     out, and 0 where the print may hide or shift it (`hidden`)."""
-    out = cv2.medianBlur(np.clip(dark * 255, 0, 255).astype(np.uint8), 3)
+    out = _smoothed(cv2, np, dark)
     out[hidden] = 0
     return out
 
 
 def pale_level(np, pales: list, hiddens: list) -> float:
     """A photo's own level of pale darkness (0-255): the median, over its boxes with no ink
-    (`pales`, see `_pale`, with where the print is, `hiddens`), of the 99th percentile of the
-    middle of each off the print. A noisy photo's speckle reaches it in every box; a clean
-    photo's paper stays a few levels under the blank page's."""
+    (`pales`, see `_pale`; None for a box with ink; with where the print is, `hiddens`), of
+    the 99th percentile of the middle of each off the print. A noisy photo's speckle reaches
+    it in every box; a clean photo's paper stays a few levels under the blank page's."""
     tops = []
     for pale, hidden in zip(pales, hiddens, strict=True):
+        if pale is None:
+            continue
         seen = _middle(pale)[~_middle(hidden)]
         if seen.size:
             tops.append(float(np.percentile(seen, 99)))
@@ -1165,8 +1172,7 @@ def unlike_siblings(cv2, np, ink, plain, boxes: list, shifts: dict, pad: int, fa
         seen = np.median(np.stack([patches[f] for f in fields]), axis=0).astype(np.float32)
         seen = cv2.dilate(seen, np.ones((3, 3), np.uint8))
         for f in fields:
-            darker = np.clip((patches[f] - seen) * 255, 0, 255).astype(np.uint8)
-            out[f] = float((cv2.medianBlur(darker, 3) > faint * 255).mean())
+            out[f] = float((_smoothed(cv2, np, patches[f] - seen) > faint * 255).mean())
     return out
 
 
@@ -1466,19 +1472,16 @@ def read_boxes(page, blank, all_boxes, cells: set):
         _pale(cv2, np, k.dark - base, hidden) if k.score <= LOW else None
         for k, hidden in zip(looks, hiddens, strict=True)
     ]
-    blank_pales = [(p, h) for p, h in zip(pales, hiddens, strict=True) if p is not None]
-    level = max(
-        PALE[0] * faint_t * 255, PALE[1] * pale_level(np, [p for p, _ in blank_pales], [h for _, h in blank_pales])
-    )
+    level = max(PALE[0] * faint_t * 255, PALE[1] * pale_level(np, pales, hiddens))
     # ...its creases (a fold as pale as that), and how far round a round box with no ink it goes:
     # a circle drawn lightly round it, standing out from the page's other round boxes as LIGHT_RING
-    smooth = cv2.medianBlur(np.clip((page_ink - printed) * 255, 0, 255).astype(np.uint8), 3)
-    folds = _padded(cv2, np, creases(cv2, np, smooth.astype(np.float32) / 255, level / 255), pad)
+    smooth = _smoothed(cv2, np, page_ink - printed).astype(np.float32) / 255
+    folds = _padded(cv2, np, creases(cv2, np, smooth, level / 255), pad)
     pale_rings = {
         k.box.field: round_about(
             cv2,
             np,
-            (cv2.medianBlur(np.clip(d * 255, 0, 255).astype(np.uint8), 3) > level) & ~folds[photo],
+            (_smoothed(cv2, np, d) > level) & ~folds[photo],
             sight.insides[window],
             sight.bridge[window],
             k.box,
