@@ -650,9 +650,9 @@ def test_decide_ink_across_the_middle_is_a_mark():
     assert reader.decide(0.15, 0.3, core=0.1, middle=0.05) == reader.UNSURE  # along an edge
     assert reader.decide(0.15, 0.3, core=0.1, middle=reader.MIDDLE) == reader.MARKED
     assert reader.decide(0.15, 0.3, core=0.1, faint=0.4) == reader.UNSURE  # unlike its siblings only
-    assert reader.decide(0.02, 0.3, core=0.1, middle=0.4) == reader.UNSURE  # too little ink, along an edge
     assert reader.decide(0.05, 0.2, core=0.03, middle=0.22) == reader.MARKED  # the corner of a big check
-    assert reader.decide(0.03, 0.2, core=0.03, middle=0.22) == reader.UNSURE  # under HIGH: too little ink
+    assert reader.decide(0.03, 0.2, core=0.03, middle=0.22) == reader.MARKED  # ...a light one (LIGHT)
+    assert reader.decide(0.03, 0.2, core=0.01, middle=0.22) == reader.UNSURE  # under HIGH, no dark core
     assert reader.decide(0.15, 0.3, core=0.0, middle=0.4) == reader.UNSURE  # no dark core: a wash
     assert reader.decide(0.15, 0.3, core=0.1, middle=0.4, like_print=True) == reader.UNSURE
 
@@ -665,10 +665,15 @@ def test_decide_a_light_stroke_with_a_dark_core_is_a_mark():
     assert reader.decide(0.02, 0.5, core=0.03, middle=0.15) == reader.MARKED
     assert reader.decide(0.02, 0.5, core=0.01, middle=0.15) == reader.UNSURE  # no dark core
     assert reader.decide(0.02, 0.5, core=0.03, middle=0.05) == reader.UNSURE  # no trace
-    assert reader.decide(0.02, 0.2, core=0.03, middle=0.15) == reader.UNSURE  # along an edge
+    assert reader.decide(0.02, 0.2, core=0.03, middle=0.12) == reader.UNSURE  # along an edge
+    # however little it spreads, a trace over MIDDLE of the middle crosses the box: a light
+    # check or cross whose ink shows only where its strokes meet
+    assert reader.decide(0.02, 0.2, core=0.03, middle=reader.MIDDLE) == reader.MARKED
+    assert reader.decide(0.02, 0.2, core=0.01, middle=0.4) == reader.UNSURE  # no dark core: a ghost
     assert reader.decide(0.02, 0.5, core=0.03, middle=0.15, like_print=True) == reader.UNSURE
-    # with more ink than HIGH, a mark is judged by its ink (spread, held, long), as before
-    assert reader.decide(0.07, 0.3, core=0.07, middle=0.12) == reader.UNSURE
+    # more ink than HIGH is no less a mark: a stroke as light would be
+    assert reader.decide(0.07, 0.5, core=0.07, middle=0.12) == reader.MARKED
+    assert reader.decide(0.07, 0.3, core=0.07, middle=0.12) == reader.UNSURE  # along an edge
 
 
 def test_light_strokes_on_a_blurred_photo_read_marked():
@@ -706,7 +711,8 @@ def test_the_long_arm_of_a_big_check_is_held_by_its_box():
     corner is a shorter piece (reader.longest). Probe photo 4 of seed 1 (a Glassworks pad
     covered in ballpoint big checks, whose strokes join those of the next cells): 21 boxes
     were unsure, 5 are, and none is read wrong; the empty cells the tips of the checks
-    around them reach stay unsure."""
+    around them reach stay unsure. (6 since a pale stroke a sixth of the box long is no empty
+    box, PALE: winner_p2 holds the ghost of a cross rubbed out.)"""
     box = Box(10, 10, 8, 8, field="c")
     size = round(30 * reader.PPMM)
     ink = np.zeros((size, size), np.uint8)
@@ -720,7 +726,8 @@ def test_the_long_arm_of_a_big_check_is_held_by_its_box():
     assert reader.longest(cv2, np, tip, tip, box, (0, 0)) == pytest.approx(0.41, abs=0.03)
     assert reader.longest(cv2, np, arm, np.zeros_like(arm), box, (0, 0)) == 0.0  # no dark core
     read, truth, _ = _probe_run(1, 4)
-    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 5
+    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 6
+    assert read.readings["winner_p2"] == reader.UNSURE
     assert _wrong(read, truth) == []
     tips = ["board_p2_r5_c4", "board_p1_r5_c2", "board_p3_r3_c5"]
     assert not any(truth[f] for f in tips) and all(read.readings[f] == reader.UNSURE for f in tips)
@@ -1666,6 +1673,9 @@ def test_decide_a_light_stroke_unlike_its_siblings_is_a_mark():
     assert reader.decide(0.02, 0.2, 0.03, unlike=0.05) == reader.UNSURE
     assert reader.decide(0.02, 0.2, 0.01, unlike=0.1) == reader.UNSURE  # no dark core: a wash
     assert reader.decide(0.02, 0.2, 0.03, like_print=True, unlike=0.1) == reader.UNSURE
+    # with more ink than HIGH, unlike its siblings is no mark: a neighbour's felt-tip cross
+    # straying in (fourth seed 3 photo 5)
+    assert reader.decide(0.051, 0.326, 0.055, middle=0.056, long=0.203, unlike=0.084) == reader.UNSURE
 
 
 def _pale_reads(lid, page_id, field, draw):
@@ -1739,7 +1749,8 @@ def test_pale_strokes_are_long_pieces_over_the_photos_own_level():
     hidden = np.zeros((40, 40), bool)
     assert reader.pale_level(np, [specks, line], [hidden, hidden]) == 25.0  # the median of their 99th percentiles
     assert reader.decide(0.0, 0.0, faint=0.0, pale=0.3) == reader.UNSURE
-    assert reader.decide(0.0, 0.0, faint=0.0, pale=0.2) == reader.EMPTY
+    assert reader.decide(0.0, 0.0, faint=0.0, pale=0.16) == reader.UNSURE  # a light tick mostly hidden by an icon
+    assert reader.decide(0.0, 0.0, faint=0.0, pale=0.12) == reader.EMPTY
 
 
 def test_a_box_shaded_grey_is_marked():

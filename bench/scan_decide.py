@@ -1,0 +1,145 @@
+"""What every box of many bench photos showed `decide`, kept, so a change to `decide` is measured offline.
+
+    python bench/scan_decide.py keep seventh 3 30 /tmp/boxes       # 30 photos of gen_seventh, seed 3
+    python bench/scan_decide.py keep probe 5 100 /tmp/boxes
+    python bench/scan_decide.py compare /tmp/boxes                 # with this tree's decide()
+
+`keep` reads the photos as the benches do (`own`: bench/scan.py's generator, `probe`:
+sheetgen.scan.probe, `third` to `seventh`: bench/gen_*.py, the pages taken in turn as
+bench/scan_probe.py takes them) and writes one JSON line a box: the generator, seed and photo,
+the field, the truth, the kind of mark, what was read, and the measures `read_boxes` gave
+`decide`. A photo refused is a line with its message. `compare` decides every kept box again
+with this tree's `decide` and prints, per generator and seed, the wrong confident reads and the
+unsure boxes then and now, and how the readings changed (marks and empty boxes, the mistakes
+rubbed out apart). Reading a photo costs about a second; deciding a box again, microseconds:
+a change to `decide` alone is measured on a thousand photos in a few seconds, box by box.
+(bench/scan_boxes.py keeps the probe's whole aligned pages instead, about 10 MB a photo, for a
+change anywhere in `read_boxes`; this keeps a few hundred bytes a box, of every generator.)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+GENERATORS = ("own", "probe", "third", "fourth", "fifth", "sixth", "seventh")
+DECIDE = ("score", "spread", "core", "faint", "held", "like_print")  # decide()'s positional arguments
+
+
+def _maker(gen: str):
+    if gen == "own":
+        from sheetgen.scan import synth
+
+        return lambda layout, page, rng: (*synth.photo(layout, page, rng), None)
+    if gen == "probe":
+        from sheetgen.scan import probe
+
+        return probe.probe_photo
+    return __import__(f"gen_{gen}").photo
+
+
+def keep(gen: str, seed: int, photos: int, out: Path) -> None:
+    import numpy as np
+    from scan_probe import LAYOUTS
+
+    from sheetgen.errors import SheetgenError
+    from sheetgen.games import load_layout
+    from sheetgen.scan import reader
+
+    make = _maker(gen)
+    boxes, calls = [], []  # read_boxes looks at every box, then decides them in the same order
+    look_at, decide = reader.look_at, reader.decide
+
+    def looked(*args, **kw):
+        got = look_at(*args, **kw)
+        boxes.append(got.box)
+        return got
+
+    def decided(*args, **kw):
+        reading = decide(*args, **kw)
+        calls.append(({**dict(zip(DECIDE, args)), **kw}, reading))
+        return reading
+
+    reader.look_at, reader.decide = looked, decided
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{gen}_{seed}.jsonl"
+    tmp = path.with_suffix(".part")
+    with tmp.open("w") as f:
+        for n in range(photos):
+            lid, page = LAYOUTS[n % len(LAYOUTS)]
+            img, truth, kinds = make(load_layout(lid), page, np.random.default_rng([seed, n]))
+            boxes.clear()
+            calls.clear()
+            where = {"gen": gen, "seed": seed, "photo": n, "layout": lid, "page": page}
+            try:
+                reader.read_photo(reader.Photo(f"photo {n}", f"p{n}", img))
+            except SheetgenError as exc:
+                f.write(json.dumps({**where, "refused": str(exc)}) + "\n")
+                continue
+            for box, (args, reading) in zip(boxes, calls, strict=True):
+                mark = (kinds or {}).get(box.field, "")
+                row = {**where, "field": box.field, "kind": box.kind, "truth": bool(truth.get(box.field))}
+                f.write(json.dumps({**row, "mark": mark, "read": reading, "args": args}) + "\n")
+            print(f"{gen} seed {seed}: photo {n + 1} of {photos}", end="\r", file=sys.stderr)
+    tmp.replace(path)
+    print(f"\n{path}", file=sys.stderr)
+
+
+def compare(folder: Path) -> None:
+    from sheetgen.scan import reader
+
+    stats = defaultdict(Counter)
+    changes = Counter()
+    for path in sorted(folder.glob("*.jsonl")):
+        for line in path.open():
+            row = json.loads(line)
+            s = stats[f"{row['gen']} {row['seed']}"]
+            if "refused" in row:
+                s["refused"] += 1
+                continue
+            now, then = reader.decide(**row["args"]), row["read"]
+            s["boxes"] += 1
+            for when, reading in (("then", then), ("now", now)):
+                s[f"unsure {when}"] += reading == reader.UNSURE
+                s[f"wrong {when}"] += reading != reader.UNSURE and (reading == reader.MARKED) != row["truth"]
+            if now != then:
+                what = "mark" if row["truth"] else "rubbed out" if "erased" in row["mark"] else "empty"
+                changes[(what, then, now)] += 1
+    print("| generator, seed | boxes | refused | wrong then | wrong now | unsure then | unsure now |")
+    print("|---|---|---|---|---|---|---|")
+    for name, s in sorted(stats.items()):
+        share = 100 * s["unsure now"] / max(1, s["boxes"])
+        print(
+            f"| {name} | {s['boxes']} | {s['refused']} | {s['wrong then']} | {s['wrong now']} "
+            f"| {s['unsure then']} | {s['unsure now']} ({share:.2f}%) |"
+        )
+    for (what, then, now), n in sorted(changes.items()):
+        print(f"{n:6d} {what}: {then} -> {now}")
+
+
+def main() -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    k = sub.add_parser("keep", help="read bench photos, keep what decide() was given")
+    k.add_argument("generator", choices=GENERATORS)
+    k.add_argument("seed", type=int)
+    k.add_argument("photos", type=int)
+    k.add_argument("out", type=Path)
+    c = sub.add_parser("compare", help="decide every kept box again with this tree's decide()")
+    c.add_argument("folder", type=Path)
+    args = ap.parse_args()
+    if args.command == "keep":
+        keep(args.generator, args.seed, args.photos, args.out)
+    else:
+        compare(args.folder)
+
+
+if __name__ == "__main__":
+    main()
