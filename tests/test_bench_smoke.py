@@ -64,3 +64,32 @@ def test_bench_quick_writes_json(tmp_path):
         # a MISS or a SKIP is allowed, a measured target without its number is not
         assert t["status"] in {"PASS", "MISS", "SKIP"}, t
         assert (t["value"] is None) == (t["status"] == "SKIP"), t
+
+
+def test_scan_decide_keeps_every_box_and_decides_it_again(tmp_path):
+    """bench/scan_decide.py: one photo of the own generator kept (a JSON line a box, what
+    `decide` was given) and decided again with the same reader: the same readings."""
+    keep = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "scan_decide.py"), "keep", "own", "11", "1", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert keep.returncode == 0, keep.stderr[-2000:]
+    rows = [json.loads(line) for line in (tmp_path / "own_11.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(rows) > 20 and {r["photo"] for r in rows} == {0}
+    assert all({"field", "truth", "read", "args"} <= set(r) and "score" in r["args"] for r in rows)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "scan_decide.py"), "compare", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    line = next(x for x in done.stdout.splitlines() if x.startswith("| own 11 |"))
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    assert cells[1] == str(len(rows)) and cells[3] == cells[4]  # boxes; wrong then = wrong now
+    assert cells[6].startswith(cells[5] + " ")  # unsure then, unsure now (and its share)
+    assert "->" not in done.stdout  # no reading changed
