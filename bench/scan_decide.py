@@ -19,6 +19,7 @@ change anywhere in `read_boxes`; this keeps a few hundred bytes a box, of every 
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from collections import Counter, defaultdict
@@ -28,7 +29,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 GENERATORS = ("own", "probe", "third", "fourth", "fifth", "sixth", "seventh")
-DECIDE = ("score", "spread", "core", "faint", "held", "like_print")  # decide()'s positional arguments
 
 
 def _maker(gen: str):
@@ -54,6 +54,7 @@ def keep(gen: str, seed: int, photos: int, out: Path) -> None:
     make = _maker(gen)
     boxes, calls = [], []  # read_boxes looks at every box, then decides them in the same order
     look_at, decide = reader.look_at, reader.decide
+    named = inspect.signature(decide).bind  # each argument by its name, however read_boxes passes it
 
     def looked(*args, **kw):
         got = look_at(*args, **kw)
@@ -62,7 +63,7 @@ def keep(gen: str, seed: int, photos: int, out: Path) -> None:
 
     def decided(*args, **kw):
         reading = decide(*args, **kw)
-        calls.append(({**dict(zip(DECIDE, args)), **kw}, reading))
+        calls.append((named(*args, **kw).arguments, reading))
         return reading
 
     reader.look_at, reader.decide = looked, decided

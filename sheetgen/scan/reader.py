@@ -84,10 +84,10 @@ MIDDLE = 0.15
 # middle holds a trace over LIGHT[2]: a light pencil stroke on a blurred photo, only its
 # centre line over INK but its whole width a trace; an erased mistake has a trace but no dark
 # core, a speck of noise a core but no trace, a stroke straying in from the next box stays
-# along an edge. However little it
-# spreads, the middle holding a trace over MIDDLE (as with more ink) is a stroke across it: a
-# light check or cross whose ink shows only where its strokes meet (with more ink than HIGH as
-# well: of 805 photos of eight generators, 58 marks unsure before read marked, no box wrong)
+# along an edge. However little it spreads, the middle holding a trace over MIDDLE (as with
+# more ink) is a stroke across it: a light check or cross whose ink shows only where its
+# strokes meet (with more ink than HIGH as well: of 805 photos of eight generators, 58 marks
+# unsure before read marked, no box wrong)
 LIGHT = (0.02, 0.35, 0.1)
 # ...or, with that dark core, spreads ACROSS[0] of it both ways (a stroke corner to corner, not
 # along an edge) and the middle holds a trace over ACROSS[1]: a light slash across a box whose
@@ -963,21 +963,21 @@ def decide(
     it is as long as LONG of the box (`long`, see `longest`), or when the middle of the
     inside holds a trace over MIDDLE of it (`middle`). Ink with a dark core is marked when
     it is a light stroke (see LIGHT, MIDDLE), less ink than HIGH also when it crosses the box
-    (ACROSS) or is `unlike` the boxes printed like it (see UNLIKE, `unlike_siblings`). A faint trace is judged against
-    the photo's own (`noise`, see `photo_trace`): up to NOISE times it, the box is as empty
-    as the photo's blank boxes. On a `noisy` photo (its bare paper, or the inside of its
-    empty boxes, as dark as ink: see `paper_floor`, `box_floor`; ink is what is darker still)
-    only a mark with twice HIGH of ink, dark through (THROUGH), spread, held or long, is marked. A
-    box `circled` (a round box along its printed ring, see `ringed`; a square one round it,
-    see `round_outside`; by ink, or a light trace, see LIGHT_RING) with no ink in it is
-    unsure: no mark in it, but no empty box. A dot (see DOT) is marked, unless the box is
-    `touching` its neighbours. A box with no ink holding a `pale` stroke (its longest piece, see
-    PALE, `pale_stroke`) is unsure, not empty. On a `washed` out photo (see `washed_out`) no box is empty: unsure. A
-    box with a dark stroke going `round_in` it (a square box, see `round_inside`), round
-    it (a square box, see AROUND) or round its printed ring (a round box, `ringed`) is
-    marked, unless the ink is like its print (on a noisy photo, only as a mark is there);
-    a box `tinted` (see TINT) is not empty, and one `filled` with colour or shaded grey
-    (see FILL, SHADE) is marked."""
+    (ACROSS) or is `unlike` the boxes printed like it (see UNLIKE, `unlike_siblings`). A
+    faint trace is judged against the photo's own (`noise`, see `photo_trace`): up to NOISE
+    times it, the box is as empty as the photo's blank boxes. On a `noisy` photo (its bare
+    paper, or the inside of its empty boxes, as dark as ink: see `paper_floor`, `box_floor`;
+    ink is what is darker still) only a mark with twice HIGH of ink, dark through (THROUGH),
+    spread, held or long, is marked. A box `circled` (a round box along its printed ring,
+    see `ringed`; a square one round it, see `round_outside`; by ink, or a light trace, see
+    LIGHT_RING) with no ink in it is unsure: no mark in it, but no empty box. A dot (see
+    DOT) is marked, unless the box is `touching` its neighbours. A box with no ink holding a
+    `pale` stroke (its longest piece, see PALE, `pale_stroke`) is unsure, not empty. On a
+    `washed` out photo (see `washed_out`) no box is empty: unsure. A box with a dark stroke
+    going `round_in` it (a square box, see `round_inside`), round it (a square box, see
+    AROUND) or round its printed ring (a round box, `ringed`) is marked, unless the ink is
+    like its print (on a noisy photo, only as a mark is there); a box `tinted` (see TINT) is
+    not empty, and one `filled` with colour or shaded grey (see FILL, SHADE) is marked."""
     if filled and not like_print:
         return MARKED
     marks = spread >= SPREAD or score >= SURE or held >= HELD or long >= LONG or middle >= MIDDLE
