@@ -1624,6 +1624,38 @@ def test_rings_on_a_photo_that_shows_every_printed_ring_are_measured_against_the
     assert [f for f, r in read(light=True).items() if r != reader.EMPTY] == []
 
 
+def test_a_printed_ring_showing_darker_than_on_the_blank_page_is_no_circle():
+    """The probe's seed 5 photo 41 (sharpened, contrast raised) shows the grey printed ring of
+    an empty colony step, '2', black: 0.93 where the blank page has 0.70, so its darkness
+    over the blank's was a mark's dark core all the way round the box, more than round the
+    page's other steps, and the step read circled (marked). A circle drawn round a round box
+    is followed along its ring off the print itself (`reader.ringed`: a hand-drawn circle
+    leaves the printed line somewhere round it; where it runs under the print, `traced`
+    counts the gaps). A trace along the ring, the print's own, still leaves such a box
+    unsure (LIGHT_RING: the page's other rings show none). Here on a rectified page: one pig
+    bonus box's printed ring black, then a ballpoint circle 0.5 mm outside another's."""
+    layout = load_layout("harvest-dice-normal")
+    display, blank = reader.blank_page(layout, "sheet", None, "en")
+    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "sheet")
+    page = np.repeat(blank[..., None], 3, axis=2).copy()
+    box = next(b for b in boxes if b.field == "pig_bonus3")
+    x0, y0 = (round((v - 1.5) * reader.PPMM) for v in (box.x, box.y))
+    x1, y1 = (round((v + d + 1.5) * reader.PPMM) for v, d in ((box.x, box.w), (box.y, box.h)))
+    yy, xx = np.mgrid[y0:y1, x0:x1] / reader.PPMM
+    r = np.hypot(xx - box.x - box.w / 2, yy - box.y - box.h / 2)
+    ring = (blank[y0:y1, x0:x1] < 255 * 0.7) & (abs(r - box.w / 2) < 1.0)  # its printed ring, grey shown black
+    page[y0:y1, x0:x1][ring] = 20
+    assert (blank[y0:y1, x0:x1][ring] > 60).mean() > 0.5  # (the ring is grey on the blank page)
+    readings = reader.read_boxes(page, blank, boxes, cells)[1]
+    assert {f: r for f, r in readings.items() if r != reader.EMPTY} == {"pig_bonus3": reader.UNSURE}
+    _ring(page, next(b for b in boxes if b.field == "pig_bonus6"), box.w / 2 + 0.5, (40, 60, 160), 3)
+    readings = reader.read_boxes(page, blank, boxes, cells)[1]
+    assert {f: r for f, r in readings.items() if r != reader.EMPTY} == {
+        "pig_bonus3": reader.UNSURE,
+        "pig_bonus6": reader.MARKED,
+    }
+
+
 def test_a_light_slash_across_a_box_over_its_icon_is_marked():
     """The fifth generator's light pencil slashes, corner to corner over an Imperial
     Settlers box's printed icon, read unsure (11 on its seed 1): less ink than HIGH, and

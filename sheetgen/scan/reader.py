@@ -1344,9 +1344,11 @@ def look_at(cv2, np, sight: _Sight, box, photo, window, sl, dark) -> Look:
     )
     insides, bridge = sight.insides[window], sight.bridge[window]
     if box.kind == "round":
-        got.ring, got.dark_ring, got.light_ring = (
-            round_about(cv2, np, m, insides, bridge, box, origin) for m in (extra, core, trace)
+        # ink and a mark's dark core off the print itself (a light trace: see LIGHT_RING)
+        got.ring, got.dark_ring = (
+            round_about(cv2, np, m, insides, bridge, box, origin, sight.on_print[window]) for m in (extra, core)
         )
+        got.light_ring = round_about(cv2, np, trace, insides, bridge, box, origin)
     elif not cell:
         got.round_in = round_inside(np, core, box, origin)
         if box.kind != "mini":
@@ -1537,10 +1539,17 @@ def read_boxes(page, blank, all_boxes, cells: set):
     return values, readings, scores, spreads, [k.box for k in looks], troubles
 
 
-def round_about(cv2, np, mask, insides, hidden, box, origin) -> float:
-    """How far round a round box a stroke (`mask`, round the box: see `look_at`) goes: along
-    its printed ring (`ringed`), or round it where the print hides it (`traced`)."""
+def round_about(cv2, np, mask, insides, hidden, box, origin, line=None) -> float:
+    """How far round a round box a stroke (`mask`, round the box: see `look_at`) goes, off
+    the print itself (`line`, a mask as `mask`, if given): along its printed ring (`ringed`),
+    or round it where the print hides it (`traced`). A photo can show a grey printed ring
+    darker than the blank page does (sharpened, its contrast raised: the probe's seed 5 photo
+    41 showed an empty colony step's at 0.93, the blank page 0.70), all the way round; a
+    circle drawn by hand leaves the printed line somewhere round the box. (A light trace on
+    the printed ring tells that the photo shows the print: see `read_boxes`.)"""
     span = np.hypot(box.w, box.h) / 2 + 1.5
+    if line is not None:
+        mask = mask & ~line
     return max(ringed(np, mask, box, origin), traced(cv2, np, mask, insides, hidden, box, origin, span))
 
 
