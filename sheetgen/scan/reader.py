@@ -218,8 +218,10 @@ QR_MODULES = (29, 33, 25, 37)  # versions 3, 4, 2, 5: what a payload of 20 to 10
 REACH_QR = 1.0  # mm: how far from where the page puts them a blurred QR code's finders are looked for
 CORNERS = ("top left", "top right", "bottom right", "bottom left")
 # a scan marker the detector cannot read is looked for as a dark square up to REACH_MARKER of its
-# sides from where the others say, its cells correlating with its bits over CELLS (`_dark_square`)
-REACH_MARKER, CELLS = 2.0, 0.7
+# sides from where the others say, its cells correlating with its bits over CELLS (`_dark_square`):
+# two markers on one edge of a tilted photo fix the far corners roughly (the eighth generator's
+# seed 2 photos 15 and 26: 3.4 to 4.1 sides off; the sixth's seed 1 photo 26: 1.5)
+REACH_MARKER, CELLS = 5.0, 0.7
 # a photo of several sheets (printed two or four a page): four markers make one sheet when
 # each maps onto where the sheet prints it, to GROUP of its side (see `_sheets`)
 GROUP = 0.3
@@ -237,6 +239,17 @@ TILE, REACH = 20.0, 3.0
 CLEARER = 0.01  # ...a square is moved only when it matches that much better than where the page says
 # ...and a square's shift ODD mm or more from its neighbours' is a wrong match, dropped (see `_outliers`)
 ODD = 2.0
+# an image in black and white only (a scanner's or a phone app's B&W mode): BILEVEL[0] of its
+# pixels black or white (10 grey levels from either end) and BILEVEL[1] of those not white
+# black. Its print is black wherever the blank page was darker than the mode's threshold, which
+# is not known: the pale icons in the boxes turn black, or partly so at 150 dpi. The blank page
+# is taken with all its print black (BILEVEL_PRINT grey levels or darker: see `bilevel_blank`):
+# no mark is looked for on it. (Matching the mode's threshold on the paper round the boxes took
+# a 150 dpi scan's half-black icons for marks.) Of 270 photos of six generators, none had over
+# 0.50 of its pixels black or white with a black share over 0.05, nor a black share over 0.50
+# with more than 0.50 black or white; the eighth generator's B&W images 0.91 and 0.96, 0.62 and 0.81
+BILEVEL = (0.85, 0.5)
+BILEVEL_PRINT = 248
 
 
 def need_cv():
@@ -420,11 +433,14 @@ def _look_closer(cv2, np, detector, gray, found: dict) -> None:
     h, _ = cv2.findHomography(dst, src)
     if h is None:
         return
-    side = float(np.mean([np.linalg.norm(c[0] - c[2]) for c in found.values()])) / 1.414  # a marker, in pixels
     for n in [n for n in range(4) if n not in found]:
         x, y = where[n]
         centre = cv2.perspectiveTransform(np.float32([[[x + s / 2, y + s / 2]]]), h)[0, 0]
-        half = 4 * side
+        want = cv2.perspectiveTransform(np.float32([[(x + dx, y + dy) for dx, dy in square]]), h)[0]
+        # the marker's side in pixels where the others say it is: a tilted photo's far
+        # corner shows it smaller (the eighth generator's seed 2 photo 15: 0.6 of theirs)
+        side = float(np.linalg.norm(want[0] - want[2])) / 1.414
+        half = (4 + REACH_MARKER) * side
         x0, y0 = (max(0, int(v - half)) for v in centre)
         piece = gray[y0 : int(centre[1] + half), x0 : int(centre[0] + half)]
         if piece.size == 0:
@@ -438,7 +454,6 @@ def _look_closer(cv2, np, detector, gray, found: dict) -> None:
             if 0.6 < np.linalg.norm(seen[n][0] - seen[n][2]) / 1.414 / side < 1.6:
                 found[n] = seen[n]
         if n not in found:
-            want = cv2.perspectiveTransform(np.float32([[(x + dx, y + dy) for dx, dy in square]]), h)[0]
             square_at = _dark_square(cv2, np, big, (want - (x0, y0)) * zoom, side * zoom, n, len(found) == 3)
             if square_at is not None:
                 found[n] = square_at / zoom + (x0, y0)
@@ -455,6 +470,9 @@ def _dark_square(cv2, np, piece, want, side: float, n: int, near_enough: bool = 
     markers, or three blurred ones, fix the perspective only roughly (the sixth generator's
     seed 1 photo 26, 123 dpi: 1.5 sides off). None if there is none."""
     _, dark = cv2.threshold(cv2.GaussianBlur(piece, (3, 3), 0), 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    # a white line across it (an inkjet's clogged nozzle) is bridged: a tenth of its side
+    gap = max(3, round(side / 10)) | 1
+    dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((gap, gap), np.uint8))
     contours, _ = cv2.findContours(dark, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     for contour in contours:
         if not 0.5 * side**2 < cv2.contourArea(contour) < 1.8 * side**2:
@@ -1246,7 +1264,11 @@ def read_photo(photo: Photo, layout_ref: str | None = None, markers: dict | None
     display, blank = blank_page(layout, qr["page"], qr["players"], lang, qr["grey"])
     page = align(cv2, np, warp(photo, h, layout.width, layout.height, REACH), blank)
     cells = grid_cells(layout, qr["page"])
+    two_tone = bilevel(cv2, np, photo.rgb)
+    if two_tone:
+        blank = bilevel_blank(np, blank)
     values, readings, scores, spreads, boxes, troubles = read_boxes(page, blank, display.boxes(), cells)
+    troubles = ("bilevel", *troubles) if two_tone else troubles
     said = [f"{photo.name}: {TROUBLES[t]}" for t in troubles]
     note = "; ".join([note, *said] if note else said)
     return PageRead(photo, layout, qr["page"], values, readings, scores, spreads, page, boxes, note)
@@ -1254,6 +1276,8 @@ def read_photo(photo: Photo, layout_ref: str | None = None, markers: dict | None
 
 # what a photo read with trouble (see `read_boxes`) is told
 TROUBLES = {
+    "bilevel": "a black-and-white image (a scanner's or an app's B&W mode): a light pencil stroke may "
+    "have turned white; scan or photograph the sheet in colour or grey",
     "noisy": "a dark, noisy photo (its paper shows as dark as pencil): only clear marks were read; "
     "photograph the sheet again in better light",
     "washed": "a washed-out photo (its print shows light grey): a light pencil stroke may not show, "
@@ -1978,6 +2002,19 @@ def _fill(cv2, np, shift):
         grow = (known == 0) & (count > 0)
         shift[grow] = total[grow] / count[grow][:, None]
     return shift
+
+
+def bilevel(cv2, np, rgb) -> bool:
+    """Whether an image is in black and white only (see BILEVEL)."""
+    gray = cv2.cvtColor(np.ascontiguousarray(rgb[::4, ::4]), cv2.COLOR_RGB2GRAY)
+    black, white = float((gray <= 10).mean()), float((gray >= 245).mean())
+    return black + white >= BILEVEL[0] and black >= BILEVEL[1] * max(1.0 - white, 1e-6)
+
+
+def bilevel_blank(np, blank):
+    """The blank page (grey) as a black-and-white image may show it: every grey level of its
+    print black (see BILEVEL), the paper white."""
+    return np.where(blank < BILEVEL_PRINT, 0, 255).astype(np.uint8)
 
 
 def white_balanced(cv2, np, page, blank):
