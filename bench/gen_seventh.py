@@ -11,14 +11,10 @@ light, blur, Bayer sensor, tone curve, JPEG) or scanned by a flatbed model.
 from __future__ import annotations
 
 import io
-import subprocess
-import tempfile
-from collections import OrderedDict
-from pathlib import Path
 
 import cv2
 import numpy as np
-from pages import random_page
+from pages import random_page, render
 from PIL import Image
 
 from sheetgen.scan.reader import grid_cells
@@ -42,39 +38,6 @@ def to_srgb8(lin):
 
 # ---------------------------------------------------------------------------------------------
 # the printed page
-
-_RASTER: OrderedDict = OrderedDict()
-
-
-def render(pdf: bytes, dpi: int):
-    """The A4 page as RGB uint8 at `dpi` (poppler), a few kept."""
-    key = (hash(pdf), dpi)
-    if key in _RASTER:
-        _RASTER.move_to_end(key)
-        return _RASTER[key]
-    with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp) / "p.pdf"
-        src.write_bytes(pdf)
-        subprocess.run(
-            [
-                "pdftoppm",
-                "-r",
-                str(dpi),
-                "-singlefile",
-                "-aa",
-                "yes",
-                "-aaVector",
-                "yes",
-                str(src),
-                str(Path(tmp) / "o"),
-            ],
-            check=True,
-        )
-        img = np.asarray(Image.open(Path(tmp) / "o.ppm").convert("RGB")).copy()
-    _RASTER[key] = img
-    while len(_RASTER) > 4:
-        _RASTER.popitem(last=False)
-    return img
 
 
 def print_page(img, rng):
