@@ -21,6 +21,7 @@ import numpy as np
 from pages import page_pdf, random_page, render
 from PIL import Image
 
+from sheetgen.layout import scanmarks
 from sheetgen.scan.reader import grid_cells
 
 A4 = (210.0, 297.0)
@@ -1730,13 +1731,10 @@ class Feeder:
 
 
 def fiducial_centres(at, T):
+    """The scan markers' centres on the paper (mm), where `sheetgen.layout.scanmarks` prints them."""
     w, h = A4[0] - 2 * at.left, A4[1] - 2 * at.top
-    pts = [
-        [at.left + 3.5, at.top + 3.5],
-        [at.left + w - 3.5, at.top + 3.5],
-        [at.left + w - 3.5, at.top + h - 3.5],
-        [at.left + 3.5, at.top + h - 3.5],
-    ]
+    half = scanmarks.MARKER / 2
+    pts = [[at.left + x + half, at.top + y + half] for x, y in scanmarks.marker_corners(w, h)]
     return [tuple(p) for p in to_paper(pts, T)]
 
 
