@@ -1695,6 +1695,42 @@ def test_a_printed_ring_showing_darker_than_on_the_blank_page_is_no_circle():
     }
 
 
+def test_a_thin_circle_drawn_on_a_round_box_s_printed_ring_is_a_mark():
+    """The eighth generator's seed 2 photo 13: a thin ballpoint circle drawn round a colony
+    step ('2', a rounded square) ran on its printed border at the middle of each side, inside
+    its corners elsewhere, and the step read empty. Followed off the print (`reader.ringed`),
+    it showed in runs of 2-6 sectors of 36, hidden 2-6 at a time: half the way round. Where
+    a stroke along the ring runs under the print for a short way between two of its runs, it
+    is followed there (HIDDEN_ARC); two arcs along the ring with gaps longer than that (the
+    circles round the boxes beside it) are not joined. Here on a rectified page, a circle as
+    grey as the printed ring and 0.25 mm wide, 0.1 mm outside it; then on masks."""
+    layout = load_layout("imperial-settlers-advanced")
+    display, blank = reader.blank_page(layout, "village", None, "en")
+    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "village")
+    page = np.repeat(blank[..., None], 3, axis=2).copy()
+    box = next(b for b in boxes if b.field == "mill_colony_2")
+    centre = (round((box.x + box.w / 2) * reader.PPMM), round((box.y + box.h / 2) * reader.PPMM))
+    cv2.circle(page, centre, round((box.w / 2 + 0.1) * reader.PPMM), (100, 100, 100), 2, cv2.LINE_AA)
+    readings = reader.read_boxes(page, blank, boxes, cells)[1]
+    assert {f: r for f, r in readings.items() if r != reader.EMPTY} == {"mill_colony_2": reader.MARKED}
+    ring = type("B", (), dict(x=5.0, y=5.0, w=8.0, h=8.0))()  # mm: its centre at (72, 72) px
+    line = cv2.circle(np.zeros((200, 200), np.uint8), (72, 72), 36, 1, 3).astype(bool)
+
+    def arcs(*spans):  # arcs of that circle, (from, to) degrees
+        ink = np.zeros((200, 200), np.uint8)
+        for a, b in spans:
+            cv2.ellipse(ink, (72, 72), (36, 36), 0, a, b, 1, 2)
+        return ink.astype(bool)
+
+    hidden_50 = arcs((25, 65), (115, 155), (205, 245), (295, 335))  # under the print for 50° four times
+    assert reader.ringed(np, hidden_50, ring, (0, 0)) < 0.6
+    assert reader.ringed(np, hidden_50, ring, (0, 0), line) == 1.0
+    beside = arcs((50, 130), (230, 310))  # two arcs 100° apart
+    assert reader.ringed(np, beside, ring, (0, 0), line) == reader.ringed(np, beside, ring, (0, 0)) < 0.7
+    specks = arcs(*((a, a + 4) for a in range(0, 360, 45)))  # single sectors all round
+    assert reader.ringed(np, specks, ring, (0, 0), line) == reader.ringed(np, specks, ring, (0, 0)) < 0.3
+
+
 def test_a_light_slash_across_a_box_over_its_icon_is_marked():
     """The fifth generator's light pencil slashes, corner to corner over an Imperial
     Settlers box's printed icon, read unsure (11 on its seed 1): less ink than HIGH, and
