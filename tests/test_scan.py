@@ -1731,6 +1731,28 @@ def test_a_thin_circle_drawn_on_a_round_box_s_printed_ring_is_a_mark():
     assert reader.ringed(np, specks, ring, (0, 0), line) == reader.ringed(np, specks, ring, (0, 0)) < 0.3
 
 
+def test_a_pale_colour_pencil_letter_in_a_garden_cell_is_no_empty_cell():
+    """The seventh generator's seed 4 photo 15: four light colour pencil letters and blobs in
+    garden cells (green, orange) read empty: 0.02-0.04 darker than the paper, where the
+    photo's speckle reaches 0.03, and too little colour. In a grid cell (nothing printed in
+    it) a paler trace is looked for blurred (PALE_CELL): the stroke stays, the speckle fades,
+    and the cell is unsure. Here on a rectified page with noise (grey level 4), a pale green
+    'S' 0.4 mm wide in one cell: no other box is anything but empty."""
+    layout = load_layout("harvest-dice-advanced")
+    display, blank = reader.blank_page(layout, "sheet", None, "en")
+    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "sheet")
+    b = next(b for b in boxes if b.field == "garden_r2_c3")
+    shape = np.array([[0.7, 0.25], [0.3, 0.3], [0.35, 0.5], [0.65, 0.5], [0.7, 0.72], [0.3, 0.75]])
+    points = np.round((shape * [b.w, b.h] + [b.x, b.y]) * reader.PPMM * 16).astype(np.int32)
+    stroke = cv2.polylines(np.zeros(blank.shape, np.uint8), [points], False, 255, 3, cv2.LINE_AA, 4)
+    share = stroke.astype(np.float32)[..., None] / 255
+    page = np.repeat(blank[..., None], 3, axis=2).astype(np.float32)
+    page = page * (1 - share) + page * np.array([238, 246, 242], np.float32) / 255 * share
+    page += np.random.default_rng(1).normal(0, 4, blank.shape)[..., None]
+    readings = reader.read_boxes(np.clip(page, 0, 255).astype(np.uint8), blank, boxes, cells)[1]
+    assert {f: r for f, r in readings.items() if r != reader.EMPTY} == {"garden_r2_c3": reader.UNSURE}
+
+
 def test_a_light_slash_across_a_box_over_its_icon_is_marked():
     """The fifth generator's light pencil slashes, corner to corner over an Imperial
     Settlers box's printed icon, read unsure (11 on its seed 1): less ink than HIGH, and

@@ -73,6 +73,15 @@ FAINT, FAINT_LOW = 0.08, 0.02
 # or a mistake rubbed out: unsure is no wrong read (of 805 photos of eight generators, 53,811
 # boxes: 13 marks read empty now unsure, and 56 mistakes rubbed out and 28 empty boxes)
 PALE = (0.6, 3.0, 0.15, 20)
+# ...in a grid cell (no print in it), that paler trace is looked for blurred (a Gaussian of
+# PALE_CELL[0] px) at PALE_CELL[1] of FAINT's darkness, over its page's cells' own level: a light
+# colour pencil's letter or blob in a garden cell shows as little darker than the paper as a
+# speckled photo's grain (the seventh generator's seed 4 photo 15: 0.02-0.04 where its bare
+# paper's speckle reaches 0.03, four marks read empty), but it is a stroke, and the speckle
+# blurs away. On 293 photos of six generators: those four unsure, and one empty cell and 13
+# mistakes rubbed out (a ghost is rightly unsure); the same in every box made 88 blank boxes
+# unsure for 4 more marks found, the print's edges blurring into the boxes printed in
+PALE_CELL = (1.5, 0.3)
 # ...and a box whose middle (the inside without its outer sixth on every side) holds a trace
 # over MIDDLE of it is marked, with ink over HIGH and a dark core, however little the ink
 # spreads: a short dash or a letter across the middle, the corner of a big check; a stroke
@@ -1071,6 +1080,14 @@ def _pale(cv2, np, dark, hidden):
     return out
 
 
+def _blurred(cv2, np, dark, hidden):
+    """As `_pale`, the darkness blurred (a Gaussian of PALE_CELL[0] px) rather than its
+    specks smoothed out: a pale stroke stays, a photo's speckle fades."""
+    out = np.clip(cv2.GaussianBlur(dark.astype(np.float32), (0, 0), PALE_CELL[0]) * 255, 0, 255).astype(np.uint8)
+    out[hidden] = 0
+    return out
+
+
 def pale_level(np, pales: list, hiddens: list) -> float:
     """A photo's own level of pale darkness (0-255): the median, over its boxes with no ink
     (`pales`, see `_pale`; None for a box with ink; with where the print is, `hiddens`), of
@@ -1514,6 +1531,12 @@ def read_boxes(page, blank, all_boxes, cells: set):
         for k, hidden in zip(looks, hiddens, strict=True)
     ]
     level = max(PALE[0] * faint_t * 255, PALE[1] * pale_level(np, pales, hiddens))
+    # ...and a grid cell's, blurred, over the level of the page's cells (see PALE_CELL)
+    fine = [
+        _blurred(cv2, np, k.dark - base, hidden) if pale is not None and k.box.field in cells else None
+        for k, pale, hidden in zip(looks, pales, hiddens, strict=True)
+    ]
+    fine_level = max(PALE_CELL[1] * faint_t * 255, PALE[1] * pale_level(np, fine, hiddens))
     # ...its creases (a fold as pale as that), and how far round a round box with no ink it goes:
     # a circle drawn lightly round it, standing out from the page's other round boxes as LIGHT_RING
     smooth = _smoothed(cv2, np, page_ink - printed).astype(np.float32) / 255
@@ -1534,8 +1557,10 @@ def read_boxes(page, blank, all_boxes, cells: set):
     circled |= standing_out(np, pale_rings, RING, least)
     values = {box.field: "" for box in all_boxes if box.kind == "write" and box.field not in cells}  # not read
     readings, scores, spreads = {}, {}, {}
-    for k, faint, pale, (_, photo, _, sl, _) in zip(looks, middles, pales, placed, strict=True):
+    for k, faint, pale, cell, (_, photo, _, sl, _) in zip(looks, middles, pales, fine, placed, strict=True):
         field = k.box.field
+        if cell is not None:
+            pale = cell
         reading = decide(
             k.score,
             k.reach,
@@ -1554,7 +1579,11 @@ def read_boxes(page, blank, all_boxes, cells: set):
             tinted=field in tinted,
             filled=field in filled,
             unlike=unlike.get(field, 0.0),
-            pale=pale_stroke(cv2, np, np.where(folds[photo][sl], 0, pale), level) if pale is not None else 0.0,
+            pale=(
+                pale_stroke(cv2, np, np.where(folds[photo][sl], 0, pale), level if cell is None else fine_level)
+                if pale is not None
+                else 0.0
+            ),
         )
         scores[field], spreads[field], readings[field] = k.score, k.reach, reading
         if k.colour is not None:
