@@ -1753,6 +1753,22 @@ def test_a_pale_colour_pencil_letter_in_a_garden_cell_is_no_empty_cell():
     assert {f: r for f, r in readings.items() if r != reader.EMPTY} == {"garden_r2_c3": reader.UNSURE}
 
 
+def test_a_soft_shadow_round_a_thin_line_is_no_light_stroke():
+    """The eighth generator's seed 2 photo 29 (a sharpened app photo of a sheet folded in
+    quarters, a hand's soft shadow over the garden): two empty garden cells the fold crosses
+    read filled ('?'). Their ink was a thin line reaching 0.04-0.07 across the cell, no stroke
+    held or long, with a faint trace over 0.68 and 0.87 of the middle: a light stroke by the
+    trace (MIDDLE). A trace filling the middle round ink that does not spread is a soft
+    shadow, or a fold's band, with a line in it (WASH): unsure. A light scribble whose trace
+    fills the middle spreads its ink; so does a fill."""
+    cell = dict(middle=0.679, long=0.0)
+    assert reader.decide(0.027, 0.072, 0.118, 0.679, 0.0, **cell) == reader.UNSURE
+    assert reader.decide(0.017, 0.043, 0.048, 0.875, 0.0, middle=0.875) == reader.UNSURE
+    assert reader.decide(0.027, 0.25, 0.118, 0.679, 0.0, **cell) == reader.MARKED  # spreading
+    assert reader.decide(0.027, 0.072, 0.118, 0.679, 0.06, **cell) == reader.MARKED  # held
+    assert reader.decide(0.027, 0.072, 0.118, 0.3, 0.0, middle=0.3) == reader.MARKED  # a dash across
+
+
 def test_a_light_slash_across_a_box_over_its_icon_is_marked():
     """The fifth generator's light pencil slashes, corner to corner over an Imperial
     Settlers box's printed icon, read unsure (11 on its seed 1): less ink than HIGH, and

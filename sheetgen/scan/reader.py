@@ -104,6 +104,12 @@ LIGHT = (0.02, 0.35, 0.1)
 # Settlers icons, 0.045-0.093 of the middle: 11 read unsure on its seed 1); a stroke straying
 # in from the next box does not cross the box, an erased mistake has no dark core
 ACROSS = (0.8, 0.04)
+# ...but a trace over WASH[0] of the middle while the ink spreads under WASH[1] of the box, no
+# stroke held and none long, is no light stroke (unsure): a fold's dark line in a hand's soft
+# shadow (the eighth generator's seed 2 photo 29: two empty garden cells read filled, a trace
+# over 0.68 and 0.87 of the middle, ink across 0.04-0.07); a light stroke whose trace fills the
+# middle is a scribble or a fill, and its ink spreads
+WASH = (0.5, 0.1)
 # ...or, with that dark core, is darker than the same place in the boxes printed like it (see
 # `unlike_siblings`) over UNLIKE of the inside: a light stroke over a printed icon, which the
 # icon hides when the photo is compared with the blank page (the ink taken for the print) but
@@ -994,7 +1000,8 @@ def decide(
     it is as long as LONG of the box (`long`, see `longest`), or when the middle of the
     inside holds a trace over MIDDLE of it (`middle`). Ink with a dark core is marked when
     it is a light stroke (see LIGHT, MIDDLE), less ink than HIGH also when it crosses the box
-    (ACROSS) or is `unlike` the boxes printed like it (see UNLIKE, `unlike_siblings`). A
+    (ACROSS) or is `unlike` the boxes printed like it (see UNLIKE, `unlike_siblings`); a
+    trace filling the middle round ink that does not spread is a shadow's (WASH). A
     faint trace is judged against the photo's own (`noise`, see `photo_trace`): up to NOISE
     times it, the box is as empty as the photo's blank boxes. On a `noisy` photo (its bare
     paper, or the inside of its empty boxes, as dark as ink: see `paper_floor`, `box_floor`;
@@ -1023,7 +1030,10 @@ def decide(
     if score >= HIGH and marks and core >= LOW and not like_print:
         return MARKED
     across = spread >= ACROSS[0] and middle >= ACROSS[1]
-    stroke = spread >= LIGHT[1] and middle >= LIGHT[2] or middle >= MIDDLE
+    # (a trace over WASH[0] of the middle round ink reaching under WASH[1] across the box, held
+    # by no stroke and none long, is a soft shadow or a fold's band with a line in it: no stroke)
+    wash = middle >= WASH[0] and spread < WASH[1] and held < HELD and long < LONG
+    stroke = (spread >= LIGHT[1] and middle >= LIGHT[2]) or (middle >= MIDDLE and not wash)
     light = core >= LIGHT[0] and (stroke or score < HIGH and (across or unlike >= UNLIKE))
     dot = score >= DOT[0] and min(held, core) >= DOT[2] * score and middle >= DOT[1] and not touching
     if (light or dot) and not like_print:
