@@ -1702,8 +1702,8 @@ def test_a_thin_circle_drawn_on_a_round_box_s_printed_ring_is_a_mark():
     it showed in runs of 2-6 sectors of 36, hidden 2-6 at a time: half the way round. Where
     a stroke along the ring runs under the print for a short way between two of its runs, it
     is followed there (HIDDEN_ARC); two arcs along the ring with gaps longer than that (the
-    circles round the boxes beside it) are not joined. Here on a rectified page, a circle as
-    grey as the printed ring and 0.25 mm wide, 0.1 mm outside it; then on masks."""
+    circles round the boxes beside it) are not joined. Here on a rectified page, a circle in
+    grey 100 (the ring is printed in grey 77), 0.25 mm wide, 0.1 mm outside it; then on masks."""
     layout = load_layout("imperial-settlers-advanced")
     display, blank = reader.blank_page(layout, "village", None, "en")
     boxes, cells = list(display.boxes()), reader.grid_cells(layout, "village")

@@ -79,8 +79,9 @@ PALE = (0.6, 3.0, 0.15, 20)
 # speckled photo's grain (the seventh generator's seed 4 photo 15: 0.02-0.04 where its bare
 # paper's speckle reaches 0.03, four marks read empty), but it is a stroke, and the speckle
 # blurs away. On 293 photos of six generators: those four unsure, and one empty cell and 13
-# mistakes rubbed out (a ghost is rightly unsure); the same in every box made 88 blank boxes
-# unsure for 4 more marks found, the print's edges blurring into the boxes printed in
+# mistakes rubbed out (a ghost is rightly unsure). The same in every box made 88 blank boxes
+# unsure for 4 more marks found (96 for 3 with the print's mask grown 3 px): boxes with print
+# are smaller, and strokes straying in from the next box reach them
 PALE_CELL = (1.5, 0.3)
 # ...and a box whose middle (the inside without its outer sixth on every side) holds a trace
 # over MIDDLE of it is marked, with ink over HIGH and a dark core, however little the ink
@@ -1675,8 +1676,8 @@ def _under_print(np, seen, ends, printed):
     stroke may go under it on both sides (`ends`: it comes within HIDDEN_ARC[1] mm of the
     print there, on an arc round the box). A thin pen circle drawn on a colony step's
     printed border (the eighth generator's seed 2 photo 13) shows off it in runs of 2-6
-    sectors, 0-0.6 mm beyond the printed line where it goes under it, hidden 2-6 sectors at
-    a time. A tick or a stroke straying in from the next box leaves one gap round the rest
+    sectors, within 0.6 mm of the printed line where it goes under it, hidden 2-6 sectors
+    at a time. A tick or a stroke straying in from the next box leaves one gap round the rest
     of the ring, or lies in single sectors; an arc of a circle round the box beside it
     bends round that box, and leaves the ring 1-2 mm from its print, or 10 sectors from
     another arc. On 285 photos of six generators with round boxes, no empty one's measure
