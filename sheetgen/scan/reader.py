@@ -1641,28 +1641,27 @@ def ringed(np, extra, box, origin, line=None) -> float:
     if lines:
         printed = lines[0] & band
         # where the stroke may go under the print: near it, on an arc round this box
-        near = np.abs(_radii(np, stroke, dx, dy, r) - _radii(np, printed, dx, dy, r)) <= HIDDEN_ARC[1]
-        ends = near & _bending(np, seen, stroke, dx, dy, (max(box.w, box.h) / 2 + 1.0) * PPMM)
+        sector = _sector(np, dx, dy)  # (once, for the window)
+        near = np.abs(_radii(np, stroke, sector, r) - _radii(np, printed, sector, r)) <= HIDDEN_ARC[1]
+        ends = near & _bending(np, seen, stroke, sector, dx, dy, (max(box.w, box.h) / 2 + 1.0) * PPMM)
         hidden = seen | _under_print(np, seen, ends, _sectors(np, dx[printed], dy[printed], np.inf))
         if hidden.mean() >= RING[0]:  # (the page's other round boxes are the floor: see `read_boxes`)
             seen = hidden
     return float(seen.mean())
 
 
-def _radii(np, mask, dx, dy, r):
+def _radii(np, mask, sector, r):
     """The mean distance (`r`) from a centre of the pixels of `mask` in each of the 36 sectors
-    round it (`dx`, `dy`: each pixel's place from it); NaN in a sector with none."""
-    sector = _sector(np, dx[mask], dy[mask])
+    round it (`sector`: each pixel's, see `_sector`); NaN in a sector with none."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.bincount(sector, weights=r[mask], minlength=36) / np.bincount(sector, minlength=36)
+        return np.bincount(sector[mask], weights=r[mask], minlength=36) / np.bincount(sector[mask], minlength=36)
 
 
-def _bending(np, seen, stroke, dx, dy, near: float):
+def _bending(np, seen, stroke, sector, dx, dy, near: float):
     """The sectors (of 36) of each run of `seen` ones that bends round a centre within `near`
-    px of the box's (the pixels of `stroke` in it; `dx`, `dy` each pixel's place from the
-    box's centre), and of each run too short to tell (under 3 sectors)."""
+    px of the box's (the pixels of `stroke` in it; `sector` each pixel's, `dx`, `dy` its place
+    from the box's centre), and of each run too short to tell (under 3 sectors)."""
     out = np.zeros(36, bool)
-    sector = _sector(np, dx, dy)
     for run in _runs(np, seen):
         pick = stroke & np.isin(sector, run)
         out[run] = len(run) < 3 or _centre_off(np, dx[pick], dy[pick]) <= near
