@@ -4,6 +4,7 @@
     python bench/scan.py --photos 50     # a quick look
     python bench/scan.py --only 137 --verbose   # photo 137 of the seed's run again, alone
     python bench/scan.py --jobs 2        # the same photos and counts, read by two processes
+                                         # (one OpenCV thread each: s/photo is one core's)
 
 Each photo is a sheet rendered at 100-300 dpi, pencil (and colour pencil) marks on a
 random set of boxes (sheetgen.scan.synth), turned, in perspective, blurred, unevenly
@@ -85,6 +86,11 @@ def _in_parallel(args, layouts: list, make, photos: list) -> dict:
 
 
 def _read_chunk(photos: list) -> dict:
+    import cv2
+
+    # one thread each: N processes on N cores, not each spreading its OpenCV calls over all
+    # of them (the seconds a photo are then one core's, as on a busy phone)
+    cv2.setNumThreads(1)
     args, layouts, make = _JOB
     return _read(args, layouts, make, photos, None, every=0)
 

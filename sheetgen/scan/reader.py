@@ -959,7 +959,8 @@ def _ink(cv2, np, gray):
     bg = cv2.dilate(block, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
     bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
     bg = np.maximum(bg, cv2.GaussianBlur(bg, (0, 0), 4))
-    return np.clip(1.0 - g / np.maximum(bg, 1.0), 0.0, 1.0)
+    out = np.divide(g, np.maximum(bg, 1.0, out=bg), out=g)  # (in place: a page of floats is large)
+    return np.clip(np.subtract(1.0, out, out=out), 0.0, 1.0, out=out)
 
 
 def inside(box) -> tuple:
@@ -1725,12 +1726,23 @@ def shaded(np, gray, blank, bare, insides, box, origin, sl) -> float | None:
     if around is None:
         return None
     band, g, b = around
-    seen, printed = float(np.median(g[band])), float(np.median(b[band]))
+    seen, printed = _median_u8(np, g[band]), _median_u8(np, b[band])
     if seen <= 0 or printed <= 0:
         return None
     inner = bare[sl]
     darker = gray[sl][inner] / seen < blank[sl][inner] / printed - SHADE
     return float(darker.mean()) if darker.size else None
+
+
+def _median_u8(np, values) -> float:
+    """The median of 8-bit values, as np.median gives it, by counting them (quicker for a
+    box's few thousand)."""
+    n = values.size
+    if not n:
+        return float("nan")
+    counts = np.cumsum(np.bincount(values.ravel(), minlength=256))
+    low, high = np.searchsorted(counts, [(n - 1) // 2, n // 2], side="right")  # the middle one or two
+    return (int(low) + int(high)) / 2
 
 
 def traced(cv2, np, ink, insides, hidden, box, origin, reach: float, speck: int = 0) -> float:
@@ -1751,8 +1763,7 @@ def traced(cv2, np, ink, insides, hidden, box, origin, reach: float, speck: int 
     rough = ink & ~insides & ~hidden  # (`_showing` only takes away from it)
     if rough.sum() < 2 * TRACE * 36 or _sectors(np, dx[rough], dy[rough], side).mean() < TRACE:
         return 0.0
-    r = np.hypot(dx, dy)
-    sector = _sector(np, dx, dy)
+    r, sector = _polar(np, dx, dy)
     shows = _showing(cv2, np, ink, insides, hidden, box, dx, dy, speck) & (r <= side)
     areas = cv2.connectedComponentsWithStats(shows.astype(np.uint8), connectivity=8)[2][1:, cv2.CC_STAT_AREA]
     if not len(areas) or areas.max() < STROKE * PPMM**2:
@@ -1761,6 +1772,23 @@ def traced(cv2, np, ink, insides, hidden, box, origin, reach: float, speck: int 
     if seen.mean() < TRACE or _longest_gap(np, seen) > GAP:
         return 0.0
     return float((seen.sum() + _hidden_gaps(cv2, np, seen, shows, sector, r, hidden, dx, dy)) / 36)
+
+
+_POLAR: dict = {}  # the last few boxes' `_polar`, by their window's row and column
+
+
+def _polar(np, dx, dy):
+    """Each pixel's distance from a box's centre and its sector (`_sector`), given each
+    pixel's place from it (`_about`, a row and a column broadcast): the same for the three
+    masks `look_at` measures round one box, so worked out once (read-only)."""
+    key = (dx[0].tobytes(), dy[:, 0].tobytes())
+    if key not in _POLAR:
+        if len(_POLAR) >= 4:
+            _POLAR.clear()
+        r, sector = np.hypot(dx, dy), _sector(np, dx, dy)
+        r.flags.writeable = sector.flags.writeable = False
+        _POLAR[key] = r, sector
+    return _POLAR[key]
 
 
 def _showing(cv2, np, ink, insides, hidden, box, dx, dy, speck: int = 0):
@@ -1773,7 +1801,9 @@ def _showing(cv2, np, ink, insides, hidden, box, dx, dy, speck: int = 0):
     mine = (dx >= x) & (dx < x + w) & (dy >= y) & (dy < y + h)
     closed = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8)).astype(bool)
     _, labels = cv2.connectedComponents((ink | (closed & hidden)).astype(np.uint8), connectivity=8)
-    theirs = np.isin(labels, np.unique(labels[insides & ~mine & ink]))
+    reaching = np.zeros(labels.max() + 1, bool)  # (a table of the pieces: quicker than np.isin)
+    reaching[labels[insides & ~mine & ink]] = True
+    theirs = reaching[labels]
     near = (np.abs(dx) <= (box.w / 2 + 0.5) * PPMM) & (np.abs(dy) <= (box.h / 2 + 0.5) * PPMM)
     own = _grown(cv2, np, hidden & near, round(0.25 * PPMM))
     shows = ink & ~theirs & ~insides & ~own & ~hidden
@@ -1908,7 +1938,7 @@ def round_outside(np, mask, box, origin) -> float:
     border at the corners); a stroke straying in from the next box crosses a few sectors."""
     reach = (np.hypot(box.w, box.h) / 2 + 2.5) * PPMM
     mask, dx, dy = _about(np, mask, box, origin, reach, reach)
-    return _round(np, mask & (np.hypot(dx, dy) <= reach), dx, dy)
+    return float(_sectors(np, dx[mask], dy[mask], reach).mean())
 
 
 def _about(np, mask, box, origin, hx: float, hy: float, *more):
@@ -1919,8 +1949,11 @@ def _about(np, mask, box, origin, hx: float, hy: float, *more):
     h, w = mask.shape
     x0, x1 = max(0, int(cx - hx) - 1), min(w, int(cx + hx) + 2)
     y0, y1 = max(0, int(cy - hy) - 1), min(h, int(cy + hy) + 2)
-    yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
-    return (mask[y0:y1, x0:x1], xx - cx, yy - cy, *(m[y0:y1, x0:x1] for m in more))
+    # (read-only views of a row and a column: the same values as a grid, at no cost)
+    shape = (max(0, y1 - y0), max(0, x1 - x0))
+    xx = np.broadcast_to(np.arange(x0, x1, dtype=np.float32) - np.float32(cx), shape)
+    yy = np.broadcast_to((np.arange(y0, y1, dtype=np.float32) - np.float32(cy))[:, None], shape)
+    return (mask[y0:y1, x0:x1], xx, yy, *(m[y0:y1, x0:x1] for m in more))
 
 
 def _padded(cv2, np, mask, pad: int):
@@ -2135,7 +2168,8 @@ def white_balanced(cv2, np, page, blank):
     grey = paper.mean(axis=2, keepdims=True)
     tint = np.where(grey > 20, paper / np.maximum(grey, 1), 1.0).astype(np.float32)
     tint = cv2.resize(tint, (page.shape[1], page.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return np.clip(page / np.maximum(tint, 0.2), 0, 255).astype(np.uint8)
+    out = np.divide(page, np.maximum(tint, np.float32(0.2)), dtype=np.float32)
+    return np.minimum(out, 255, out=out).astype(np.uint8)  # (never under 0)
 
 
 def grid_cells(layout, page_id: str) -> set:
