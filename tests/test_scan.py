@@ -1370,11 +1370,32 @@ def test_a_washed_out_photo_reads_no_box_empty():
     read, truth, _ = _probe_run(4, 21)
     assert read.note == (
         "alice.jpg: a washed-out photo (its print shows light grey): a light pencil stroke may not "
-        "show, so no box is read empty; photograph the sheet again in less light"
+        "show where the paper is white, so no box there is read empty; photograph the sheet again in less light"
     )
     assert _wrong(read, truth) == []
     assert reader.EMPTY not in read.readings.values()
     assert sum(read.readings[f] == reader.MARKED for f, v in truth.items() if v) == 5
+
+
+def test_a_washed_out_photo_reads_boxes_empty_where_its_paper_is_grey():
+    """A washed-out photo (its print light grey) lit unevenly: the left half of the page
+    clipped white (255), the right half grey (240), no mark anywhere. A light stroke may be
+    lost on white paper, not on grey: the empty boxes on the left read unsure, those on the
+    right empty (reader.CLIPPED)."""
+    layout = load_layout("imperial-settlers")
+    display, blank = reader.blank_page(layout, "empire", None, "en")
+    boxes = [b for b in display.boxes() if b.kind == "check"]
+    grey = 255 - (255 - blank.astype(np.float32)) * 0.45  # the print at 0.6 of the paper
+    middle = blank.shape[1] // 2
+    grey[:, middle:] *= 240 / 255
+    page = np.repeat(np.round(grey).astype(np.uint8)[..., None], 3, axis=2)
+    _, readings, *_, troubles = reader.read_boxes(page, blank, list(display.boxes()), set())
+    assert troubles == ("washed",)
+    left = [b.field for b in boxes if (b.x + b.w + 3) * reader.PPMM < middle]
+    right = [b.field for b in boxes if (b.x - 3) * reader.PPMM > middle]
+    assert len(left) > 20 and len(right) > 20
+    assert {readings[f] for f in left} == {reader.UNSURE}
+    assert {readings[f] for f in right} == {reader.EMPTY}
 
 
 def test_the_print_against_the_paper_tells_a_washed_out_photo():

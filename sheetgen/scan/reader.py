@@ -141,6 +141,14 @@ WASHED = 0.49
 # tone mapping (HDR) lifts the print as much, but leaves the paper grey (171-201 on three
 # photos of the fourth generator, every mark plain to see; the washed-out ones 254-255)
 WASHED_PAPER = 230
+# ...and there, a box is not read empty where the bare paper round it or inside it shows
+# CLIPPED grey or lighter (the lighter median, of 255), or where there is too little of it to
+# tell (a grid's cells): a light stroke is lost where the paper is clipped white, not where it
+# is grey, and a photo lit unevenly has both. On the 14 washed-out photos cached from the
+# probe, the seventh and the eighth generators, the 55 marks that show nothing (all but one on
+# the probe's four; the eighth's seed 1 photo 21 a light fill, its inside 243, round it 254)
+# have paper 253-255, or none; 300 empty boxes on grey paper read empty, not unsure
+CLIPPED = 250
 # on a noisy photo (see `decide`) a mark's ink is dark through: its dark core THROUGH of it at
 # least. A mistake rubbed out leaves a grey smear that the raised ink threshold still takes
 # for ink, but little of it dark (probe seed 5 photo 57: 0.16-0.48 of it; the 244 marks of
@@ -1012,8 +1020,9 @@ def decide(
     see `ringed`; a square one round it, see `round_outside`; by ink, or a light trace, see
     LIGHT_RING) with no ink in it is unsure: no mark in it, but no empty box. A dot (see
     DOT) is marked, unless the box is `touching` its neighbours. A box with no ink holding a
-    `pale` stroke (its longest piece, see PALE, `pale_stroke`) is unsure, not empty. On a
-    `washed` out photo (see `washed_out`) no box is empty: unsure. A box with a dark stroke
+    `pale` stroke (its longest piece, see PALE, `pale_stroke`) is unsure, not empty. A box
+    `washed` out (on a washed-out photo, see `washed_out`, where its paper is white: CLIPPED)
+    is not empty: unsure. A box with a dark stroke
     going `round_in` it (a square box, see `round_inside`), round it (a square box, see
     AROUND) or round its printed ring (a round box, `ringed`) is marked, unless the ink is
     like its print (on a noisy photo, only as a mark is there); a box `tinted` (see TINT) is
@@ -1313,8 +1322,8 @@ TROUBLES = {
     "have turned white; scan or photograph the sheet in colour or grey",
     "noisy": "a dark, noisy photo (its paper shows as dark as pencil): only clear marks were read; "
     "photograph the sheet again in better light",
-    "washed": "a washed-out photo (its print shows light grey): a light pencil stroke may not show, "
-    "so no box is read empty; photograph the sheet again in less light",
+    "washed": "a washed-out photo (its print shows light grey): a light pencil stroke may not show "
+    "where the paper is white, so no box there is read empty; photograph the sheet again in less light",
 }
 
 
@@ -1331,7 +1340,8 @@ class Look:
     LIGHT_RING), how much of the bare part of its inside is coloured (`tint`, see TINT),
     plainly (`fill`), and how much of the bare paper round it is (`spill`, see `spilled`;
     only for a box filled FILL at least), how much of it is shaded grey (`shade`, see
-    `shaded`); a grid cell's hsv and ink (`colour`)."""
+    `shaded`) and how light the bare paper round it or in it shows (`paper`, 0-255: see
+    CLIPPED); a grid cell's hsv and ink (`colour`)."""
 
     box: object
     dark: object
@@ -1350,6 +1360,7 @@ class Look:
     tint: float | None = None
     fill: float | None = None
     shade: float | None = None
+    paper: float | None = None
     spill: float | None = None
     colour: tuple | None = None
 
@@ -1427,7 +1438,9 @@ def look_at(cv2, np, sight: _Sight, box, photo, window, sl, dark) -> Look:
         if bare.sum() >= 2 * PPMM**2:  # 2 mm² of bare paper at least (a ladder step's is mostly print)
             got.tint = float((sight.coloured[photo][sl] & bare).sum() / bare.sum())
             got.fill = float((sight.vivid[photo][sl] & bare).sum() / bare.sum())
-            got.shade = shaded(np, sight.gray[photo], sight.blank[window], sight.far[window], insides, box, origin, sl)
+            got.shade, got.paper = shaded(
+                np, sight.gray[photo], sight.blank[window], sight.far[window], insides, box, origin, sl
+            )
             if got.fill >= FILL:
                 got.spill = spilled(np, sight.vivid[photo], sight.far[window], insides, box, origin)
     return got
@@ -1438,7 +1451,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
     rectified page (RGB, PPMM) against its blank page (grey); `cells` are the grid cells;
     `troubles` (see TROUBLES): "noisy" when the photo's paper shows as dark as ink (see
     `paper_floor`, `box_floor`), "washed" when its print shows too light (see `washed_out`).
-    A washed-out photo's boxes are marked or unsure, none empty."""
+    A washed-out photo's boxes on paper clipped white (CLIPPED) are marked or unsure, none empty."""
     cv2, np = need_cv()
     gray = cv2.cvtColor(page, cv2.COLOR_RGB2GRAY)
     pad = SHIFT
@@ -1586,7 +1599,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
             noisy=noisy,
             circled=field in circled,
             touching=k.box.kind == "mini",
-            washed=washed,
+            washed=washed and (k.paper is None or k.paper >= CLIPPED),
             round_in=field in round_in,
             tinted=field in tinted,
             filled=field in filled,
@@ -1716,22 +1729,25 @@ def spilled(np, vivid, bare, insides, box, origin) -> float | None:
     return float((vivid & band).sum() / band.sum())
 
 
-def shaded(np, gray, blank, bare, insides, box, origin, sl) -> float | None:
+def shaded(np, gray, blank, bare, insides, box, origin, sl) -> tuple:
     """How much of the bare part of a box's inside (`bare`, 0.5 mm from any print; `sl` the
     inside in these masks round the box, their top-left at `origin` px on the page) shows SHADE
     darker than the bare paper round it (see `_paper_round`), in the photo (`gray`) against
-    the blank page (`blank`): a box shaded evenly with a pencil. None with too little such
-    paper."""
+    the blank page (`blank`): a box shaded evenly with a pencil; and how light the paper
+    shows, round it or inside it, whichever is lighter (their median grey, 0-255: see
+    CLIPPED; a light tint printed round a box shows grey where its inside is white). Each
+    None with too little such paper."""
     around = _paper_round(np, bare, insides, box, origin, gray, blank)
     if around is None:
-        return None
+        return None, None
     band, g, b = around
     seen, printed = _median_u8(np, g[band]), _median_u8(np, b[band])
-    if seen <= 0 or printed <= 0:
-        return None
     inner = bare[sl]
+    paper = max(seen, _median_u8(np, gray[sl][inner])) if inner.any() else None
+    if seen <= 0 or printed <= 0:
+        return None, paper
     darker = gray[sl][inner] / seen < blank[sl][inner] / printed - SHADE
-    return float(darker.mean()) if darker.size else None
+    return (float(darker.mean()) if darker.size else None), paper
 
 
 def _median_u8(np, values) -> float:
