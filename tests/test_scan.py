@@ -1385,7 +1385,7 @@ def test_a_washed_out_photo_reads_boxes_empty_where_its_paper_is_grey():
     layout = load_layout("imperial-settlers")
     display, blank = reader.blank_page(layout, "empire", None, "en")
     boxes = [b for b in display.boxes() if b.kind == "check"]
-    grey = 255 - (255 - blank.astype(np.float32)) * 0.45  # the print at 0.6 of the paper
+    grey = 255 - (255 - blank.astype(np.float32)) * 0.45  # black print at 140, 0.55 of the paper
     middle = blank.shape[1] // 2
     grey[:, middle:] *= 240 / 255
     page = np.repeat(np.round(grey).astype(np.uint8)[..., None], 3, axis=2)
