@@ -1648,14 +1648,14 @@ def ringed(np, extra, box, origin, line=None) -> float:
     edge = min(box.w, box.h) / 2
     side = (edge + 1.5) * PPMM
     extra, dx, dy, *lines = _about(np, extra, box, origin, side, side, *([] if line is None else [line]))
-    r = np.hypot(dx, dy) / PPMM
+    dist, sector = _polar(np, dx, dy)  # (the window's: the same for the box's three masks)
+    r = dist / PPMM
     band = (r > edge - 1.0) & (r < edge + 1.5)
     stroke = extra & band
     seen = _sectors(np, dx[stroke], dy[stroke], np.inf)
     if lines:
         printed = lines[0] & band
         # where the stroke may go under the print: near it, on an arc round this box
-        sector = _sector(np, dx, dy)  # (once, for the window)
         near = np.abs(_radii(np, stroke, sector, r) - _radii(np, printed, sector, r)) <= HIDDEN_ARC[1]
         ends = near & _bending(np, seen, stroke, sector, dx, dy, (max(box.w, box.h) / 2 + 1.0) * PPMM)
         hidden = seen | _under_print(np, seen, ends, _sectors(np, dx[printed], dy[printed], np.inf))
@@ -1796,7 +1796,7 @@ _POLAR: dict = {}  # the last few boxes' `_polar`, by their window's row and col
 def _polar(np, dx, dy):
     """Each pixel's distance from a box's centre and its sector (`_sector`), given each
     pixel's place from it (`_about`, a row and a column broadcast): the same for the three
-    masks `look_at` measures round one box, so worked out once (read-only)."""
+    masks `look_at` measures round one box (`traced`, `ringed`), so worked out once (read-only)."""
     key = (dx[0].tobytes(), dy[:, 0].tobytes())
     if key not in _POLAR:
         if len(_POLAR) >= 4:
