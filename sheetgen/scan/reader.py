@@ -164,6 +164,11 @@ BARE, PAPER = 1.0, 0.01
 BARE_PIXELS = 10_000  # ...judged only on this much bare paper at least
 # the blank page's print: where its darkness is over PRINT (text, lines, icons; see `contrast`)
 PRINT = 0.6
+# light print (an icon in dropout colours): darker than ICON[0], under PRINT, ICON[1] pixels of
+# it at least away from its edges in a box; the photo's spread over how it shows it, ICON[2]
+# times; how it shows it taken over the box's inside and ICON[3] px round it (see `icon_fit`)
+ICON = (0.05, 40, 2.0, 12)
+ICON_BLUR = (1.0, 2.0, 3.0)  # px: the blank page blurred as the photo is, the best of these (see `icon_fit`)
 # a round box is unsure, never empty, when ink goes RING[0] of the way round it along its
 # printed ring (see `ringed`), RING[1] more than round the page's round box showing least (see
 # `read_boxes`); marked when a mark's dark core does (a step circled on an Imperial Settlers
@@ -1247,6 +1252,71 @@ def unlike_siblings(cv2, np, ink, plain, boxes: list, shifts: dict, pad: int, fa
     return out
 
 
+def icon_fit(cv2, np, ink, plain, light, sl):
+    """How the photo (`ink`, a box's window) shows the light print in the box's inside
+    (`sl`; `light`, an icon in dropout colours, see `read_boxes`), away from its edges:
+    (spread, lines, near) with the photo's darkness there a + b times the blank page's
+    (`plain`) for each (a, b, blank) of `lines`: the blank page as it is, and blurred as
+    the photo is (of ICON_BLUR, the blur that fits best), each over `near` (the inside
+    and ICON[3] px around it, slices of the window); `spread` is the median distance of
+    the photo from the line that fits best. A mark's pixels (darker than a line by 2.5
+    spreads) are left out of its fit. None with too little of the print (ICON[1] pixels)."""
+    core = cv2.erode(light[sl].astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    if int(core.sum()) < ICON[1]:
+        return None
+    grow = ICON[3]
+    (y0, y1), (x0, x1) = ((max(0, s.start - grow), s.stop + grow) for s in sl)
+    near = slice(y0, y1), slice(x0, x1)
+    inner = slice(sl[0].start - y0, sl[0].stop - y0), slice(sl[1].start - x0, sl[1].stop - x0)
+    y = ink[sl][core].astype(np.float64)
+    fits = []
+    for blur in (0, *ICON_BLUR):
+        blank = cv2.GaussianBlur(plain[near], (0, 0), blur) if blur else plain[near]
+        x = blank[inner][core].astype(np.float64)
+        keep = np.ones(x.size, bool)
+        for _ in range(2):
+            a, b = _line(np, x[keep], y[keep])
+            res = y - (a + b * x)
+            spread = max(float(np.median(np.abs(res))), 0.002)
+            keep = res < 2.5 * spread
+        fits.append((spread, a, b, blank))
+    best = min(fits, key=lambda f: f[0])
+    return best[0], [fits[0][1:], best[1:]], near
+
+
+def _line(np, x, y) -> tuple:
+    """(a, b): the least-squares line y = a + b x (b = 0 where x does not vary)."""
+    mx, my = float(x.mean()), float(y.mean())
+    vx = float(((x - mx) ** 2).mean())
+    b = float(((x - mx) * (y - my)).mean()) / vx if vx > 1e-8 else 0.0
+    return my - b * mx, b
+
+
+def seen_print(cv2, np, plain, printed, light, fit, spread: float):
+    """The print of a box's window as the photo shows it, grown 2 px (as `printed`, the
+    blank page's darkness `plain` grown, to take from the photo's): its light print
+    (`light`) as the photo shows it (`fit`, see `icon_fit`: the darker of its two lines,
+    the blank page's blurred one fitting a blurred photo's icon, its sharp one the icon's
+    outline on a sharp photo), `spread` over that (the photo's own spread: see
+    `read_boxes`), never darker than on the blank page. A photo that shows an icon
+    lighter than the blank page does hides a light stroke drawn over it, were the blank
+    page's icon taken from it. (Grown, the print covers a blurred photo's icon spreading
+    beyond its edges, as the blank page's does.)"""
+    if fit is None:
+        return printed
+    _, lines, near = fit
+    seen = np.maximum.reduce([a + b * blank for a, b, blank in lines])
+    seen = np.where(light[near], np.clip(seen + spread, 0.0, plain[near]), plain[near])
+    # grown as `printed` is, over `near` and 2 px round it (the blank page's print there)
+    (y0, y1), (x0, x1) = ((max(0, s.start - 2), min(n, s.stop + 2)) for s, n in zip(near, plain.shape, strict=True))
+    part = plain[y0:y1, x0:x1].copy()
+    oy, ox = near[0].start - y0, near[1].start - x0
+    part[oy : oy + seen.shape[0], ox : ox + seen.shape[1]] = seen
+    out = printed.copy()
+    out[near] = cv2.dilate(part, np.ones((5, 5), np.uint8))[oy : oy + seen.shape[0], ox : ox + seen.shape[1]]
+    return out
+
+
 def _like_print(np, ink, on, off) -> bool:
     """Whether a box's ink (a mask of its inside) is its print looking darker than on the
     blank page (a coloured glyph, sharpened) rather than a mark: it covers PRINTED_INK of
@@ -1476,10 +1546,18 @@ def read_boxes(page, blank, all_boxes, cells: set):
         x, y, w, hh = (round(v * PPMM) for v in inside(box))
         insides[max(0, y) : y + hh, max(0, x) : x + w] = True
     H, W = printed.shape
+    # light print (an icon in dropout colours) away from the dark print (see `seen_print`)
+    light = (
+        (plain > ICON[0])
+        & (plain < PRINT)
+        & (cv2.dilate((plain >= PRINT).astype(np.uint8), np.ones((9, 9), np.uint8)) == 0)
+    )
     read = [box for box in all_boxes if box.kind != "write" or box.field in cells]
     shifts = {box.field: box_shift(cv2, np, ink, plain, box) for box in read}
     unlike = unlike_siblings(cv2, np, ink, plain, read, shifts, pad, faint_t)
-    placed = []  # (box, its window on the photo and on the page, its inside there, that window's darkness)
+    # (box, its window on the photo and on the page, its inside there, that window's darkness over
+    # the print as the photo shows it: see `seen_print`)
+    placed = []
     for box in read:
         dx, dy = shifts[box.field]
         # the box and a box's size around it, in page pixels (the photo's: moved by dx, dy)
@@ -1489,7 +1567,20 @@ def read_boxes(page, blank, all_boxes, cells: set):
         window = (slice(wy0, wy1), slice(wx0, wx1))
         x, y, w, hh = (round(v * PPMM) for v in inside(box))
         sl = slice(y - wy0, y - wy0 + hh), slice(x - wx0, x - wx0 + w)
-        placed.append((box, photo, window, sl, ink[photo] - printed[window]))
+        placed.append((box, photo, window, sl, icon_fit(cv2, np, ink[photo], plain[window], light[window], sl)))
+    # the photo's own spread of its icons from their fits (a noisy, sharpened photo's is wide)
+    spreads_ = [fit[0] for *_, fit in placed if fit is not None]
+    over = ICON[2] * 1.4826 * float(np.median(spreads_)) if spreads_ else 0.0
+    placed = [
+        (
+            box,
+            photo,
+            window,
+            sl,
+            ink[photo] - seen_print(cv2, np, plain[window], printed[window], light[window], fit, over),
+        )
+        for box, photo, window, sl, fit in placed
+    ]
     # a dark, noisy photo shows the bare paper itself as dark as a stroke, and a JPEG's
     # blocks and ringing show darkest beside the print, in every box: ink is only what
     # is darker than most of the bare paper, and NOISE times what a box shows (`box_floor`)
