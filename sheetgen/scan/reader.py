@@ -1569,8 +1569,8 @@ def read_boxes(page, blank, all_boxes, cells: set):
         sl = slice(y - wy0, y - wy0 + hh), slice(x - wx0, x - wx0 + w)
         placed.append((box, photo, window, sl, icon_fit(cv2, np, ink[photo], plain[window], light[window], sl)))
     # the photo's own spread of its icons from their fits (a noisy, sharpened photo's is wide)
-    spreads_ = [fit[0] for *_, fit in placed if fit is not None]
-    over = ICON[2] * 1.4826 * float(np.median(spreads_)) if spreads_ else 0.0
+    icon_spreads = [fit[0] for *_, fit in placed if fit is not None]
+    over = ICON[2] * 1.4826 * float(np.median(icon_spreads)) if icon_spreads else 0.0
     placed = [
         (
             box,
