@@ -1313,8 +1313,14 @@ def seen_print(cv2, np, plain, printed, light, fit, spread: float):
     oy, ox = near[0].start - y0, near[1].start - x0
     part[oy : oy + seen.shape[0], ox : ox + seen.shape[1]] = seen
     out = printed.copy()
-    out[near] = cv2.dilate(part, np.ones((5, 5), np.uint8))[oy : oy + seen.shape[0], ox : ox + seen.shape[1]]
+    out[near] = _print_grown(cv2, np, part)[oy : oy + seen.shape[0], ox : ox + seen.shape[1]]
     return out
+
+
+def _print_grown(cv2, np, plain):
+    """The print's darkness (`plain`, 0-1) grown 2 px every way: where a photo's print may
+    show, a little off or blurred (`read_boxes`' `printed`, and an icon as the photo shows it)."""
+    return cv2.dilate(plain, np.ones((5, 5), np.uint8))
 
 
 def _like_print(np, ink, on, off) -> bool:
@@ -1527,7 +1533,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
     pad = SHIFT
     ink = cv2.copyMakeBorder(_ink(cv2, np, gray), pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
     plain = 1.0 - blank.astype(np.float32) / 255.0
-    printed = cv2.dilate(plain, np.ones((5, 5), np.uint8))
+    printed = _print_grown(cv2, np, plain)
     hsv = cv2.cvtColor(white_balanced(cv2, np, page, blank), cv2.COLOR_RGB2HSV)
     # a dark, noisy photo shows the bare paper itself as coloured as a stroke: colour
     # is only what is more coloured than most of the bare paper is (ink: below)
@@ -1547,11 +1553,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
         insides[max(0, y) : y + hh, max(0, x) : x + w] = True
     H, W = printed.shape
     # light print (an icon in dropout colours) away from the dark print (see `seen_print`)
-    light = (
-        (plain > ICON[0])
-        & (plain < PRINT)
-        & (cv2.dilate((plain >= PRINT).astype(np.uint8), np.ones((9, 9), np.uint8)) == 0)
-    )
+    light = (plain > ICON[0]) & (plain < PRINT) & ~_grown(cv2, np, plain >= PRINT, 4)
     read = [box for box in all_boxes if box.kind != "write" or box.field in cells]
     shifts = {box.field: box_shift(cv2, np, ink, plain, box) for box in read}
     unlike = unlike_siblings(cv2, np, ink, plain, read, shifts, pad, faint_t)
