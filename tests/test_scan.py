@@ -665,8 +665,9 @@ def test_short_dashes_across_the_middle_of_small_board_cells_are_marked():
     assert "board_p3_r2_c6" in dashes and read.readings["board_p3_r2_c6"] == reader.MARKED
     assert all(read.readings[f] == reader.MARKED for f in dashes)  # 28 before
     # 11 before; 2 since a pale stroke is no empty box (PALE): a long faint line crossing the
-    # board, in pieces between its printed lines (too short for `creases`), crosses two cells
-    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 2
+    # board, in pieces between its printed lines (too short for `creases`), crosses two cells;
+    # 4 since a board cell's pale trace is looked for blurred (PALE_CELL): two mistakes rubbed out
+    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 4
     assert _wrong(read, truth) == []
 
 
@@ -751,7 +752,8 @@ def test_the_long_arm_of_a_big_check_is_held_by_its_box():
     covered in ballpoint big checks, whose strokes join those of the next cells): 21 boxes
     were unsure, 5 are, and none is read wrong; the empty cells the tips of the checks
     around them reach stay unsure. (6 since a pale stroke a sixth of the box long is no empty
-    box, PALE: winner_p2 holds the ghost of a cross rubbed out.)"""
+    box, PALE: winner_p2 holds the ghost of a cross rubbed out; 8 since a board cell's pale
+    trace is looked for blurred, PALE_CELL: two empty cells among the big checks.)"""
     box = Box(10, 10, 8, 8, field="c")
     size = round(30 * reader.PPMM)
     ink = np.zeros((size, size), np.uint8)
@@ -765,7 +767,7 @@ def test_the_long_arm_of_a_big_check_is_held_by_its_box():
     assert reader.longest(cv2, np, tip, tip, box, (0, 0)) == pytest.approx(0.41, abs=0.03)
     assert reader.longest(cv2, np, arm, np.zeros_like(arm), box, (0, 0)) == 0.0  # no dark core
     read, truth, _ = _probe_run(1, 4)
-    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 6
+    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 8
     assert read.readings["winner_p2"] == reader.UNSURE
     assert _wrong(read, truth) == []
     tips = ["board_p2_r5_c4", "board_p1_r5_c2", "board_p3_r3_c5"]
@@ -2130,3 +2132,117 @@ def test_a_stroke_over_an_icon_the_photo_shows_lighter_is_read():
     _, readings, *_ = reader.read_boxes(page, blank, boxes, set())
     assert readings["granaries_2"] == reader.MARKED
     assert {f: r for f, r in readings.items() if f != "granaries_2" and r != reader.EMPTY} == {}
+
+
+def test_a_circle_drawn_wide_round_a_round_box_over_its_neighbours_rings_is_a_mark():
+    """The seventh generator's seed 2 photo 22: a felt-tip circle drawn wide round a pig bonus
+    box (the advanced sheet's rule: circle it) crossed the printed rings of the boxes above
+    and below it, 0.5-0.6 mm into their insides, and was taken for their marks (a stroke
+    reaching into another box's inside is that box's): the box read empty. Only a stroke
+    reaching DEEP into another box's inside is that box's: the circle is a mark, its
+    neighbours (the circle's arcs in their insides) unsure."""
+    layout = load_layout("harvest-dice-advanced")
+    display, blank = reader.blank_page(layout, "sheet", None, "en")
+    boxes = list(display.boxes())
+    box = next(b for b in boxes if b.field == "pig_bonus4")
+    centre = (round((box.x + box.w / 2) * reader.PPMM), round((box.y + box.h / 2) * reader.PPMM))
+    page = np.repeat(blank[..., None], 3, axis=2)
+    # 6.7 mm round its centre: the next boxes' insides begin 6.4 mm above and below it
+    cv2.circle(page, centre, round(6.7 * reader.PPMM), (70, 70, 70), 4)
+    _, readings, *_ = reader.read_boxes(page, blank, boxes, reader.grid_cells(layout, "sheet"))
+    # (the circle's arcs in the next boxes' insides: strokes straying in, unsure there)
+    assert {f: r for f, r in readings.items() if r != reader.EMPTY} == {
+        "pig_bonus4": reader.MARKED,
+        "pig_bonus3": reader.UNSURE,
+        "pig_bonus5": reader.UNSURE,
+    }
+
+
+def test_a_photo_that_shows_all_its_print_darker_reads_no_mark():
+    """The ninth generator's seed 1 photo 9 (a phone's local contrast, sharpened): every icon
+    printed in the tick boxes in dropout colours showed 1.6-2 times as dark as on the blank
+    page, the frames' dark lines darker too, and 12 empty boxes read marked. The icons'
+    print is taken as the page shows it (the median of its boxes' fits: `icon_fit`), and ink
+    round a box is looked for off the print: no box is marked; a tick still is."""
+    layout = load_layout("imperial-settlers")
+    display, blank = reader.blank_page(layout, "empire", None, "en")
+    boxes = list(display.boxes())
+    plain = 1.0 - blank.astype(np.float32) / 255.0
+    dark = np.where((plain > 0.05) & (plain < reader.PRINT), np.minimum(plain * 2.0, 0.95), plain)
+    dark = np.where(plain >= reader.PRINT, np.minimum(plain * 1.3, 1.0), dark)
+    page = np.repeat(np.round(255 * (1 - dark)).astype(np.uint8)[..., None], 3, axis=2)
+    page = cv2.GaussianBlur(page, (0, 0), 0.7)
+    box = next(b for b in boxes if b.field == "fields_3")
+    at = [(0.2, 0.55), (0.42, 0.8), (0.82, 0.2)]
+    points = np.int32([((box.x + fx * box.w) * reader.PPMM, (box.y + fy * box.h) * reader.PPMM) for fx, fy in at])
+    cv2.polylines(page, [points], False, (80, 80, 80), 3)
+    _, readings, *_ = reader.read_boxes(page, blank, boxes, set())
+    assert {f: r for f, r in readings.items() if r != reader.EMPTY} == {"fields_3": reader.MARKED}
+
+
+def test_the_paper_floor_is_not_a_finger_lying_on_the_sheet():
+    """The ninth generator's seed 1 photo 15: two fingers and an eraser on the sheet covered
+    a few per cent of its bare paper, whose darkest hundredth was then theirs: the photo was
+    taken for a dark, noisy one and a light colour pencil's hatch read empty. The floor is
+    taken in FLOOR_TILE squares, the median of them: a photo's noise is everywhere, a finger
+    in a few squares."""
+    rng = np.random.default_rng(3)
+    values = rng.uniform(0, 0.05, (1600, 1200)).astype(np.float32)
+    bare = np.ones(values.shape, bool)
+    values[200:330, :150] = 0.7  # a finger from the left edge: 1% of the bare paper
+    values[900:1000, 600:700] = 0.8  # a die
+    assert reader.paper_floor(np, values, bare) == pytest.approx(0.0495, abs=0.001)
+    noisy = rng.uniform(0, 0.3, values.shape).astype(np.float32)
+    assert reader.paper_floor(np, noisy, bare) == pytest.approx(0.297, abs=0.002)
+
+
+def test_a_square_matched_off_among_unmatched_ones_is_dropped():
+    """The ninth generator's seed 1 photo 11 (a Glassworks pad, blurred by a portrait mode's
+    depth of field): the squares over the right board's last columns matched nothing, and
+    one matched 2.5 mm off; with fewer than four known neighbours it was kept, the gaps
+    were filled from it, and the board's last columns moved off their boxes (an empty cell
+    read marked). Its neighbours two squares away tell it: dropped."""
+    mm = reader.PPMM / 2
+    shift = np.full((7, 7, 2), 0.2 * mm, np.float32)
+    shift[2:5, 2:5] = np.nan  # unmatched
+    shift[3, 3] = (-2.5 * mm, 0.2 * mm)  # a wrong match among them
+    out = reader._outliers(np, shift, reader.ODD * mm)
+    assert np.isnan(out[3, 3]).all()
+    dropped = np.isnan(out[..., 0]) & ~np.isnan(shift[..., 0])
+    assert list(zip(*np.nonzero(dropped))) == [(3, 3)]
+
+
+def test_a_pale_scribble_in_a_board_cell_is_never_read_empty():
+    """The seventh generator's seed 3 photo 18 and seed 1 photo 4: light pencil scribbles,
+    crosses and ticks in Glassworks board cells, 0.03-0.06 darker than the paper on a
+    noisy photo, read empty. A board cell holds no print: as in a garden cell, the pale
+    trace is looked for blurred (PALE_CELL) and the box is unsure. Here a zigzag 5% darker
+    than the paper, blurred, on a clean page and on the page made noisy; the noisy page's
+    own speckle is no stroke."""
+
+    def zigzag(page, b):
+        at = [(0.2, 0.25), (0.35, 0.75), (0.5, 0.35), (0.65, 0.75), (0.8, 0.25)]
+        points = np.int32([((b.x + fx * b.w) * reader.PPMM, (b.y + fy * b.h) * reader.PPMM) for fx, fy in at])
+        cv2.polylines(page, [points], False, (242,) * 3, 2)
+
+    clean, noisy, speckled, score = _pale_reads("river-valley-glassworks", "pad", "board_p1_r3_c4", zigzag)
+    assert score == 0.0 and clean["board_p1_r3_c4"] == reader.UNSURE
+    assert _not_empty(clean) == _not_empty(noisy) == ["board_p1_r3_c4"]
+    assert _not_empty(speckled) == []
+
+
+def test_a_ring_of_ink_in_every_box_of_a_blurred_part_of_the_page_is_no_mark():
+    """The ninth generator's seed 2 photo 8 (a phone's portrait mode: one part of the page
+    blurred 3.5 px, then sharpened): every market box's border there showed as thick ink
+    inside it and round it, far over the page's median, and three empty boxes read marked. A
+    ring of ink marks a box only where it stands out from the boxes printed alike round it
+    too (NEAR); standing out from the page's alone, the box is circled, unsure."""
+    row = [Box(10 + 9 * i, 10, 7, 7, field=f"b{i}") for i in range(6)]
+    far = [Box(10 + 9 * i, 100, 7, 7, field=f"f{i}") for i in range(12)]
+    alike = reader._near_alike(np, row + far)
+    assert alike["b0"] == ["b1", "b2"] and alike["b2"] == ["b0", "b1", "b3", "b4"]
+    blurred = {b.field: 1.0 for b in row} | {b.field: 0.1 for b in far}
+    assert reader.standing_out(np, blurred, reader.ROUND) == {b.field for b in row}  # the page's median
+    assert reader.standing_out(np, blurred, reader.ROUND, near=alike) == set()
+    one = {b.field: 0.1 for b in row + far} | {"b3": 1.0}  # a circle drawn in one box
+    assert reader.standing_out(np, one, reader.ROUND, near=alike) == {"b3"}

@@ -162,12 +162,25 @@ NOISE = 2.0
 # INK (COLOUR_INK) in more than PAPER of it: the photo's noise, and ink is only darker than that
 BARE, PAPER = 1.0, 0.01
 BARE_PIXELS = 10_000  # ...judged only on this much bare paper at least
+# ...without the squares this large (mm, holding this much of it) whose own darkest share stands
+# out FLOOR_OFF spreads over the others' median (see `paper_floor`): a finger, a die or an eraser
+# lying on the sheet (the ninth generator's seed 1 photo 15: the photo taken for a dark, noisy
+# one, a light colour pencil hatch read empty). The squares' median itself was too low a floor
+# where the noise is uneven (the probe's dark seed 5 photo 57: a mistake rubbed out read marked;
+# the fourth's seed 3 photo 29 under a tungsten lamp: three empty garden cells unsure)
+FLOOR_TILE, FLOOR_PIXELS, FLOOR_OFF = 30.0, 2_000, 4.0
 # the blank page's print: where its darkness is over PRINT (text, lines, icons; see `contrast`)
 PRINT = 0.6
 # light print (an icon in dropout colours): darker than ICON[0], under PRINT, ICON[1] pixels of
 # it at least away from its edges in a box; the photo's spread over how it shows it, ICON[2]
 # times; how it shows it taken over the box's inside and ICON[3] px round it (see `icon_fit`)
 ICON = (0.05, 40, 2.0, 12)
+# ...and where the page's boxes show it DARKER than the blank page at its median darkness in the
+# boxes (their median line, as printed), it is taken as dark as that line says: a phone's local
+# contrast (HDR) and sharpening show every icon darker (the ninth generator's seed 1 photos 2 and
+# 9: 0.13 and 0.12 darker, 13 empty boxes read marked; the seventh's 30 photos of seed 2 at most
+# 0.033, a blurred photo's icons spread wider than printed)
+DARKER = 0.06
 ICON_BLUR = (1.0, 2.0, 3.0)  # px: the blank page blurred as the photo is, the best of these (see `icon_fit`)
 # a round box is unsure, never empty, when ink goes RING[0] of the way round it along its
 # printed ring (see `ringed`), RING[1] more than round the page's round box showing least (see
@@ -194,6 +207,11 @@ LIGHT_RING = 0.5
 # drawn in the box, along its border: its middle is bare; see `round_inside`), ROUND[1]
 # more than inside the page's square boxes (their median: a border every box shows as ink)
 ROUND = (0.75, 0.5)
+# ...and more than round the median of the boxes printed alike within NEAR[0] mm, NEAR[1] of them at
+# least (see `standing_out`): a phone's portrait mode blurs one part of the page, and every border
+# there shows as thick ink inside it (the ninth generator's seed 2 photo 8: three empty market
+# boxes read marked, the page's median far under theirs)
+NEAR = (25.0, 2)
 # a box (not a grid cell) is unsure, never empty, when TINT[0] of the bare part of its inside
 # (0.5 mm from any print) is coloured (over the paper's floor, `paper_floor`), TINT[1] more than
 # the page's boxes' median: a highlighter's fill, as light as the paper in grey
@@ -226,6 +244,11 @@ STROKE = 0.5
 # 0.8 of the way round (probe seed 3 photo 58, seed 5 photo 34); a circle's pieces hidden all
 # but a few pixels by the print leave the box unsure (fourth seed 2 photo 5)
 SPECK = 6
+# ...and a stroke is another box's mark when it reaches DEEP px (0.75 mm) into that box's inside
+# (see `_showing`): a felt-tip circle drawn wide round a pig bonus box crosses the rings of the
+# boxes above and below it, 0.5-0.6 mm into their insides (the seventh generator's seed 2 photo
+# 22, read empty); a check in the next box is drawn across its middle
+DEEP = 6
 CREASE = 40.0  # mm: a faint straight line this long is a crease (see `creases`)
 MAX_PDF_PAGES = 24  # pages read from one PDF at most: a game's sheets (12 players, 2 pages each)
 PDF_DPI = (150, 250, 200)  # a PDF page is drawn at its image's resolution within these (or the last)
@@ -1106,10 +1129,16 @@ def _pale(cv2, np, dark, hidden):
     return out
 
 
-def _blurred(cv2, np, dark, hidden):
+def _blurred(cv2, np, dark, hidden, specks: bool = False):
     """As `_pale`, the darkness blurred (a Gaussian of PALE_CELL[0] px) rather than its
-    specks smoothed out: a pale stroke stays, a photo's speckle fades."""
-    out = np.clip(cv2.GaussianBlur(dark.astype(np.float32), (0, 0), PALE_CELL[0]) * 255, 0, 255).astype(np.uint8)
+    specks smoothed out: a pale stroke stays, a photo's speckle fades; with `specks`, its
+    specks smoothed out first (a board cell's pencil: blurred alone, a sharpened photo's
+    pepper specks spread into a grey as dark as a stroke, and the probe's seed [1, 6]
+    photo, salted, read six more empty board cells unsure; a light colour pencil's grainy
+    stroke in a garden cell is smoothed out with them: the seventh generator's seed 4
+    photo 15, two pale orange marks read empty)."""
+    out = _smoothed(cv2, np, dark).astype(np.float32) / 255 if specks else dark.astype(np.float32)
+    out = np.clip(cv2.GaussianBlur(out, (0, 0), PALE_CELL[0]) * 255, 0, 255).astype(np.uint8)
     out[hidden] = 0
     return out
 
@@ -1292,13 +1321,15 @@ def _line(np, x, y) -> tuple:
     return my - b * mx, b
 
 
-def seen_print(cv2, np, plain, printed, light, fit, spread: float):
+def seen_print(cv2, np, plain, printed, light, fit, spread: float, page_lines: list | tuple = ()):
     """The print of a box's window as the photo shows it, grown 2 px (as `printed`, the
     blank page's darkness `plain` grown, to take from the photo's): its light print
     (`light`) as the photo shows it (`fit`, see `icon_fit`: the darker of its two lines,
     the blank page's blurred one fitting a blurred photo's icon, its sharp one the icon's
     outline on a sharp photo), `spread` over that (the photo's own spread: see
-    `read_boxes`), never darker than on the blank page. A photo that shows an icon
+    `read_boxes`), never darker than on the blank page, or than the page's `page_lines`
+    say (the median lines of its boxes' fits, where they show the icons DARKER: a fill
+    in one box is not taken for its icon). A photo that shows an icon
     lighter than the blank page does hides a light stroke drawn over it, were the blank
     page's icon taken from it. (Grown, the print covers a blurred photo's icon spreading
     beyond its edges, as the blank page's does.)"""
@@ -1306,7 +1337,8 @@ def seen_print(cv2, np, plain, printed, light, fit, spread: float):
         return printed
     _, lines, near = fit
     seen = np.maximum.reduce([a + b * blank for a, b, blank in lines])
-    seen = np.where(light[near], np.clip(seen + spread, 0.0, plain[near]), plain[near])
+    most = np.maximum.reduce([plain[near], *(a + b * plain[near] for a, b in page_lines)])
+    seen = np.where(light[near], np.clip(seen + spread, 0.0, most), plain[near])
     # grown as `printed` is, over `near` and 2 px round it (the blank page's print there)
     (y0, y1), (x0, x1) = ((max(0, s.start - 2), min(n, s.stop + 2)) for s, n in zip(near, plain.shape, strict=True))
     part = plain[y0:y1, x0:x1].copy()
@@ -1497,10 +1529,13 @@ def look_at(cv2, np, sight: _Sight, box, photo, window, sl, dark) -> Look:
         got.round_in = round_inside(np, core, box, origin)
         if box.kind != "mini":
             span = np.hypot(box.w, box.h) / 2 + 2.5
-            # ink round it; ink dark through, no speck (SPECK) counted; a light trace (LIGHT_RING)
+            # ink round it, off the print (a sharpened photo shows the print round a box darker
+            # than the blank page: the ninth generator's seed 1 photo 9, a group's frame and the
+            # text under it 0.86 of the way round an empty box); ink dark through, no speck
+            # (SPECK) counted; a light trace (LIGHT_RING)
             got.around, got.dark_around, got.light_ring = (
                 max(
-                    round_outside(np, m & ~insides, box, origin),
+                    round_outside(np, m & ~insides & ~bridge, box, origin),
                     traced(cv2, np, m, insides, bridge, box, origin, span, n),
                 )
                 for m, n in ((extra, 0), (extra & core, SPECK), (trace, SPECK))
@@ -1571,23 +1606,40 @@ def read_boxes(page, blank, all_boxes, cells: set):
         sl = slice(y - wy0, y - wy0 + hh), slice(x - wx0, x - wx0 + w)
         placed.append((box, photo, window, sl, icon_fit(cv2, np, ink[photo], plain[window], light[window], sl)))
     # the photo's own spread of its icons from their fits (a noisy, sharpened photo's is wide)
-    icon_spreads = [fit[0] for *_, fit in placed if fit is not None]
-    over = ICON[2] * 1.4826 * float(np.median(icon_spreads)) if icon_spreads else 0.0
-    placed = [
-        (
-            box,
-            photo,
-            window,
-            sl,
-            ink[photo] - seen_print(cv2, np, plain[window], printed[window], light[window], fit, over),
-        )
-        for box, photo, window, sl, fit in placed
-    ]
+    fitted = [fit for *_, fit in placed if fit is not None]
+    over = ICON[2] * 1.4826 * float(np.median([fit[0] for fit in fitted])) if fitted else 0.0
+    fits = placed  # (each box with its icon fit; `placed`: with its darkness over the print as seen)
+
+    def seen(page_lines=()):
+        return [
+            (
+                box,
+                photo,
+                window,
+                sl,
+                ink[photo] - seen_print(cv2, np, *(m[window] for m in (plain, printed, light)), fit, over, page_lines),
+            )
+            for box, photo, window, sl, fit in fits
+        ]
+
+    placed = seen()
     # a dark, noisy photo shows the bare paper itself as dark as a stroke, and a JPEG's
     # blocks and ringing show darkest beside the print, in every box: ink is only what
     # is darker than most of the bare paper, and NOISE times what a box shows (`box_floor`)
     ink_floor = max(paper_floor(np, page_ink, paper), NOISE * box_floor(np, [d[sl] for *_, sl, d in placed]))
     noisy = ink_floor > INK
+    # ...and how the photo shows its light print, over the page (the median line of its boxes', as
+    # printed): where it shows it DARKER than the blank page does (at its median darkness), a
+    # phone's local contrast and sharpening, the icons are taken as dark as that (see `seen_print`);
+    # not on a noisy photo, read with care already (the probe's seed 3 photo 19: the boxes' floor
+    # then lower, its noise read as ink in 15 more boxes, unsure)
+    if fitted and not noisy:
+        # (a line of each kind: as printed, and blurred as the photo is, its blur each box's best)
+        lines = [tuple(float(np.median([fit[1][k][i] for fit in fitted])) for i in (0, 1)) for k in (0, 1)]
+        middle = float(np.median(plain[light & insides]))
+        a, b = lines[0]
+        if a + b * middle - middle >= DARKER:
+            placed = seen(lines)
     sight = _Sight(
         ink_t=max(INK, ink_floor),
         trace_t=LIGHT_RING * max(INK, ink_floor),
@@ -1632,10 +1684,13 @@ def read_boxes(page, blank, all_boxes, cells: set):
         | standing_out(np, light_square, RING)
         | standing_out(np, light_round, RING, least)
     )
+    # (a mark: standing out from the boxes printed alike round it too; a box that does only from
+    # the page's is circled, unsure: a photo blurred in one part, or a player circling every box)
+    alike = _near_alike(np, [k.box for k in looks])
     round_in = (
-        standing_out(np, measures("round_in"), ROUND)
+        standing_out(np, measures("round_in"), ROUND, near=alike)
         | standing_out(np, measures("dark_ring"), RING, least)
-        | standing_out(np, measures("dark_around"), AROUND)
+        | standing_out(np, measures("dark_around"), AROUND, near=alike)
     )
     tinted = standing_out(np, measures("tint"), TINT)
     filled = {k.box.field for k in looks if k.box.field in tinted and k.spill is not None and k.spill <= SPILL}
@@ -1650,11 +1705,26 @@ def read_boxes(page, blank, all_boxes, cells: set):
     ]
     level = max(PALE[0] * faint_t * 255, PALE[1] * pale_level(np, pales, hiddens))
     # ...and a grid cell's, blurred, over the level of the page's cells (see PALE_CELL)
+    # ...and in a board's cell (a "mini" box: no print in it, its middle half looked at), as in a
+    # grid cell: the seventh generator's light pencil scribbles, crosses and ticks in Glassworks
+    # board cells, 0.03-0.06 darker than the paper on noisy photos, read empty (4 on its seeds
+    # 1-4); in every box with no print in it (pig and market boxes too) it made 28 more of them
+    # unsure on 330 cached photos of six generators, and found no mark
     fine = [
-        _blurred(cv2, np, k.dark - base, hidden) if pale is not None and k.box.field in cells else None
+        _blurred(cv2, np, k.dark - base, hidden, specks=k.box.kind == "mini")
+        if pale is not None and (k.box.field in cells or k.box.kind == "mini")
+        else None
         for k, pale, hidden in zip(looks, pales, hiddens, strict=True)
     ]
-    fine_level = max(PALE_CELL[1] * faint_t * 255, PALE[1] * pale_level(np, fine, hiddens))
+    # (the grid cells' level and the board cells' each their own)
+    fine_levels = {
+        group: max(
+            PALE_CELL[1] * faint_t * 255,
+            PALE[1]
+            * pale_level(np, [f if (k.box.field in cells) == group else None for k, f in zip(looks, fine)], hiddens),
+        )
+        for group in (True, False)
+    }
     # ...its creases (a fold as pale as that), and how far round a round box with no ink it goes:
     # a circle drawn lightly round it, standing out from the page's other round boxes as LIGHT_RING
     smooth = _smoothed(cv2, np, page_ink - printed).astype(np.float32) / 255
@@ -1698,7 +1768,9 @@ def read_boxes(page, blank, all_boxes, cells: set):
             filled=field in filled,
             unlike=unlike.get(field, 0.0),
             pale=(
-                pale_stroke(cv2, np, np.where(folds[photo][sl], 0, pale), level if cell is None else fine_level)
+                pale_stroke(
+                    cv2, np, np.where(folds[photo][sl], 0, pale), level if cell is None else fine_levels[field in cells]
+                )
                 if pale is not None
                 else 0.0
             ),
@@ -1910,8 +1982,11 @@ def _showing(cv2, np, ink, insides, hidden, box, dx, dy, speck: int = 0):
     mine = (dx >= x) & (dx < x + w) & (dy >= y) & (dy < y + h)
     closed = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8)).astype(bool)
     _, labels = cv2.connectedComponents((ink | (closed & hidden)).astype(np.uint8), connectivity=8)
+    # (a piece reaching DEEP into another box's inside: one grazing its edge is a circle round
+    # this box drawn wide, over the next box's border)
+    deep = cv2.erode((insides & ~mine).astype(np.uint8), np.ones((2 * DEEP + 1,) * 2, np.uint8)).astype(bool)
     reaching = np.zeros(labels.max() + 1, bool)  # (a table of the pieces: quicker than np.isin)
-    reaching[labels[insides & ~mine & ink]] = True
+    reaching[labels[deep & ink]] = True
     theirs = reaching[labels]
     near = (np.abs(dx) <= (box.w / 2 + 0.5) * PPMM) & (np.abs(dy) <= (box.h / 2 + 0.5) * PPMM)
     own = _grown(cv2, np, hidden & near, round(0.25 * PPMM))
@@ -1996,15 +2071,36 @@ def _grown(cv2, np, mask, px: int):
     return cv2.dilate(mask.astype(np.uint8), np.ones((2 * px + 1,) * 2, np.uint8)).astype(bool)
 
 
-def standing_out(np, measures: dict, limits: tuple, floor=None) -> set:
+def standing_out(np, measures: dict, limits: tuple, floor=None, near: dict | None = None) -> set:
     """The fields whose measure (a box's field: how far round it ink goes, how much of it
     is coloured...) is limits[0] at least and limits[1] over the page's `floor` of them
     (the median, unless given): what the photo shows in every box of the kind (a printed
-    ring or border darker than on the blank page, a tint all over) is no mark."""
+    ring or border darker than on the blank page, a tint all over) is no mark. Given
+    `near` (a field's boxes printed alike round it, see `_near_alike`), over their median
+    too where there are NEAR[1] of them: a photo blurred in one part (a phone's portrait
+    mode) shows every border there thick."""
     if not measures:
         return set()
     base = float((floor or np.median)(list(measures.values())))
-    return {key for key, v in measures.items() if v >= limits[0] and v - base >= limits[1]}
+    out = set()
+    for key, v in measures.items():
+        around = [measures[f] for f in (near or {}).get(key, ()) if f in measures]
+        local = float(np.median(around)) if len(around) >= NEAR[1] else base
+        if v >= limits[0] and v - max(base, local) >= limits[1]:
+            out.add(key)
+    return out
+
+
+def _near_alike(np, boxes: list) -> dict:
+    """Each box's field -> the fields of the boxes of its size (to 10%) within NEAR[0] mm of
+    it, centre to centre."""
+    at = np.array([(b.x + b.w / 2, b.y + b.h / 2, b.w, b.h) for b in boxes], np.float64).reshape(-1, 4)
+    out = {}
+    for i, b in enumerate(boxes):
+        close = np.hypot(at[:, 0] - at[i, 0], at[:, 1] - at[i, 1]) <= NEAR[0]
+        alike = (np.abs(at[:, 2] - b.w) <= 0.1 * b.w) & (np.abs(at[:, 3] - b.h) <= 0.1 * b.h)
+        out[b.field] = [boxes[j].field for j in np.flatnonzero(close & alike) if j != i]
+    return out
 
 
 def _round(np, band, dx, dy) -> float:
@@ -2122,9 +2218,28 @@ def paper_floor(np, values, bare) -> float:
     stroke must be more than that to be ink. A clean photo's bare paper stays far under
     INK; an under-exposed, sharpened, JPEG-blocked one shows noise as dark as pencil all
     over. In the units of `values` (darkness 0-1, or a saturation 0-255); 0 when there is
-    too little bare paper (under BARE_PIXELS) to tell."""
+    too little bare paper (under BARE_PIXELS) to tell. The FLOOR_TILE-mm squares of the
+    page whose own darkest PAPER share stands out from the others' (FLOOR_OFF spreads over
+    their median) are left out: a finger, a die or a pencil lying on the sheet is in a few
+    squares, a photo's noise all over it, and unevenly (more in its shadows)."""
     if int(bare.sum()) < BARE_PIXELS:
         return 0.0
+    side = round(FLOOR_TILE * PPMM)
+    tiles, tops = [], []
+    for y in range(0, bare.shape[0], side):
+        for x in range(0, bare.shape[1], side):
+            here = bare[y : y + side, x : x + side]
+            if int(here.sum()) >= FLOOR_PIXELS:
+                tiles.append(values[y : y + side, x : x + side][here])
+                tops.append(float(np.percentile(tiles[-1], 100 * (1 - PAPER))))
+    if len(tops) >= 5:
+        middle = float(np.median(tops))
+        spread = 1.4826 * float(np.median(np.abs(np.array(tops) - middle)))
+        # (the whole page's bare paper, as before, without the squares standing out)
+        limit = middle + FLOOR_OFF * max(spread, 0.01 * (float(values[bare].max()) or 1.0))
+        keep = [t for t, top in zip(tiles, tops, strict=True) if top <= limit]
+        if sum(k.size for k in keep) >= BARE_PIXELS:
+            return float(np.percentile(np.concatenate(keep), 100 * (1 - PAPER)))
     return float(np.percentile(values[bare], 100 * (1 - PAPER)))
 
 
@@ -2207,22 +2322,28 @@ def align(cv2, np, around, blank):
 
 def _outliers(np, shift, limit: float):
     """The shifts (NaN where unknown) without those `limit` or more from the median of
-    their known neighbours (four at least): a square matched a period off on a board
-    of like cells, or along a line of text. Dropped before the gaps are filled, as the
-    gaps are filled from the neighbours."""
+    their known neighbours (four at least; among the next ring of squares too where the
+    nearest hold fewer): a square matched a period off on a board of like cells, or
+    along a line of text. Dropped before the gaps are filled, as the gaps are filled
+    from the neighbours: a wrong match among squares with nothing to match (a board's
+    blurred cells) would spread its shift over them (the ninth generator's seed 1 photo
+    11: 2.5 mm, a board's last columns moved off their boxes)."""
     rows, cols = shift.shape[:2]
     out = shift.copy()
     for i in range(rows):
         for j in range(cols):
             if np.isnan(shift[i, j, 0]):
                 continue
-            known = [
-                shift[y, x]
-                for y in range(max(0, i - 1), min(rows, i + 2))
-                for x in range(max(0, j - 1), min(cols, j + 2))
-                if (y, x) != (i, j) and not np.isnan(shift[y, x, 0])
-            ]
-            if len(known) < 4:
+            for ring in (1, 2):
+                known = [
+                    shift[y, x]
+                    for y in range(max(0, i - ring), min(rows, i + ring + 1))
+                    for x in range(max(0, j - ring), min(cols, j + ring + 1))
+                    if (y, x) != (i, j) and not np.isnan(shift[y, x, 0])
+                ]
+                if len(known) >= 4:
+                    break
+            else:
                 continue
             middle = np.median(np.array(known), axis=0)
             if float(np.hypot(*(shift[i, j] - middle))) >= limit:
