@@ -1623,23 +1623,25 @@ def read_boxes(page, blank, all_boxes, cells: set):
         ]
 
     placed = seen()
-    # a dark, noisy photo shows the bare paper itself as dark as a stroke, and a JPEG's
-    # blocks and ringing show darkest beside the print, in every box: ink is only what
-    # is darker than most of the bare paper, and NOISE times what a box shows (`box_floor`)
-    ink_floor = max(paper_floor(np, page_ink, paper), NOISE * box_floor(np, [d[sl] for *_, sl, d in placed]))
-    noisy = ink_floor > INK
     # ...and how the photo shows its light print, over the page (the median line of its boxes', as
     # printed): where it shows it DARKER than the blank page does (at its median darkness), a
-    # phone's local contrast and sharpening, the icons are taken as dark as that (see `seen_print`);
-    # not on a noisy photo, read with care already (the probe's seed 3 photo 19: the boxes' floor
-    # then lower, its noise read as ink in 15 more boxes, unsure)
-    if fitted and not noisy:
+    # phone's local contrast and sharpening, the icons are taken as dark as that (see `seen_print`):
+    # their excess is print, not a noisy photo's ink in every box (`box_floor`); not where the bare
+    # paper itself is as dark as ink (a dark, noisy photo read with care: the probe's seed 3 photo
+    # 19 read 15 more boxes unsure)
+    paper_ink = paper_floor(np, page_ink, paper)
+    if fitted and paper_ink <= INK:
         # (a line of each kind: as printed, and blurred as the photo is, its blur each box's best)
         lines = [tuple(float(np.median([fit[1][k][i] for fit in fitted])) for i in (0, 1)) for k in (0, 1)]
         middle = float(np.median(plain[light & insides]))
         a, b = lines[0]
         if a + b * middle - middle >= DARKER:
             placed = seen(lines)
+    # a dark, noisy photo shows the bare paper itself as dark as a stroke, and a JPEG's
+    # blocks and ringing show darkest beside the print, in every box: ink is only what
+    # is darker than most of the bare paper, and NOISE times what a box shows (`box_floor`)
+    ink_floor = max(paper_ink, NOISE * box_floor(np, [d[sl] for *_, sl, d in placed]))
+    noisy = ink_floor > INK
     sight = _Sight(
         ink_t=max(INK, ink_floor),
         trace_t=LIGHT_RING * max(INK, ink_floor),
