@@ -2226,22 +2226,26 @@ def paper_floor(np, values, bare) -> float:
     squares, a photo's noise all over it, and unevenly (more in its shadows)."""
     if int(bare.sum()) < BARE_PIXELS:
         return 0.0
-    side = round(FLOOR_TILE * PPMM)
-    tiles, tops = [], []
-    for y in range(0, bare.shape[0], side):
-        for x in range(0, bare.shape[1], side):
-            here = bare[y : y + side, x : x + side]
-            if int(here.sum()) >= FLOOR_PIXELS:
-                tiles.append(values[y : y + side, x : x + side][here])
-                tops.append(float(np.percentile(tiles[-1], 100 * (1 - PAPER))))
+    # (each square's darkest share looked for in every fourth pixel of it, every fourth row: as
+    # well told, at a sixteenth of the cost)
+    side, few, bare2 = round(FLOOR_TILE * PPMM / 4), values[::4, ::4], bare[::4, ::4]
+    tops = {}
+    for y in range(0, bare2.shape[0], side):
+        for x in range(0, bare2.shape[1], side):
+            here = bare2[y : y + side, x : x + side]
+            if int(here.sum()) >= FLOOR_PIXELS / 16:
+                tops[y, x] = float(np.percentile(few[y : y + side, x : x + side][here], 100 * (1 - PAPER)))
     if len(tops) >= 5:
-        middle = float(np.median(tops))
-        spread = 1.4826 * float(np.median(np.abs(np.array(tops) - middle)))
-        # (the whole page's bare paper, as before, without the squares standing out)
-        limit = middle + FLOOR_OFF * max(spread, 0.01 * (float(values[bare].max()) or 1.0))
-        keep = [t for t, top in zip(tiles, tops, strict=True) if top <= limit]
-        if sum(k.size for k in keep) >= BARE_PIXELS:
-            return float(np.percentile(np.concatenate(keep), 100 * (1 - PAPER)))
+        middle = float(np.median(list(tops.values())))
+        spread = 1.4826 * float(np.median(np.abs(np.array(list(tops.values())) - middle)))
+        limit = middle + FLOOR_OFF * max(spread, 0.01 * max(tops.values()))
+        out = [at for at, top in tops.items() if top > limit]
+        if out:  # (the whole page's bare paper, as before, without the squares standing out)
+            bare = bare.copy()
+            for y, x in out:
+                bare[4 * y : 4 * (y + side), 4 * x : 4 * (x + side)] = False
+            if int(bare.sum()) < BARE_PIXELS:
+                return 0.0
     return float(np.percentile(values[bare], 100 * (1 - PAPER)))
 
 
