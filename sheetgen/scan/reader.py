@@ -1592,9 +1592,8 @@ def read_boxes(page, blank, all_boxes, cells: set):
     read = [box for box in all_boxes if box.kind != "write" or box.field in cells]
     shifts = {box.field: box_shift(cv2, np, ink, plain, box) for box in read}
     unlike = unlike_siblings(cv2, np, ink, plain, read, shifts, pad, faint_t)
-    # (box, its window on the photo and on the page, its inside there, that window's darkness over
-    # the print as the photo shows it: see `seen_print`)
-    placed = []
+    # (box, its window on the photo and on the page, its inside there, its icon's fit: `icon_fit`)
+    fits = []
     for box in read:
         dx, dy = shifts[box.field]
         # the box and a box's size around it, in page pixels (the photo's: moved by dx, dy)
@@ -1604,13 +1603,14 @@ def read_boxes(page, blank, all_boxes, cells: set):
         window = (slice(wy0, wy1), slice(wx0, wx1))
         x, y, w, hh = (round(v * PPMM) for v in inside(box))
         sl = slice(y - wy0, y - wy0 + hh), slice(x - wx0, x - wx0 + w)
-        placed.append((box, photo, window, sl, icon_fit(cv2, np, ink[photo], plain[window], light[window], sl)))
+        fits.append((box, photo, window, sl, icon_fit(cv2, np, ink[photo], plain[window], light[window], sl)))
     # the photo's own spread of its icons from their fits (a noisy, sharpened photo's is wide)
-    fitted = [fit for *_, fit in placed if fit is not None]
+    fitted = [fit for *_, fit in fits if fit is not None]
     over = ICON[2] * 1.4826 * float(np.median([fit[0] for fit in fitted])) if fitted else 0.0
-    fits = placed  # (each box with its icon fit; `placed`: with its darkness over the print as seen)
 
     def seen(page_lines=()):
+        """Each box as in `fits`, with its window's darkness over the print as the photo shows it
+        (see `seen_print`) in place of its fit."""
         return [
             (
                 box,
