@@ -5,7 +5,7 @@
     python bench/scan_decide.py compare /tmp/boxes                 # with this tree's decide()
 
 `keep` reads the photos as the benches do (`own`: bench/scan.py's generator, `probe`:
-sheetgen.scan.probe, `third` to `ninth`: bench/gen_*.py, the pages taken in turn as
+sheetgen.scan.probe, `third` to `tenth`: bench/gen_*.py, the pages taken in turn as
 bench/scan_probe.py takes them) and writes one JSON line a box: the generator, seed and photo,
 the field, the truth, the kind of mark, what was read, and the measures `read_boxes` gave
 `decide`. A photo refused is a line with its message. `compare` decides every kept box again
@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-GENERATORS = ("own", "probe", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+GENERATORS = ("own", "probe", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
 def _maker(gen: str):

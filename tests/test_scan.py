@@ -835,6 +835,37 @@ def test_an_empty_box_as_dark_as_pencil_beside_its_border_is_a_noisy_photo():
     assert reader.box_floor(np, []) == 0.0
 
 
+@pytest.mark.parametrize("lid,page,seed", [("harvest-dice-normal", "sheet", 3), ("imperial-settlers", "village", 3)])
+def test_a_sheet_with_every_box_marked_is_no_noisy_photo(lid, page, seed):
+    """A sheet at the end of a game, every box marked, photographed cleanly. What an empty
+    box shows was the tenth lightest box's darkest twentieth (reader.box_floor), a mark's
+    here (0.39 and 0.34): the photo was called dark and noisy, ink taken only over twice
+    that, and 60 of Harvest Dice's 82 marks and 11 of the village's 20 read empty (the own
+    generator at 97% marked: 536 of 916 boxes of 12 photos wrong). An empty box is now taken
+    to show at most BOX_PAPER[0] times what the bare paper shows in squares of its size
+    (reader.paper_boxes): every box reads marked."""
+    img, truth = _photo(lid, page, seed, dpi=200, share=1.0)
+    read = _read(img)
+    assert read.note == ""
+    assert all(v not in ("", False) for v in truth.values())
+    assert _wrong(read, truth) == [] and set(read.readings.values()) == {reader.MARKED}
+
+
+def test_an_empty_box_shows_at_most_a_few_times_what_the_bare_paper_does():
+    marked = [np.full((40, 40), 0.5, np.float32) for _ in range(30)]
+    assert reader.box_floor(np, marked) == pytest.approx(0.5)
+    assert reader.box_floor(np, marked, 0.01) == pytest.approx(reader.BOX_PAPER[0] * 0.01)
+    assert reader.box_floor(np, marked, 0.4) == pytest.approx(0.5)  # a noisy photo's paper: no cap
+    side = round(reader.BOX_PAPER[1] * reader.PPMM)  # 16 squares of bare paper, noise up to 0.04
+    values = np.random.default_rng(1).uniform(0, 0.04, (4 * side, 4 * side)).astype(np.float32)
+    bare = np.ones(values.shape, bool)
+    assert reader.paper_boxes(np, values, bare) == pytest.approx(0.038, abs=0.001)
+    values[:side, : 3 * side] = 0.5  # a player's note over three squares
+    assert reader.paper_boxes(np, values, bare) == pytest.approx(0.038, abs=0.001)
+    bare[side:] = False  # four squares of bare paper: too few to tell
+    assert reader.paper_boxes(np, values, bare) is None
+
+
 def test_a_tint_of_colour_rubbed_out_of_a_garden_cell_is_no_mark():
     """Photo 92 of `bench/scan_third.py --seed 2` (a phone's chroma noise: the bare paper's
     colour floor 25): an orange pencil rubbed out of a garden cell left a light tint over

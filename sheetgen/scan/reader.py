@@ -169,6 +169,9 @@ BARE_PIXELS = 10_000  # ...judged only on this much bare paper at least
 # where the noise is uneven (the probe's dark seed 5 photo 57: a mistake rubbed out read marked;
 # the fourth's seed 3 photo 29 under a tungsten lamp: three empty garden cells unsure)
 FLOOR_TILE, FLOOR_PIXELS, FLOOR_OFF = 30.0, 2_000, 4.0
+# an empty box's darkest twentieth shows at most this many times what the bare paper's does in
+# squares of a box's size, this many mm (see `box_floor`, `paper_boxes`)
+BOX_PAPER = (3.0, 8.0)
 # the blank page's print: where its darkness is over PRINT (text, lines, icons; see `contrast`)
 PRINT = 0.6
 # light print (an icon in dropout colours): darker than ICON[0], under PRINT, ICON[1] pixels of
@@ -1640,7 +1643,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
     # a dark, noisy photo shows the bare paper itself as dark as a stroke, and a JPEG's
     # blocks and ringing show darkest beside the print, in every box: ink is only what
     # is darker than most of the bare paper, and NOISE times what a box shows (`box_floor`)
-    ink_floor = max(paper_ink, NOISE * box_floor(np, [d[sl] for *_, sl, d in placed]))
+    ink_floor = max(paper_ink, NOISE * box_floor(np, [d[sl] for *_, sl, d in placed], paper_boxes(np, page_ink, paper)))
     noisy = ink_floor > INK
     sight = _Sight(
         ink_t=max(INK, ink_floor),
@@ -2204,15 +2207,38 @@ def bare_paper(cv2, np, plain, boxes):
     return bare
 
 
-def box_floor(np, insides: list) -> float:
+def box_floor(np, insides: list, paper: float | None = None) -> float:
     """How dark the inside of an empty box shows on this photo: its darkest twentieth (the
     95th percentile of its darkness over the blank page), in the box that shows it the
-    10th lightest of all the page's boxes (`insides`: their darkness arrays). At least
-    nine boxes in ten are marked before that box is; a clean photo shows an empty box's
-    inside under 0.06, an under-exposed, JPEG-blocked one 0.1 and more: blocks and ringing
-    beside the printed border as dark as a pencil stroke. 0 with no box."""
+    10th lightest of all the page's boxes (`insides`: their darkness arrays). A clean photo
+    shows an empty box's inside under 0.06, an under-exposed, JPEG-blocked one 0.1 and more:
+    blocks and ringing beside the printed border as dark as a pencil stroke. But never more
+    than BOX_PAPER[0] times what the bare paper shows in squares of a box's size (`paper`,
+    see `paper_boxes`), when told: a sheet whose boxes are nearly all marked (at the end of
+    a game) shows a mark in that tenth box, and on a clean photo was read as a noisy one,
+    most of its marks empty; on 330 photos of six generators an empty box showed 0.6 to 2.7
+    times what the bare paper did. 0 with no box."""
     tops = [float(np.percentile(d, 95)) for d in insides if d.size]
-    return float(np.percentile(tops, 10)) if tops else 0.0
+    floor = float(np.percentile(tops, 10)) if tops else 0.0
+    return floor if paper is None else min(floor, BOX_PAPER[0] * paper)
+
+
+def paper_boxes(np, values, bare) -> float | None:
+    """How dark the bare paper shows in a box's stead (darkness 0-1, `values`; `bare`: the
+    bare paper, see `bare_paper`): the median, over the page's squares of BOX_PAPER[1] mm
+    that are mostly bare paper, of each one's darkest twentieth there (its 95th percentile,
+    as `box_floor` takes a box's; every second pixel of every second row). None with
+    fewer than five such squares."""
+    side = round(BOX_PAPER[1] * PPMM)
+    few, bare2 = values[::2, ::2], bare[::2, ::2]
+    half = side // 2
+    tops = []
+    for y in range(0, bare2.shape[0] - half + 1, half):
+        for x in range(0, bare2.shape[1] - half + 1, half):
+            here = bare2[y : y + half, x : x + half]
+            if 2 * int(here.sum()) > here.size:
+                tops.append(float(np.percentile(few[y : y + half, x : x + half][here], 95)))
+    return float(np.median(tops)) if len(tops) >= 5 else None
 
 
 def paper_floor(np, values, bare) -> float:
