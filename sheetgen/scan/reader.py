@@ -190,6 +190,12 @@ ICON_BLUR = (1.0, 2.0, 3.0)  # px: the blank page blurred as the photo is, the b
 # `read_boxes`); marked when a mark's dark core does (a step circled on an Imperial Settlers
 # colony ladder, a pig bonus box circled on a Harvest Dice sheet)
 RING = (0.7, 0.5)
+# ...but never over more than the round box showing least when that is over RING_FLOOR: a
+# sheet at the end of a game has every pig bonus box, every colony step circled, and all read
+# empty (the page's least a circle); of 418 photos of nine generators, no empty round box's
+# ink went over 0.45 of the way round. A box whose ink goes RING[0] round, or AROUND[0] round
+# a square one, standing out or not, is unsure, never empty (a player who circles every box)
+RING_FLOOR = 0.3
 # a square box is marked when a mark's dark core goes AROUND[0] of the way round it, outside it
 # (see `round_outside`, `traced`), AROUND[1] more than round the page's square boxes' median: a
 # circle drawn round the box (a circle round a group of boxes, the Imperial Settlers rules' for a
@@ -1683,8 +1689,12 @@ def read_boxes(page, blank, all_boxes, cells: set):
     light_square = {k: v for k, v in light.items() if k not in rounds}
     shows_print = light_round and min(light_round.values()) >= RING[0]
     least = functools.partial(np.percentile, q=25) if shows_print else min
+
+    def ring_floor(values):
+        return min(least(values), RING_FLOOR)
+
     circled = (
-        standing_out(np, measures("ring"), RING, least)
+        standing_out(np, measures("ring"), RING, ring_floor)
         | standing_out(np, measures("around"), RING)
         | standing_out(np, light_square, RING)
         | standing_out(np, light_round, RING, least)
@@ -1694,9 +1704,11 @@ def read_boxes(page, blank, all_boxes, cells: set):
     alike = _near_alike(np, [k.box for k in looks])
     round_in = (
         standing_out(np, measures("round_in"), ROUND, near=alike)
-        | standing_out(np, measures("dark_ring"), RING, least)
+        | standing_out(np, measures("dark_ring"), RING, ring_floor)
         | standing_out(np, measures("dark_around"), AROUND, near=alike)
     )
+    circled |= {f for f, v in measures("ring").items() if v >= RING[0]}
+    circled |= {f for name in ("around", "dark_around") for f, v in measures(name).items() if v >= AROUND[0]}
     tinted = standing_out(np, measures("tint"), TINT)
     filled = {k.box.field for k in looks if k.box.field in tinted and k.spill is not None and k.spill <= SPILL}
     filled |= {k.box.field for k in looks if k.shade is not None and k.shade >= FILL}
