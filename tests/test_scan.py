@@ -2054,6 +2054,24 @@ def test_a_box_coloured_with_a_highlighter_is_marked():
     assert reader.spilled(np, ring, ring, ring, box, (0, 0)) is None  # all of it other boxes' insides
 
 
+def test_most_boxes_coloured_with_a_highlighter_are_marked():
+    """A player who colours the boxes with a yellow highlighter, late in the game (two boxes
+    in three): the page's median box was then coloured, none stood out (TINT) and all read
+    empty. The median counts up to TINT_FLOOR now: they read marked. Here on a rectified
+    page."""
+    layout = load_layout("imperial-settlers")
+    display, blank = reader.blank_page(layout, "empire", None, "en")
+    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "empire")
+    page = np.repeat(blank[..., None], 3, axis=2).copy()
+    coloured = [b.field for n, b in enumerate(boxes) if b.kind == "check" and n % 3]
+    for b in (b for b in boxes if b.field in coloured):
+        x, y, w, h = (round(v * reader.PPMM) for v in (b.x + 0.6, b.y + 0.6, b.w - 1.2, b.h - 1.2))
+        page[y : y + h, x : x + w] = np.minimum(page[y : y + h, x : x + w], np.uint8((250, 240, 90)))
+    readings = reader.read_boxes(page, blank, boxes, cells)[1]
+    assert len(coloured) == 40 and [f for f, r in readings.items() if r != reader.EMPTY] == coloured
+    assert sum(readings[f] == reader.MARKED for f in coloured) >= 36
+
+
 def test_a_ladder_step_coloured_with_a_highlighter_is_marked():
     """The fourth generator's photo 13 of seed 1: a colony ladder step (a round box over
     printed art) coloured with a green highlighter read empty: the tint was looked for in

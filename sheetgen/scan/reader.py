@@ -225,6 +225,10 @@ NEAR = (25.0, 2)
 # (0.5 mm from any print) is coloured (over the paper's floor, `paper_floor`), TINT[1] more than
 # the page's boxes' median: a highlighter's fill, as light as the paper in grey
 TINT = (0.5, 0.4)
+# ...the median counting up to TINT_FLOOR: a player who colours every box with a highlighter
+# (more than half the page's boxes: its median a fill) had them all read empty; of 480 photos
+# of ten generators, no empty box's inside was over 0.48 coloured
+TINT_FLOOR = 0.1
 # ...and marked when FILL of that bare part is plainly coloured (`vivid`: a highlighter's fill)
 # while at most SPILL of the bare paper round the box is (see `spilled`): a stain or a cast of
 # light colours the paper round the box as much as its inside, a highlighter runs over its
@@ -1709,7 +1713,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
     )
     circled |= {f for f, v in measures("ring").items() if v >= RING[0]}
     circled |= {f for name in ("around", "dark_around") for f, v in measures(name).items() if v >= AROUND[0]}
-    tinted = standing_out(np, measures("tint"), TINT)
+    tinted = standing_out(np, measures("tint"), TINT, lambda values: min(float(np.median(values)), TINT_FLOOR))
     filled = {k.box.field for k in looks if k.box.field in tinted and k.spill is not None and k.spill <= SPILL}
     filled |= {k.box.field for k in looks if k.shade is not None and k.shade >= FILL}
     middles = [faint_trace(cv2, np, k.dark - base, faint_t) for k in looks]
