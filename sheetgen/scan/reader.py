@@ -53,6 +53,15 @@ SIBLINGS = 4  # boxes printed alike, at least, to compare a box with (unlike_sib
 # grid cell, coloured: a colour pencil is not a smudge), which a grey wash (a mistake
 # rubbed out) has not
 INK, CORE = 0.16, 0.2
+# the photo's own faint trace and pale level (see `photo_trace`, `pale_level`), from its boxes,
+# are never more than BARE_TRACE[0] times the bare paper's (squares of BARE_TRACE[3] mm, see
+# `paper_traces`) where that is over BARE_TRACE[1] (a trace's share), BARE_TRACE[2] (pale,
+# 0-255): the tenth generator's seed 2 photo 24, a village nearly all built in light HB ticks,
+# nine of them over icons, read empty (its boxes' pale level 30, its bare paper's 2). Of 480
+# photos of ten generators, 9 marks read empty then read unsure, and 7 empty boxes too; a
+# trace's share capped at 0.01 made 59 empty boxes unsure (sharpened photos whose boxes show a
+# halo the bare paper does not), for the one more mark
+BARE_TRACE = (3.0, 0.04, 12.0, 6.0)
 # a box is only read empty when it also holds no faint trace: a light pencil stroke blurred
 # at a low resolution can stay under INK, but over FAINT on more than FAINT_LOW of the box it
 # is no empty box (clean empty boxes stay under 0.01): it reads unsure, never empty
@@ -1171,6 +1180,25 @@ def pale_level(np, pales: list, hiddens: list) -> float:
     return float(np.median(tops)) if tops else 0.0
 
 
+def paper_traces(cv2, np, values, bare, base: float, faint: float) -> tuple:
+    """What the bare paper (`bare`, see `bare_paper`; `values` the page's darkness) shows as a
+    blank box would: the medians, over the page's squares of BARE_TRACE[3] mm all bare paper,
+    of the share of each one's middle holding a faint trace (`faint_trace`, over the photo's
+    wash `base`) and of the 99th percentile of its pale darkness (`pale_level`); (0, 0)
+    with no such square. A box's own are the photo's (`photo_trace`, `pale_level`), but a
+    sheet whose boxes nearly all hold a light stroke (a player's light hand, to the end of
+    a game) shows a stroke in the median box, and those strokes read empty."""
+    side = round(BARE_TRACE[3] * PPMM)
+    traces, pales = [], []
+    for y in range(0, values.shape[0] - side + 1, side):
+        for x in range(0, values.shape[1] - side + 1, side):
+            if bare[y : y + side, x : x + side].all():
+                dark = values[y : y + side, x : x + side] - base
+                traces.append(faint_trace(cv2, np, dark, faint))
+                pales.append(float(np.percentile(_middle(_smoothed(cv2, np, dark)), 99)))
+    return (float(np.median(traces)), float(np.median(pales))) if traces else (0.0, 0.0)
+
+
 def pale_stroke(cv2, np, pale, level: float) -> float:
     """The extent of the longest piece of a pale trace in a box's inside (`pale`, see `_pale`):
     darker than `level` (0-255), in a piece of PALE[3] pixels at least; its bounding box's
@@ -1717,14 +1745,17 @@ def read_boxes(page, blank, all_boxes, cells: set):
     filled = {k.box.field for k in looks if k.box.field in tinted and k.spill is not None and k.spill <= SPILL}
     filled |= {k.box.field for k in looks if k.shade is not None and k.shade >= FILL}
     middles = [faint_trace(cv2, np, k.dark - base, faint_t) for k in looks]
-    noise = photo_trace(np, [k.score for k in looks], middles)
+    # (both the photo's own, but never more than the bare paper shows, BARE_TRACE: see `paper_traces`)
+    bare_trace, bare_pale = paper_traces(cv2, np, page_ink, paper, base, faint_t)
+    noise = min(photo_trace(np, [k.score for k in looks], middles), max(BARE_TRACE[0] * bare_trace, BARE_TRACE[1]))
     # a paler trace, off the print, over the photo's own level (see PALE)
     hiddens = [sight.bridge[window][sl] for _, _, window, sl, _ in placed]
     pales = [
         _pale(cv2, np, k.dark - base, hidden) if k.score <= LOW else None
         for k, hidden in zip(looks, hiddens, strict=True)
     ]
-    level = max(PALE[0] * faint_t * 255, PALE[1] * pale_level(np, pales, hiddens))
+    pale_top = min(pale_level(np, pales, hiddens), max(BARE_TRACE[0] * bare_pale, BARE_TRACE[2]))
+    level = max(PALE[0] * faint_t * 255, PALE[1] * pale_top)
     # ...and a grid cell's, blurred, over the level of the page's cells (see PALE_CELL)
     # ...and in a board's cell (a "mini" box: no print in it, its middle half looked at), as in a
     # grid cell: the seventh generator's light pencil scribbles, crosses and ticks in Glassworks
