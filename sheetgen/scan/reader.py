@@ -1184,19 +1184,30 @@ def paper_traces(cv2, np, values, bare, base: float, faint: float) -> tuple:
     """What the bare paper (`bare`, see `bare_paper`; `values` the page's darkness) shows as a
     blank box would: the medians, over the page's squares of BARE_TRACE[3] mm all bare paper,
     of the share of each one's middle holding a faint trace (`faint_trace`, over the photo's
-    wash `base`) and of the 99th percentile of its pale darkness (`pale_level`); (0, 0)
-    with no such square. A box's own are the photo's (`photo_trace`, `pale_level`), but a
+    wash `base`) and of the 99th percentile of its pale darkness (`pale_level`); 64 squares
+    at most (see `_bare_squares`); (0, 0) with no such square. A box's own are the photo's (`photo_trace`, `pale_level`), but a
     sheet whose boxes nearly all hold a light stroke (a player's light hand, to the end of
     a game) shows a stroke in the median box, and those strokes read empty."""
     side = round(BARE_TRACE[3] * PPMM)
     traces, pales = [], []
-    for y in range(0, values.shape[0] - side + 1, side):
-        for x in range(0, values.shape[1] - side + 1, side):
-            if bare[y : y + side, x : x + side].all():
-                dark = values[y : y + side, x : x + side] - base
-                traces.append(faint_trace(cv2, np, dark, faint))
-                pales.append(float(np.percentile(_middle(_smoothed(cv2, np, dark)), 99)))
+    for y, x in _bare_squares(np, bare, side, 1.0):
+        dark = values[y : y + side, x : x + side] - base
+        traces.append(faint_trace(cv2, np, dark, faint))
+        pales.append(float(np.percentile(_middle(_smoothed(cv2, np, dark)), 99)))
     return (float(np.median(traces)), float(np.median(pales))) if traces else (0.0, 0.0)
+
+
+def _bare_squares(np, bare, side: int, share: float, most: int = 64) -> list:
+    """The top-left corners (y, x) of the page's squares of `side` px (a grid from the
+    top-left) whose `share` at least is bare paper (`bare`, a mask), at most `most` of them
+    taken evenly over the page (their medians as well told, at a fraction of the cost)."""
+    ny, nx = bare.shape[0] // side, bare.shape[1] // side
+    if not ny or not nx:
+        return []
+    counts = bare[: ny * side, : nx * side].reshape(ny, side, nx, side).sum(axis=(1, 3))
+    ys, xs = np.nonzero(counts >= share * side * side)
+    pick = np.unique(np.linspace(0, len(ys) - 1, min(most, len(ys))).round().astype(int)) if len(ys) else []
+    return [(int(ys[i]) * side, int(xs[i]) * side) for i in pick]
 
 
 def pale_stroke(cv2, np, pale, level: float) -> float:
@@ -2274,17 +2285,13 @@ def paper_boxes(np, values, bare) -> float | None:
     """How dark the bare paper shows in a box's stead (darkness 0-1, `values`; `bare`: the
     bare paper, see `bare_paper`): the median, over the page's squares of BOX_PAPER[1] mm
     that are mostly bare paper, of each one's darkest twentieth there (its 95th percentile,
-    as `box_floor` takes a box's; every second pixel of every second row). None with
-    fewer than five such squares."""
+    as `box_floor` takes a box's; every second pixel of every second row; 64 squares at
+    most, see `_bare_squares`). None with fewer than five such squares."""
     side = round(BOX_PAPER[1] * PPMM)
-    few, bare2 = values[::2, ::2], bare[::2, ::2]
-    half = side // 2
-    tops = []
-    for y in range(0, bare2.shape[0] - half + 1, half):
-        for x in range(0, bare2.shape[1] - half + 1, half):
-            here = bare2[y : y + half, x : x + half]
-            if 2 * int(here.sum()) > here.size:
-                tops.append(float(np.percentile(few[y : y + half, x : x + half][here], 95)))
+    tops = [
+        float(np.percentile(values[y : y + side : 2, x : x + side : 2][bare[y : y + side : 2, x : x + side : 2]], 95))
+        for y, x in _bare_squares(np, bare, side, 0.5)
+    ]
     return float(np.median(tops)) if len(tops) >= 5 else None
 
 
