@@ -1185,9 +1185,10 @@ def paper_traces(cv2, np, values, bare, base: float, faint: float) -> tuple:
     blank box would: the medians, over the page's squares of BARE_TRACE[3] mm all bare paper,
     of the share of each one's middle holding a faint trace (`faint_trace`, over the photo's
     wash `base`) and of the 99th percentile of its pale darkness (`pale_level`); 64 squares
-    at most (see `_bare_squares`); (0, 0) with no such square. A box's own are the photo's (`photo_trace`, `pale_level`), but a
-    sheet whose boxes nearly all hold a light stroke (a player's light hand, to the end of
-    a game) shows a stroke in the median box, and those strokes read empty."""
+    at most (see `_bare_squares`); (0, 0) with no such square. A box's own are the photo's
+    (`photo_trace`, `pale_level`), but a sheet whose boxes nearly all hold a light stroke (a
+    player's light hand, to the end of a game) shows a stroke in the median box, and those
+    strokes read empty."""
     side = round(BARE_TRACE[3] * PPMM)
     traces, pales = [], []
     for y, x in _bare_squares(np, bare, side, 1.0):
