@@ -2044,6 +2044,15 @@ def test_a_box_shaded_grey_is_marked():
     assert shaded(3.0)["fields_4"] != reader.MARKED
 
 
+def _highlight(page, box, margin: float) -> None:
+    """A yellow highlighter over `box` and `margin` mm round it (negative: inside its border),
+    on a rectified page (RGB, PPMM)."""
+    x, y, w, h = (
+        round(v * reader.PPMM) for v in (box.x - margin, box.y - margin, box.w + 2 * margin, box.h + 2 * margin)
+    )
+    page[y : y + h, x : x + w] = np.minimum(page[y : y + h, x : x + w], np.uint8((250, 240, 90)))
+
+
 def test_a_box_coloured_with_a_highlighter_is_marked():
     """The fourth generator's highlighter fills (yellow, green): as light as the paper in
     grey, six of them read empty on its first 35 photos, then unsure (a tint standing out
@@ -2062,8 +2071,7 @@ def test_a_box_coloured_with_a_highlighter_is_marked():
 
     def coloured(margin):  # houses_6 and `margin` mm round it (negative: inside its border)
         page = np.repeat(blank[..., None], 3, axis=2).copy()
-        x, y, w, h = (round(v * reader.PPMM) for v in (b.x - margin, b.y - margin, b.w + 2 * margin, b.h + 2 * margin))
-        page[y : y + h, x : x + w] = np.minimum(page[y : y + h, x : x + w], np.uint8((250, 240, 90)))
+        _highlight(page, b, margin)
         return read(page)
 
     b = next(b for b in boxes if b.field == "houses_6")
@@ -2098,8 +2106,7 @@ def test_most_boxes_coloured_with_a_highlighter_are_marked():
     page = np.repeat(blank[..., None], 3, axis=2).copy()
     coloured = [b.field for n, b in enumerate(boxes) if b.kind == "check" and n % 3]
     for b in (b for b in boxes if b.field in coloured):
-        x, y, w, h = (round(v * reader.PPMM) for v in (b.x + 0.6, b.y + 0.6, b.w - 1.2, b.h - 1.2))
-        page[y : y + h, x : x + w] = np.minimum(page[y : y + h, x : x + w], np.uint8((250, 240, 90)))
+        _highlight(page, b, -0.6)
     readings = reader.read_boxes(page, blank, boxes, cells)[1]
     assert len(coloured) == 40 and [f for f, r in readings.items() if r != reader.EMPTY] == coloured
     assert sum(readings[f] == reader.MARKED for f in coloured) >= 36

@@ -1675,7 +1675,6 @@ def read_boxes(page, blank, all_boxes, cells: set):
             for box, photo, window, sl, fit in fits
         ]
 
-    placed = seen()
     # ...and how the photo shows its light print, over the page (the median line of its boxes', as
     # printed): where it shows it DARKER than the blank page does (at its median darkness), a
     # phone's local contrast and sharpening, the icons are taken as dark as that (see `seen_print`):
@@ -1683,13 +1682,15 @@ def read_boxes(page, blank, all_boxes, cells: set):
     # paper itself is as dark as ink (a dark, noisy photo read with care: the probe's seed 3 photo
     # 19 read 15 more boxes unsure)
     paper_ink = paper_floor(np, page_ink, paper)
+    page_lines = []
     if fitted and paper_ink <= INK:
         # (a line of each kind: as printed, and blurred as the photo is, its blur each box's best)
         lines = [tuple(float(np.median([fit[1][k][i] for fit in fitted])) for i in (0, 1)) for k in (0, 1)]
         middle = float(np.median(plain[light & insides]))
         a, b = lines[0]
         if a + b * middle - middle >= DARKER:
-            placed = seen(lines)
+            page_lines = lines
+    placed = seen(page_lines)
     # a dark, noisy photo shows the bare paper itself as dark as a stroke, and a JPEG's
     # blocks and ringing show darkest beside the print, in every box: ink is only what
     # is darker than most of the bare paper, and NOISE times what a box shows (`box_floor`)
@@ -1733,27 +1734,23 @@ def read_boxes(page, blank, all_boxes, cells: set):
     light_square = {k: v for k, v in light.items() if k not in rounds}
     shows_print = light_round and min(light_round.values()) >= RING[0]
     least = functools.partial(np.percentile, q=25) if shows_print else min
-
-    def ring_floor(values):
-        return min(least(values), RING_FLOOR)
-
     circled = (
-        standing_out(np, measures("ring"), RING, ring_floor)
+        standing_out(np, measures("ring"), RING, least, most=RING_FLOOR)
         | standing_out(np, measures("around"), RING)
         | standing_out(np, light_square, RING)
         | standing_out(np, light_round, RING, least)
     )
+    circled |= {f for f, v in measures("ring").items() if v >= RING[0]}
+    circled |= {f for name in ("around", "dark_around") for f, v in measures(name).items() if v >= AROUND[0]}
     # (a mark: standing out from the boxes printed alike round it too; a box that does only from
     # the page's is circled, unsure: a photo blurred in one part, or a player circling every box)
     alike = _near_alike(np, [k.box for k in looks])
     round_in = (
         standing_out(np, measures("round_in"), ROUND, near=alike)
-        | standing_out(np, measures("dark_ring"), RING, ring_floor)
+        | standing_out(np, measures("dark_ring"), RING, least, most=RING_FLOOR)
         | standing_out(np, measures("dark_around"), AROUND, near=alike)
     )
-    circled |= {f for f, v in measures("ring").items() if v >= RING[0]}
-    circled |= {f for name in ("around", "dark_around") for f, v in measures(name).items() if v >= AROUND[0]}
-    tinted = standing_out(np, measures("tint"), TINT, lambda values: min(float(np.median(values)), TINT_FLOOR))
+    tinted = standing_out(np, measures("tint"), TINT, most=TINT_FLOOR)
     filled = {k.box.field for k in looks if k.box.field in tinted and k.spill is not None and k.spill <= SPILL}
     filled |= {k.box.field for k in looks if k.shade is not None and k.shade >= FILL}
     middles = [faint_trace(cv2, np, k.dark - base, faint_t) for k in looks]
@@ -2135,17 +2132,23 @@ def _grown(cv2, np, mask, px: int):
     return cv2.dilate(mask.astype(np.uint8), np.ones((2 * px + 1,) * 2, np.uint8)).astype(bool)
 
 
-def standing_out(np, measures: dict, limits: tuple, floor=None, near: dict | None = None) -> set:
+def standing_out(
+    np, measures: dict, limits: tuple, floor=None, near: dict | None = None, most: float | None = None
+) -> set:
     """The fields whose measure (a box's field: how far round it ink goes, how much of it
     is coloured...) is limits[0] at least and limits[1] over the page's `floor` of them
-    (the median, unless given): what the photo shows in every box of the kind (a printed
-    ring or border darker than on the blank page, a tint all over) is no mark. Given
+    (the median, unless given; counted up to `most` when given, so that a page whose boxes
+    are nearly all marked does not hide its marks: see RING_FLOOR, TINT_FLOOR): what the
+    photo shows in every box of the kind (a printed ring or border darker than on the blank
+    page, a tint all over) is no mark. Given
     `near` (a field's boxes printed alike round it, see `_near_alike`), over their median
     too where there are NEAR[1] of them: a photo blurred in one part (a phone's portrait
     mode) shows every border there thick."""
     if not measures:
         return set()
     base = float((floor or np.median)(list(measures.values())))
+    if most is not None:
+        base = min(base, most)
     out = set()
     for key, v in measures.items():
         around = [measures[f] for f in (near or {}).get(key, ()) if f in measures]
