@@ -22,7 +22,7 @@ from pages import page_pdf, random_page, render
 from PIL import Image
 
 from sheetgen.layout import scanmarks
-from sheetgen.scan.reader import grid_cells
+from sheetgen.scan.blank import grid_cells
 
 A4 = (210.0, 297.0)
 RDPI = 300  # the page is rendered, printed and marked at this resolution

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from pages import random_page
 
-from sheetgen.scan.reader import grid_cells
+from sheetgen.scan.blank import grid_cells
 
 A4 = (210.0, 297.0)  # mm
 LAST: dict = {}  # debugging aid: the last photo's page mm -> photo px mapping

@@ -19,7 +19,7 @@ import numpy as np
 from pages import random_page
 from PIL import Image
 
-from sheetgen.scan.reader import grid_cells
+from sheetgen.scan.blank import grid_cells
 
 A4 = (210.0, 297.0)  # mm, w x h
 LAST: dict = {}  # debugging aid: the last photo's page-mm -> image-px mapping

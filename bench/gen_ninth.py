@@ -966,7 +966,7 @@ def _screenshot(img, plan, rng):
 def photo(layout, page_id: str, rng):
     import pypdfium2
 
-    from sheetgen.scan.reader import grid_cells
+    from sheetgen.scan.blank import grid_cells
 
     opts = _print_options(layout, page_id, rng)
     plan = _plan(opts, rng)

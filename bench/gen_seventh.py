@@ -17,7 +17,7 @@ import numpy as np
 from pages import random_page, render
 from PIL import Image
 
-from sheetgen.scan.reader import grid_cells
+from sheetgen.scan.blank import grid_cells
 
 A4 = (210.0, 297.0)
 DEBUG: dict = {}  # the last phone photo's maps (photo pixel -> A4 mm), to look at crops

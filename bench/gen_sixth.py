@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pages import random_page  # noqa: E402
 
-from sheetgen.scan.reader import grid_cells  # noqa: E402
+from sheetgen.scan.blank import grid_cells
 
 RENDER_DPI = 300
 MM = RENDER_DPI / 25.4  # render pixels a millimetre

@@ -21,7 +21,7 @@ from pages import render  # noqa: E402
 
 from sheetgen.layout.scanmarks import reserved  # noqa: E402
 from sheetgen.render.pdf import pdf_bytes, placement  # noqa: E402
-from sheetgen.scan.reader import grid_cells  # noqa: E402
+from sheetgen.scan.blank import grid_cells
 
 SS = 3  # supersampling of the strokes over the working raster
 INSET = {"check": 0.45, "round": 0.4}  # mm from a box's rectangle to its printed border

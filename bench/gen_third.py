@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from sheetgen.scan.reader import grid_cells
+from sheetgen.scan.blank import grid_cells
 from sheetgen.scan.synth import blank_paper
 
 GRAPHITE = np.array([1.0, 0.97, 0.92], np.float32)  # graphite absorbs a little less blue: a grey with a sheen

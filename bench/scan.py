@@ -102,6 +102,7 @@ def _read(args, layouts: list, make, photos: list, each, every: int | None = Non
     from sheetgen.errors import SheetgenError
     from sheetgen.games import load_layout
     from sheetgen.scan import reader
+    from sheetgen.scan.photos import Photo
 
     every = args.every if every is None else every
     zero = dict(photos=0, boxes=0, wrong=0, unsure=0, colour=0, unknown=0, cells=0, refused=0, secs=0.0, mp=0.0)
@@ -118,7 +119,7 @@ def _read(args, layouts: list, make, photos: list, each, every: int | None = Non
         s["mp"] += img.shape[0] * img.shape[1] / 1e6
         start = time.perf_counter()
         try:
-            read = reader.read_photo(reader.Photo(f"photo {n}", f"p{n}", img))
+            read = reader.read_photo(Photo(f"photo {n}", f"p{n}", img))
         except SheetgenError as exc:
             s["refused"] += 1
             s["secs"] += time.perf_counter() - start
@@ -140,13 +141,13 @@ def _read(args, layouts: list, make, photos: list, each, every: int | None = Non
 def _count(s: dict, read, truth: dict, name: str, verbose: bool, kinds: dict | None = None) -> list:
     """Add one photo's boxes to the stats `s`; the fields read wrong (a confident read
     against the truth, or a wrong vegetable). `kinds` (field -> a word) is printed with them."""
-    from sheetgen.scan import reader
+    from sheetgen.scan import verdict
 
     wrong = []
     for field, want in truth.items():
         s["boxes"] += 1
         what = f" [{kinds[field]}]" if kinds and field in kinds else ""
-        if read.readings[field] == reader.UNSURE:
+        if read.readings[field] == verdict.UNSURE:
             s["unsure"] += 1
             if verbose:
                 print(

@@ -35,6 +35,7 @@ def keep(out: Path, seed: int, photos: list) -> None:
     from sheetgen.errors import SheetgenError
     from sheetgen.games import load_layout
     from sheetgen.scan import probe, reader
+    from sheetgen.scan.photos import Photo
     from sheetgen.values import fields
 
     out.mkdir(parents=True, exist_ok=True)
@@ -52,7 +53,7 @@ def keep(out: Path, seed: int, photos: list) -> None:
             img, truth, kinds = probe.probe_photo(load_layout(key[0]), key[1], np.random.default_rng([seed, n]))
             given.clear()
             try:
-                reader.read_photo(reader.Photo(f"photo {n}", f"p{n}", img))
+                reader.read_photo(Photo(f"photo {n}", f"p{n}", img))
             except SheetgenError as exc:
                 print(f"photo {n} {key}: refused: {exc.problems[0]}")
                 continue
@@ -72,7 +73,7 @@ def _decide_again(path: str) -> tuple:
     import numpy as np
 
     from sheetgen.layout.display import Box
-    from sheetgen.scan import reader
+    from sheetgen.scan import reader, verdict
 
     with np.load(path, allow_pickle=False) as kept:
         page, blank, meta = kept["page"], kept["blank"], json.loads(str(kept["meta"]))
@@ -81,7 +82,7 @@ def _decide_again(path: str) -> tuple:
     n, rows = int(Path(path).stem), []
     for field, want in meta["truth"].items():
         marked, kind = want not in ("", False), meta["kinds"].get(field, "none/empty")
-        if readings[field] == reader.UNSURE:
+        if readings[field] == verdict.UNSURE:
             rows.append((n, tuple(meta["key"]), field, "unsure", marked, kind, scores[field], spreads[field]))
         elif (values[field] not in ("", False)) != marked:
             rows.append((n, tuple(meta["key"]), field, "WRONG", marked, kind, scores[field], spreads[field]))

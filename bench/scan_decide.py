@@ -50,6 +50,7 @@ def keep(gen: str, seed: int, photos: int, out: Path) -> None:
     from sheetgen.errors import SheetgenError
     from sheetgen.games import load_layout
     from sheetgen.scan import reader
+    from sheetgen.scan.photos import Photo
 
     make = _maker(gen)
     boxes, calls = [], []  # read_boxes looks at every box, then decides them in the same order
@@ -78,7 +79,7 @@ def keep(gen: str, seed: int, photos: int, out: Path) -> None:
             calls.clear()
             where = {"gen": gen, "seed": seed, "photo": n, "layout": lid, "page": page}
             try:
-                reader.read_photo(reader.Photo(f"photo {n}", f"p{n}", img))
+                reader.read_photo(Photo(f"photo {n}", f"p{n}", img))
             except SheetgenError as exc:
                 f.write(json.dumps({**where, "refused": str(exc)}) + "\n")
                 continue
@@ -92,7 +93,7 @@ def keep(gen: str, seed: int, photos: int, out: Path) -> None:
 
 
 def compare(folder: Path) -> None:
-    from sheetgen.scan import reader
+    from sheetgen.scan import verdict
 
     stats = defaultdict(Counter)
     changes = Counter()
@@ -103,11 +104,11 @@ def compare(folder: Path) -> None:
             if "refused" in row:
                 s["refused"] += 1
                 continue
-            now, then = reader.decide(**row["args"]), row["read"]
+            now, then = verdict.decide(**row["args"]), row["read"]
             s["boxes"] += 1
             for when, reading in (("then", then), ("now", now)):
-                s[f"unsure {when}"] += reading == reader.UNSURE
-                s[f"wrong {when}"] += reading != reader.UNSURE and (reading == reader.MARKED) != row["truth"]
+                s[f"unsure {when}"] += reading == verdict.UNSURE
+                s[f"wrong {when}"] += reading != verdict.UNSURE and (reading == verdict.MARKED) != row["truth"]
             if now != then:
                 what = "mark" if row["truth"] else "rubbed out" if "erased" in row["mark"] else "empty"
                 changes[(what, then, now)] += 1

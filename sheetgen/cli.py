@@ -780,8 +780,8 @@ def scan(images, layout_ref, output, then_score, check_png, lang, force, save, a
     """
     from sheetgen.errors import RecordError
     from sheetgen.fileio import check_output, write_output
-    from sheetgen.scan.reader import check_png as draw_check
-    from sheetgen.scan.reader import need_cv
+    from sheetgen.scan.check import check_png as draw_check
+    from sheetgen.scan.photos import need_cv
     from sheetgen.scan.record import read_photos, record_from_reads, unsure_warnings
 
     need_cv()

@@ -14,7 +14,21 @@ from sheetgen.errors import RecordError  # noqa: E402
 from sheetgen.games import load_layout  # noqa: E402
 from sheetgen.layout import scanmarks  # noqa: E402
 from sheetgen.layout.display import QR, Box  # noqa: E402
-from sheetgen.scan import probe, reader, synth  # noqa: E402
+from sheetgen.scan import (  # noqa: E402
+    colour,
+    levels,
+    printed,
+    probe,
+    reader,
+    rings,
+    strokes,
+    synth,
+    verdict,
+)
+from sheetgen.scan.blank import PPMM, blank_page, grid_cells, inside  # noqa: E402
+from sheetgen.scan.markers import Unreadable, _aruco, _dark_square, _detect, better_match, find_markers, find_sheets  # noqa: E402
+from sheetgen.scan.photos import MAX_PDF_PAGES, Photo, load_photos  # noqa: E402
+from sheetgen.scan.qr import read_qr, recognise  # noqa: E402
 
 
 def test_marker_bits_are_opencvs():
@@ -61,7 +75,7 @@ def _photo(lid, page, seed, **kw):
 
 
 def _read(img, name="alice", layout_ref=None):
-    return reader.read_photo(reader.Photo(f"{name}.jpg", name, img), layout_ref)
+    return reader.read_photo(Photo(f"{name}.jpg", name, img), layout_ref)
 
 
 # a fixed-seed sample across the readable layouts: no confident read may be wrong
@@ -82,16 +96,16 @@ def test_generated_photo_reads_as_marked(lid, page, seed):
     wrong = [
         f
         for f, v in truth.items()
-        if read.readings[f] != reader.UNSURE and (read.values[f] not in ("", False)) != (v not in ("", False))
+        if read.readings[f] != verdict.UNSURE and (read.values[f] not in ("", False)) != (v not in ("", False))
     ]
-    unsure = [f for f in truth if read.readings[f] == reader.UNSURE]
+    unsure = [f for f in truth if read.readings[f] == verdict.UNSURE]
     assert wrong == []
     assert len(unsure) <= 0.03 * len(truth)
 
 
 def test_finger_over_a_fiducial():
     img, _ = _photo("harvest-dice-advanced", "sheet", 7, dpi=150)
-    marker = reader.find_markers(reader.Photo("x", "x", img))[0]
+    marker = find_markers(Photo("x", "x", img))[0]
     cx, cy = marker.mean(axis=0)
     cv2.circle(img, (round(cx), round(cy)), 40, (200, 150, 120), -1)
     with pytest.raises(RecordError, match=r"alice.jpg: the scan mark in the top left corner cannot be seen"):
@@ -103,24 +117,24 @@ def test_markers_of_a_low_resolution_photo_are_found_enlarged_or_as_dark_squares
     cells are 3 pixels, and the top left one could not be read at all (the photo was
     refused). The photo is now searched enlarged 1.5, 2.5 and 3 times while markers are
     missing, each enlargement adding those it reads; and a last marker whose cells
-    cannot be read is the dark square where the three others put it (reader._dark_square),
+    cannot be read is the dark square where the three others put it (_dark_square),
     found to a pixel. A finger is no such square (test_finger_over_a_fiducial)."""
     img, truth = _photo("harvest-dice-normal", "sheet", 1, dpi=100)
-    sharp = reader.find_markers(reader.Photo("x", "x", img))
+    sharp = find_markers(Photo("x", "x", img))
     small = cv2.GaussianBlur(cv2.resize(img, None, fx=0.8, fy=0.8, interpolation=cv2.INTER_AREA), (0, 0), 1.0)
     small = cv2.imdecode(cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 50])[1], cv2.IMREAD_COLOR)
-    found = reader.find_markers(reader.Photo("x", "x", small))
+    found = find_markers(Photo("x", "x", small))
     assert all(np.abs(found[n] - 0.8 * sharp[n]).max() < 1.6 for n in range(4))
     read = _read(small)
     assert _wrong(read, truth) == []
     piece = np.full((120, 120), 220, np.uint8)
     want = np.float32([(40, 40), (80, 40), (80, 80), (40, 80)])
     cv2.fillConvexPoly(piece, np.int32(want + (6, -5)), 30)  # a marker a little off where the others say
-    assert np.abs(reader._dark_square(cv2, np, piece, want, 40.0, 0) - (want + (6, -5))).max() <= 1
-    assert reader._dark_square(cv2, np, piece, want + 30, 40.0, 0) is None  # not where the others say
-    assert reader._dark_square(cv2, np, piece, want, 20.0, 0) is None  # twice the size they say
+    assert np.abs(_dark_square(cv2, np, piece, want, 40.0, 0) - (want + (6, -5))).max() <= 1
+    assert _dark_square(cv2, np, piece, want + 30, 40.0, 0) is None  # not where the others say
+    assert _dark_square(cv2, np, piece, want, 20.0, 0) is None  # twice the size they say
     finger = cv2.circle(np.full((120, 120), 220, np.uint8), (60, 60), 24, 120, -1)
-    assert reader._dark_square(cv2, np, finger, want, 40.0, 0) is None
+    assert _dark_square(cv2, np, finger, want, 40.0, 0) is None
 
 
 def test_a_blurred_marker_far_from_where_the_others_say_is_known_by_its_cells():
@@ -140,17 +154,17 @@ def test_a_blurred_marker_far_from_where_the_others_say_is_known_by_its_cells():
         return cv2.GaussianBlur(piece, (0, 0), 3.0)
 
     zero = piece_with(bits.generateImageMarker(0, 48))
-    found = reader._dark_square(cv2, np, zero, want, 48.0, 0)
+    found = _dark_square(cv2, np, zero, want, 48.0, 0)
     assert found is not None and np.abs(found - (want + (50, 52))).max() <= 4
-    assert reader._dark_square(cv2, np, zero, want, 48.0, 0, near_enough=False) is not None  # two markers found
-    assert reader._dark_square(cv2, np, zero, want, 48.0, 1) is None  # marker 0's cells are not marker 1's
+    assert _dark_square(cv2, np, zero, want, 48.0, 0, near_enough=False) is not None  # two markers found
+    assert _dark_square(cv2, np, zero, want, 48.0, 1) is None  # marker 0's cells are not marker 1's
     turned = piece_with(np.rot90(bits.generateImageMarker(0, 48)).copy())
-    assert reader._dark_square(cv2, np, turned, want, 48.0, 0) is None  # upside down: not where the others say
-    assert reader._dark_square(cv2, np, piece_with(np.uint8(0)), want, 48.0, 0) is None  # a plain square
+    assert _dark_square(cv2, np, turned, want, 48.0, 0) is None  # upside down: not where the others say
+    assert _dark_square(cv2, np, piece_with(np.uint8(0)), want, 48.0, 0) is None  # a plain square
     near = piece_with(np.uint8(0), at=(10, -8))
-    assert reader._dark_square(cv2, np, near, want, 48.0, 0) is not None  # as before, where they say
-    assert reader._dark_square(cv2, np, near, want, 48.0, 0, near_enough=False) is None  # ...but not from two
-    assert reader._dark_square(cv2, np, zero, want, 48.0, 0) is not None
+    assert _dark_square(cv2, np, near, want, 48.0, 0) is not None  # as before, where they say
+    assert _dark_square(cv2, np, near, want, 48.0, 0, near_enough=False) is None  # ...but not from two
+    assert _dark_square(cv2, np, zero, want, 48.0, 0) is not None
 
 
 def test_wrong_layout():
@@ -298,19 +312,19 @@ def _hard_photo(n):
 
 def test_a_marker_missed_at_first_is_found_where_the_others_say():
     img = _hard_photo(13)  # a small, blurred bottom-right marker
-    photo = reader.Photo("x.jpg", "x", img)
+    photo = Photo("x.jpg", "x", img)
     first: dict = {}
-    reader._detect(reader._aruco(cv2), cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), 1.0, first)
+    _detect(_aruco(cv2), cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), 1.0, first)
     assert sorted(first) == [0, 1, 3]
-    assert sorted(reader.find_markers(photo)) == [0, 1, 2, 3]
+    assert sorted(find_markers(photo)) == [0, 1, 2, 3]
     assert reader.read_photo(photo).page_id == "village"
 
 
 def test_a_blurred_qr_code_is_decoded_where_the_markers_say():
     img = _hard_photo(4)
-    photo = reader.Photo("x.jpg", "x", img)
+    photo = Photo("x.jpg", "x", img)
     assert cv2.QRCodeDetector().detectAndDecode(img)[0] == ""
-    qr = reader.read_qr(photo, reader.find_markers(photo))
+    qr = read_qr(photo, find_markers(photo))
     assert (qr["layout"], qr["page"], qr["players"]) == ("river-valley-glassworks", "pad", 2)
 
 
@@ -332,36 +346,36 @@ def test_a_stroke_straying_into_the_next_board_cell_is_never_read_as_its_mark():
     for start, end in (((0.15, 0.25), (1.36, 0.72)), ((0.2, 0.8), (0.8, 0.2))):
         cv2.line(img, at(*start), at(*end), synth.PENCIL, round(0.5 * ppmm), cv2.LINE_AA)
     read = _read(synth.degrade(cv2, np, img, np.random.default_rng(5), dpi))
-    assert read.readings[a.field] == reader.MARKED
-    assert read.scores[b.field] > reader.HIGH  # enough ink for a mark, all of it in a corner
-    assert read.spreads[b.field] < reader.SPREAD
-    assert read.readings[b.field] == reader.UNSURE
+    assert read.readings[a.field] == verdict.MARKED
+    assert read.scores[b.field] > strokes.HIGH  # enough ink for a mark, all of it in a corner
+    assert read.spreads[b.field] < verdict.SPREAD
+    assert read.readings[b.field] == verdict.UNSURE
 
 
 def test_decide_marked_empty_unsure():
-    assert reader.decide(0.5, 1.0) == reader.MARKED
-    assert reader.decide(0.0, 0.0) == reader.EMPTY
-    assert reader.decide(0.02, 1.0) == reader.UNSURE
-    assert reader.decide(0.15, 0.3) == reader.UNSURE  # ink in a corner only
-    assert reader.decide(0.4, 0.3) == reader.MARKED  # too much ink to be a stray stroke
+    assert verdict.decide(0.5, 1.0) == verdict.MARKED
+    assert verdict.decide(0.0, 0.0) == verdict.EMPTY
+    assert verdict.decide(0.02, 1.0) == verdict.UNSURE
+    assert verdict.decide(0.15, 0.3) == verdict.UNSURE  # ink in a corner only
+    assert verdict.decide(0.4, 0.3) == verdict.MARKED  # too much ink to be a stray stroke
 
 
 def test_spread_of_a_tick_and_of_a_corner():
     part = np.zeros((20, 20), bool)
     part[14:18, 0:6] = True  # the end of a stroke coming in from the left
-    assert reader.spread(np, part) == pytest.approx(0.2)
+    assert strokes.spread(np, part) == pytest.approx(0.2)
     for i in range(1, 19):  # a long stroke, across the box
         part[19 - i : 21 - i, i] = True
-    assert reader.spread(np, part) >= 0.8
+    assert strokes.spread(np, part) >= 0.8
 
 
 def test_markers_too_small_at_first_are_read_enlarged():
     """Photo 5 of the bench's seed 7: a ~100 dpi photo whose first look finds one marker."""
     img, _ = _photo("harvest-dice-normal", "sheet", [7, 5])
     first: dict = {}
-    reader._detect(reader._aruco(cv2), cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), 1.0, first)
+    _detect(_aruco(cv2), cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), 1.0, first)
     assert len(first) < 2
-    assert sorted(reader.find_markers(reader.Photo("x.jpg", "x", img))) == [0, 1, 2, 3]
+    assert sorted(find_markers(Photo("x.jpg", "x", img))) == [0, 1, 2, 3]
 
 
 def test_a_light_orange_garden_cell_is_never_read_empty():
@@ -373,12 +387,12 @@ def test_a_light_orange_garden_cell_is_never_read_empty():
     img, truth = synth.photo(layout, "sheet", np.random.default_rng([11, 781]))
     read = _read(img)
     assert truth["garden_r2_c1"] == "C"
-    assert read.readings["garden_r2_c1"] == reader.MARKED
+    assert read.readings["garden_r2_c1"] == verdict.MARKED
     assert read.values["garden_r2_c1"] in ("C", "?")
     for field, want in truth.items():
-        if read.readings.get(field) == reader.MARKED:
+        if read.readings.get(field) == verdict.MARKED:
             assert bool(want), field
-        elif read.readings.get(field) == reader.EMPTY:
+        elif read.readings.get(field) == verdict.EMPTY:
             assert not want, field
 
 
@@ -391,7 +405,7 @@ def test_a_faint_stroke_is_never_read_empty():
     img, truth = synth.photo(layout, "empire", np.random.default_rng([3, 2]))
     read = _read(img)
     assert truth["walls_1"] is True
-    assert read.readings["walls_1"] != reader.EMPTY
+    assert read.readings["walls_1"] != verdict.EMPTY
     assert not _wrong(read, truth)
 
 
@@ -399,7 +413,7 @@ def test_a_black_and_white_image_is_read_with_all_its_print_black():
     """The eighth generator's B&W images (a phone app's or a sheet feeder's black-and-white
     mode, seed 2 photo 23, seed 1 photo 13): the pale icons printed in the boxes came out
     black, and 23 empty boxes of a page read marked. An image in black and white only
-    (reader.bilevel) is read against the blank page with all its print black: no mark is
+    (colour.bilevel) is read against the blank page with all its print black: no mark is
     looked for on the print, and the photo is told it may have lost light strokes. Here a
     flat generated photo of an Imperial Settlers page thresholded at 0.83 of the paper's white."""
     layout = load_layout("imperial-settlers")
@@ -407,12 +421,12 @@ def test_a_black_and_white_image_is_read_with_all_its_print_black():
     gray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY).astype(np.float32)
     white = cv2.dilate(cv2.GaussianBlur(gray, (0, 0), 3), np.ones((31, 31), np.uint8))
     bw = np.where(gray < 0.83 * white, 0, 255).astype(np.uint8)
-    assert reader.bilevel(cv2, np, np.dstack([bw] * 3)) and not reader.bilevel(cv2, np, img)
+    assert colour.bilevel(cv2, np, np.dstack([bw] * 3)) and not colour.bilevel(cv2, np, img)
     read = _read(np.dstack([bw] * 3))
     assert "a black-and-white image (a scanner's or an app's B&W mode)" in read.note
     assert _wrong(read, truth) == []
     # (against the grey blank page, 18 of its boxes read unsure, the black icons in them)
-    assert [f for f, r in read.readings.items() if r == reader.UNSURE] == []
+    assert [f for f, r in read.readings.items() if r == verdict.UNSURE] == []
 
 
 def test_a_marker_cut_by_a_white_line_far_from_where_two_others_say_is_found():
@@ -429,14 +443,14 @@ def test_a_marker_cut_by_a_white_line_far_from_where_two_others_say_is_found():
     piece[230 : 230 + side, 230 : 230 + side] = np.where(marker > 0, 230, 30)  # 3.8 sides off
     piece[:, 250:252] = 230  # a white line across it
     want = np.float32([(100, 100), (100 + side, 100), (100 + side, 100 + side), (100, 100 + side)])
-    found = reader._dark_square(cv2, np, piece, want, side, 1, near_enough=False)
+    found = _dark_square(cv2, np, piece, want, side, 1, near_enough=False)
     assert found is not None and np.abs(found - want - 130).max() <= 2
-    assert reader._dark_square(cv2, np, piece, want, side, 2, near_enough=False) is None  # (not marker 2's cells)
+    assert _dark_square(cv2, np, piece, want, side, 2, near_enough=False) is None  # (not marker 2's cells)
 
 
 def test_decide_a_faint_trace_is_unsure_not_empty():
-    assert reader.decide(0.002, 0.0, faint=0.0) == reader.EMPTY
-    assert reader.decide(0.002, 0.0, faint=0.05) == reader.UNSURE
+    assert verdict.decide(0.002, 0.0, faint=0.0) == verdict.EMPTY
+    assert verdict.decide(0.002, 0.0, faint=0.05) == verdict.UNSURE
 
 
 # photos of the second generator (sheetgen.scan.probe: other pens, another camera), each
@@ -453,7 +467,7 @@ def _wrong(read, truth):
     return [
         f
         for f, v in truth.items()
-        if read.readings[f] != reader.UNSURE
+        if read.readings[f] != verdict.UNSURE
         and (
             (read.values[f] not in ("", False)) != (v not in ("", False))
             or (isinstance(v, str) and v and read.values[f] not in (v, "?"))
@@ -465,16 +479,16 @@ def test_a_curled_sheet_is_read_where_its_print_is():
     """The probe photo made with rng [1, 2], the sheet gently curled: the homography of the corner
     markers left the middle of the page over a millimetre off, so the printed icons in the
     Imperial Settlers boxes showed as ink and 45 of 60 boxes read wrong. The photo is now
-    moved onto the blank page piece by piece (reader.align)."""
+    moved onto the blank page piece by piece (printed.align)."""
     read, truth, _ = _probe("imperial-settlers", "empire", [1, 2], {"curl"})
     assert _wrong(read, truth) == []
-    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 0.03 * len(truth)
+    assert sum(r == verdict.UNSURE for r in read.readings.values()) <= 0.03 * len(truth)
 
 
 def test_a_colour_cast_is_not_taken_for_colour_pencil():
     """The probe photo made with rng [1, 0] under a warm lamp: the paper itself looked orange, so every
     empty garden cell read filled (and pencil letters read as carrots). Colour is now
-    judged on the page white-balanced against its own paper (reader.white_balanced)."""
+    judged on the page white-balanced against its own paper (colour.white_balanced)."""
     read, truth, _ = _probe("harvest-dice-normal", "sheet", [1, 0], {"cast"})
     assert _wrong(read, truth) == []
     assert any(v == "" for k, v in truth.items() if k.startswith("garden"))
@@ -484,14 +498,14 @@ def test_a_rubbed_out_mistake_is_not_ink_in_a_noisy_photo():
     """The Glassworks probe photo made with rng [1, 6] read its erased marks, a grey wash
     about 10% darker than the paper, as marked: the paper's brightness was the brightest
     pixel nearby, a speck of noise, so the wash looked 20% dark. The paper is now the
-    brightest square millimetre nearby (reader._ink); here the same wash, noisy, salted."""
+    brightest square millimetre nearby (strokes.page_darkness); here the same wash, noisy, salted."""
     rng = np.random.default_rng(0)
     page = np.full((200, 200), 200.0)
     page[60:140, 60:140] = 180
     page += rng.normal(0, 6, page.shape)
     page[rng.random(page.shape) < 0.003] = 255
-    ink = reader._ink(cv2, np, np.clip(page, 0, 255).astype(np.uint8))
-    assert (ink[70:130, 70:130] > reader.INK).mean() < reader.LOW
+    ink = strokes.page_darkness(cv2, np, np.clip(page, 0, 255).astype(np.uint8))
+    assert (ink[70:130, 70:130] > strokes.INK).mean() < strokes.LOW
 
 
 def test_sharpening_halos_and_salt_are_not_taken_for_the_paper():
@@ -501,14 +515,14 @@ def test_sharpening_halos_and_salt_are_not_taken_for_the_paper():
     pixel taken after a 5 x 5 median). With the brightest square millimetre, none is wrong."""
     read, truth, kinds = _probe("river-valley-glassworks", "pad", [1, 6], {"sharpen", "salt"})
     assert _wrong(read, truth) == []
-    assert all(read.readings[f] != reader.MARKED for f, k in kinds.items() if k == "erased/erased")
-    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 0.1 * len(truth)
+    assert all(read.readings[f] != verdict.MARKED for f, k in kinds.items() if k == "erased/erased")
+    assert sum(r == verdict.UNSURE for r in read.readings.values()) <= 0.1 * len(truth)
 
 
 def test_decide_a_grey_wash_without_a_core_is_unsure():
     """The same photo: what is left of a wash over the threshold has no dark core."""
-    assert reader.decide(0.12, 0.7, core=0.0) == reader.UNSURE
-    assert reader.decide(0.12, 0.7, core=0.05) == reader.MARKED
+    assert verdict.decide(0.12, 0.7, core=0.0) == verdict.UNSURE
+    assert verdict.decide(0.12, 0.7, core=0.05) == verdict.MARKED
 
 
 # the reader's second round on the probe (bench/RESULTS.md): photos of bench/scan_probe.py's
@@ -527,10 +541,10 @@ def test_icons_near_the_page_edge_are_read_where_they_are_printed():
     """Probe photo 3 of seed 1 (Imperial Settlers village, 103 dpi, focus blur, sharpened):
     the page's tiles left the workshop boxes at the sheet's edge 0.7 mm off, and their
     printed logs and stones read as marks. Each box's print is now looked for around where
-    the page says (reader.box_shift)."""
+    the page says (printed.box_shift)."""
     read, truth, _ = _probe_run(1, 3)
     assert not truth["workshop_1"] and not truth["workshop_2"]
-    assert read.readings["workshop_1"] == read.readings["workshop_2"] == reader.EMPTY
+    assert read.readings["workshop_1"] == read.readings["workshop_2"] == verdict.EMPTY
     assert _wrong(read, truth) == []
 
 
@@ -538,10 +552,10 @@ def test_big_checks_overshooting_small_board_cells_are_held_by_their_cell():
     """Probe photo 4 of seed 1 (Glassworks, ballpoint): big checks overshooting 5 mm board
     cells on two sides spread over half of their cell's inside, and read unsure. The
     stroke's middle is in its cell, and it reaches at most half a cell out: the cell holds
-    it (reader.held), while the strokes straying into the next cells stay unsure."""
+    it (strokes.held), while the strokes straying into the next cells stay unsure."""
     read, truth, kinds = _probe_run(1, 4)
     checks = [f for f, k in kinds.items() if k == "ballpoint-black/big-check"]
-    held = [f for f in checks if read.readings[f] == reader.MARKED]
+    held = [f for f in checks if read.readings[f] == verdict.MARKED]
     assert len(checks) == 40 and len(held) >= 15  # 6 before
     assert "board_p1_r5_c1" in held and "board_p1_r4_c1" in held
     assert _wrong(read, truth) == []
@@ -552,11 +566,11 @@ def test_a_mark_over_a_printed_icon_is_not_read_empty():
     a soft pencil dash drawn over the icons of two wall boxes hide in them (the icon's
     darkness is taken away, and the coloured icon photographs lighter than its grey on the
     blank page): both read empty. Against the same icon in the other boxes of the photo they
-    show (reader.unlike_siblings): unsure. Marks fainter still are left (bench/RESULTS.md)."""
+    show (printed.unlike_siblings): unsure. Marks fainter still are left (bench/RESULTS.md)."""
     read, truth, _ = _probe_run(1, 79)
     assert truth["walls_10"] and truth["walls_11"]
-    assert read.readings["walls_10"] == read.readings["walls_11"] == reader.UNSURE
-    assert all(truth[f] for f, r in read.readings.items() if r == reader.MARKED)
+    assert read.readings["walls_10"] == read.readings["walls_11"] == verdict.UNSURE
+    assert all(truth[f] for f, r in read.readings.items() if r == verdict.MARKED)
 
 
 def test_pencil_dashes_over_dropout_icons_are_not_read_empty():
@@ -568,7 +582,7 @@ def test_pencil_dashes_over_dropout_icons_are_not_read_empty():
     read, truth, kinds = _probe_run(1, 23)
     dashes = ["houses_2", "houses_4", "bridges_2", "bridges_4", "bridges_6", "fields_4", "fields_12", "fields_14"]
     assert all(truth[f] and kinds[f] == "pencil/dash" for f in dashes)
-    assert all(read.readings[f] != reader.EMPTY for f in dashes)
+    assert all(read.readings[f] != verdict.EMPTY for f in dashes)
     assert _wrong(read, truth) == []
 
 
@@ -580,48 +594,48 @@ def test_print_darker_than_the_blank_page_and_a_crease_are_not_marks():
     held by it. A tick across the '±1' is still read marked."""
     read, truth, _ = _probe_run(2, 49)
     assert not truth["pig_bonus2"] and not truth["pig_3"] and truth["pig_bonus3"]
-    assert read.readings["pig_bonus2"] != reader.MARKED and read.readings["pig_3"] != reader.MARKED
-    assert read.readings["pig_bonus3"] == reader.MARKED
+    assert read.readings["pig_bonus2"] != verdict.MARKED and read.readings["pig_3"] != verdict.MARKED
+    assert read.readings["pig_bonus3"] == verdict.MARKED
     assert _wrong(read, truth) == []
 
 
 def test_decide_held_strokes_and_print_like_ink():
     # a small cross: little ink, not spread over the box, but held by it
-    assert reader.decide(0.06, 0.4, core=0.05, held=0.06) == reader.MARKED
-    assert reader.decide(0.06, 0.4, core=0.05, held=0.0) == reader.UNSURE
-    assert reader.decide(0.06, 0.4, core=0.0, held=0.06) == reader.UNSURE  # no dark core
+    assert verdict.decide(0.06, 0.4, core=0.05, held=0.06) == verdict.MARKED
+    assert verdict.decide(0.06, 0.4, core=0.05, held=0.0) == verdict.UNSURE
+    assert verdict.decide(0.06, 0.4, core=0.0, held=0.06) == verdict.UNSURE  # no dark core
     # the print looking darker: never marked, however much of it
-    assert reader.decide(0.5, 1.0, core=0.3, like_print=True) == reader.UNSURE
+    assert verdict.decide(0.5, 1.0, core=0.3, like_print=True) == verdict.UNSURE
     # nothing dark, but unlike the boxes printed alike (a mark hidden in an icon)
-    assert reader.decide(0.0, 0.0, faint=0.05) == reader.UNSURE
+    assert verdict.decide(0.0, 0.0, faint=0.05) == verdict.UNSURE
 
 
 def test_held_a_small_cross_and_not_a_stray_stroke():
     box = type("B", (), dict(field="b", kind="check", x=10.0, y=10.0, w=8.0, h=8.0))()
-    size = round(30 * reader.PPMM)
+    size = round(30 * PPMM)
     ink = np.zeros((size, size), bool)
     origin = (0, 0)
-    c = round(14 * reader.PPMM)
+    c = round(14 * PPMM)
     for d in range(-8, 9):  # a small cross in the middle of the box
         ink[c + d - 1 : c + d + 1, c + d - 1 : c + d + 1] = True
         ink[c + d - 1 : c + d + 1, c - d - 1 : c - d + 1] = True
     no = np.zeros_like(ink)
-    assert reader.held(cv2, np, ink, ink, no, box, origin) > 0.05
+    assert strokes.held(cv2, np, ink, ink, no, box, origin) > 0.05
     stray = np.zeros_like(ink)  # a stroke from the box on the left, ending in this one's middle
-    y = round(14 * reader.PPMM)
-    stray[y - 1 : y + 1, round(2 * reader.PPMM) : round(14 * reader.PPMM)] = True
-    assert reader.held(cv2, np, stray, stray, no, box, origin) == 0.0
+    y = round(14 * PPMM)
+    stray[y - 1 : y + 1, round(2 * PPMM) : round(14 * PPMM)] = True
+    assert strokes.held(cv2, np, stray, stray, no, box, origin) == 0.0
 
 
 def test_a_thin_line_across_a_box_crosses_it():
     line = np.zeros((40, 40), bool)
     line[18:21, :] = True
-    assert reader._crosses(np, line)
+    assert strokes._crosses(np, line)
     check = np.zeros((40, 40), bool)
     for i in range(40):  # a big check's long arm, from the bottom middle to the top right
         check[39 - i, min(39, 20 + i // 2)] = True
     check[20:40, 0:2] = True
-    assert not reader._crosses(np, check)
+    assert not strokes._crosses(np, check)
 
 
 def test_like_print_is_ink_on_the_print_and_not_beside_it():
@@ -629,11 +643,11 @@ def test_like_print_is_ink_on_the_print_and_not_beside_it():
     on[10:30, 15:25] = True  # a printed glyph
     off = ~on
     darker = on.copy()  # the glyph photographed darker: all of it, nothing beside
-    assert reader._like_print(np, darker, on, off)
+    assert printed.looks_printed(np, darker, on, off)
     tick = np.zeros((40, 40), bool)
     tick[5:35, 18:22] = True  # a stroke across the glyph and the paper
     tick[5:35, 5:9] = True
-    assert not reader._like_print(np, tick, on, off)
+    assert not printed.looks_printed(np, tick, on, off)
 
 
 def test_unlike_siblings_finds_the_box_whose_icon_is_drawn_over():
@@ -646,10 +660,10 @@ def test_unlike_siblings_finds_the_box_whose_icon_is_drawn_over():
     plain = 1.0 - blank.astype(np.float32) / 255
     ink = plain * 0.6  # the icon as the photo shows it: lighter than on the blank page
     cv2.line(ink, (10 + 75 * 2 + 20, 100), (10 + 75 * 2 + 45, 100), 0.9, 2)  # a dash over box 2's icon
-    pad = reader.SHIFT
+    pad = printed.SHIFT
     padded = cv2.copyMakeBorder(ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
-    unlike = reader.unlike_siblings(cv2, np, padded, plain, boxes, {b.field: (0, 0) for b in boxes}, pad)
-    assert unlike["b2"] > reader.FAINT_LOW
+    unlike = printed.unlike_siblings(cv2, np, padded, plain, boxes, {b.field: (0, 0) for b in boxes}, pad)
+    assert unlike["b2"] > strokes.FAINT_LOW
     assert max(unlike[f"b{n}"] for n in (0, 1, 3, 4)) == 0.0
 
 
@@ -658,16 +672,16 @@ def test_short_dashes_across_the_middle_of_small_board_cells_are_marked():
     5 mm board cells spread over a third of the inside and were held by no cell (a dash's
     ends reach past the cell), so ten of them read unsure. A fifth of the middle of a cell
     holds their trace, which a stroke straying in from the next cell does not reach
-    (reader.MIDDLE): they read marked, and no box of the photo is read wrong."""
+    (verdict.MIDDLE): they read marked, and no box of the photo is read wrong."""
     read, truth, kinds = _probe_run(1, 88)
     dashes = [f for f, k in kinds.items() if k.endswith("/dash")]
     assert len(dashes) == 38
-    assert "board_p3_r2_c6" in dashes and read.readings["board_p3_r2_c6"] == reader.MARKED
-    assert all(read.readings[f] == reader.MARKED for f in dashes)  # 28 before
+    assert "board_p3_r2_c6" in dashes and read.readings["board_p3_r2_c6"] == verdict.MARKED
+    assert all(read.readings[f] == verdict.MARKED for f in dashes)  # 28 before
     # 11 before; 2 since a pale stroke is no empty box (PALE): a long faint line crossing the
     # board, in pieces between its printed lines (too short for `creases`), crosses two cells;
     # 4 since a board cell's pale trace is looked for blurred (PALE_CELL): two mistakes rubbed out
-    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 4
+    assert sum(r == verdict.UNSURE for r in read.readings.values()) <= 4
     assert _wrong(read, truth) == []
 
 
@@ -681,20 +695,20 @@ def test_small_crosses_over_a_printed_icon_are_marks():
     read, truth, kinds = _probe_run(3, 12)
     crosses = ["fields_6", "fields_10", "fields_14", "fields_15", "fields_16"]
     assert all(kinds[f] == "pencil/small-x" for f in crosses)
-    assert all(read.readings[f] == reader.MARKED for f in crosses)
+    assert all(read.readings[f] == verdict.MARKED for f in crosses)
     assert _wrong(read, truth) == []
 
 
 def test_decide_ink_across_the_middle_is_a_mark():
     """A dash through the middle spreads little but fills the middle; ink in a corner does not."""
-    assert reader.decide(0.15, 0.3, core=0.1, middle=0.05) == reader.UNSURE  # along an edge
-    assert reader.decide(0.15, 0.3, core=0.1, middle=reader.MIDDLE) == reader.MARKED
-    assert reader.decide(0.15, 0.3, core=0.1, faint=0.4) == reader.UNSURE  # unlike its siblings only
-    assert reader.decide(0.05, 0.2, core=0.03, middle=0.22) == reader.MARKED  # the corner of a big check
-    assert reader.decide(0.03, 0.2, core=0.03, middle=0.22) == reader.MARKED  # ...a light one (LIGHT)
-    assert reader.decide(0.03, 0.2, core=0.01, middle=0.22) == reader.UNSURE  # under HIGH, no dark core
-    assert reader.decide(0.15, 0.3, core=0.0, middle=0.4) == reader.UNSURE  # no dark core: a wash
-    assert reader.decide(0.15, 0.3, core=0.1, middle=0.4, like_print=True) == reader.UNSURE
+    assert verdict.decide(0.15, 0.3, core=0.1, middle=0.05) == verdict.UNSURE  # along an edge
+    assert verdict.decide(0.15, 0.3, core=0.1, middle=verdict.MIDDLE) == verdict.MARKED
+    assert verdict.decide(0.15, 0.3, core=0.1, faint=0.4) == verdict.UNSURE  # unlike its siblings only
+    assert verdict.decide(0.05, 0.2, core=0.03, middle=0.22) == verdict.MARKED  # the corner of a big check
+    assert verdict.decide(0.03, 0.2, core=0.03, middle=0.22) == verdict.MARKED  # ...a light one (LIGHT)
+    assert verdict.decide(0.03, 0.2, core=0.01, middle=0.22) == verdict.UNSURE  # under HIGH, no dark core
+    assert verdict.decide(0.15, 0.3, core=0.0, middle=0.4) == verdict.UNSURE  # no dark core: a wash
+    assert verdict.decide(0.15, 0.3, core=0.1, middle=0.4, like_print=True) == verdict.UNSURE
 
 
 def test_decide_a_light_stroke_with_a_dark_core_is_a_mark():
@@ -702,18 +716,18 @@ def test_decide_a_light_stroke_with_a_dark_core_is_a_mark():
     under HIGH), but it has a dark core, spreads over the box, and its whole width is a
     trace in the middle: marked. An erased mistake has a trace but no dark core, a speck of
     noise a core but no trace, a stroke straying in stays along an edge: unsure."""
-    assert reader.decide(0.02, 0.5, core=0.03, middle=0.15) == reader.MARKED
-    assert reader.decide(0.02, 0.5, core=0.01, middle=0.15) == reader.UNSURE  # no dark core
-    assert reader.decide(0.02, 0.5, core=0.03, middle=0.05) == reader.UNSURE  # no trace
-    assert reader.decide(0.02, 0.2, core=0.03, middle=0.12) == reader.UNSURE  # along an edge
+    assert verdict.decide(0.02, 0.5, core=0.03, middle=0.15) == verdict.MARKED
+    assert verdict.decide(0.02, 0.5, core=0.01, middle=0.15) == verdict.UNSURE  # no dark core
+    assert verdict.decide(0.02, 0.5, core=0.03, middle=0.05) == verdict.UNSURE  # no trace
+    assert verdict.decide(0.02, 0.2, core=0.03, middle=0.12) == verdict.UNSURE  # along an edge
     # however little it spreads, a trace over MIDDLE of the middle crosses the box: a light
     # check or cross whose ink shows only where its strokes meet
-    assert reader.decide(0.02, 0.2, core=0.03, middle=reader.MIDDLE) == reader.MARKED
-    assert reader.decide(0.02, 0.2, core=0.01, middle=0.4) == reader.UNSURE  # no dark core: a ghost
-    assert reader.decide(0.02, 0.5, core=0.03, middle=0.15, like_print=True) == reader.UNSURE
+    assert verdict.decide(0.02, 0.2, core=0.03, middle=verdict.MIDDLE) == verdict.MARKED
+    assert verdict.decide(0.02, 0.2, core=0.01, middle=0.4) == verdict.UNSURE  # no dark core: a ghost
+    assert verdict.decide(0.02, 0.5, core=0.03, middle=0.15, like_print=True) == verdict.UNSURE
     # more ink than HIGH is no less a mark: a stroke as light would be
-    assert reader.decide(0.07, 0.5, core=0.07, middle=0.12) == reader.MARKED
-    assert reader.decide(0.07, 0.3, core=0.07, middle=0.12) == reader.UNSURE  # along an edge
+    assert verdict.decide(0.07, 0.5, core=0.07, middle=0.12) == verdict.MARKED
+    assert verdict.decide(0.07, 0.3, core=0.07, middle=0.12) == verdict.UNSURE  # along an edge
 
 
 def test_light_strokes_on_a_blurred_photo_read_marked():
@@ -722,8 +736,8 @@ def test_light_strokes_on_a_blurred_photo_read_marked():
     other unsure boxes show less of a trace), and no box is read wrong."""
     read, truth, _ = _probe_run(1, 19)
     light = ["bridges_6", "granaries_9", "houses_10"]  # a tick, a dash, a filled circle
-    assert all(truth[f] for f in light) and all(read.readings[f] == reader.MARKED for f in light)
-    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 5  # 8 before
+    assert all(truth[f] for f in light) and all(read.readings[f] == verdict.MARKED for f in light)
+    assert sum(r == verdict.UNSURE for r in read.readings.values()) <= 5  # 8 before
     assert _wrong(read, truth) == []
 
 
@@ -731,47 +745,47 @@ def test_a_sharpened_photos_grey_wash_is_not_a_trace():
     """Probe photo 15 of seed 2 (Harvest Dice advanced, sharpened): the halo a phone's
     sharpening draws along every printed line makes the inside of every small box a little
     darker than the paper, a wash that read as a faint trace in 24 empty pig boxes (unsure).
-    A trace is now measured above the photo's own wash (reader.wash): one box is unsure,
+    A trace is now measured above the photo's own wash (levels.wash): one box is unsure,
     an erased mistake, and none is read wrong."""
     read, truth, _ = _probe_run(2, 15)
-    assert [f for f, r in read.readings.items() if r == reader.UNSURE] == ["market_carrot_5"]
+    assert [f for f, r in read.readings.items() if r == verdict.UNSURE] == ["market_carrot_5"]
     assert _wrong(read, truth) == []
     dark = np.full((40, 40), 0.06, np.float32)
-    assert reader.wash(np, [0.0, 0.001, 0.3], [dark, dark + 0.01, dark + 0.5]) == pytest.approx(0.065)
-    assert reader.wash(np, [0.0], [dark - 0.2]) == 0.0  # never below the paper
+    assert levels.wash(np, [0.0, 0.001, 0.3], [dark, dark + 0.01, dark + 0.5]) == pytest.approx(0.065)
+    assert levels.wash(np, [0.0], [dark - 0.2]) == 0.0  # never below the paper
     stroke = dark.copy()
     stroke[18:22, 5:35] = 0.2
-    assert reader.faint_trace(cv2, np, stroke - 0.06, reader.FAINT) > reader.FAINT_LOW
-    assert reader.faint_trace(cv2, np, dark - 0.06, reader.FAINT) == 0.0
+    assert strokes.faint_trace(cv2, np, stroke - 0.06, strokes.FAINT) > strokes.FAINT_LOW
+    assert strokes.faint_trace(cv2, np, dark - 0.06, strokes.FAINT) == 0.0
 
 
 def test_the_long_arm_of_a_big_check_is_held_by_its_box():
     """A big check's long arm crosses its box (the printed border cuts it into a piece as
     long as 0.75 of the box's diagonal); the tip of a neighbour's check straying in from a
-    corner is a shorter piece (reader.longest). Probe photo 4 of seed 1 (a Glassworks pad
+    corner is a shorter piece (strokes.longest). Probe photo 4 of seed 1 (a Glassworks pad
     covered in ballpoint big checks, whose strokes join those of the next cells): 21 boxes
     were unsure, 5 are, and none is read wrong; the empty cells the tips of the checks
     around them reach stay unsure. (6 since a pale stroke a sixth of the box long is no empty
     box, PALE: winner_p2 holds the ghost of a cross rubbed out; 8 since a board cell's pale
     trace is looked for blurred, PALE_CELL: two empty cells among the big checks.)"""
     box = Box(10, 10, 8, 8, field="c")
-    size = round(30 * reader.PPMM)
+    size = round(30 * PPMM)
     ink = np.zeros((size, size), np.uint8)
 
     def at(fx, fy):
-        return round((10 + 8 * fx) * reader.PPMM), round((10 + 8 * fy) * reader.PPMM)
+        return round((10 + 8 * fx) * PPMM), round((10 + 8 * fy) * PPMM)
 
     arm = cv2.line(ink.copy(), at(0.45, 0.95), at(1.3, -0.3), 1, 3).astype(bool)
     tip = cv2.line(ink.copy(), at(-0.3, 1.3), at(0.35, 0.6), 1, 3).astype(bool)
-    assert reader.longest(cv2, np, arm, arm, box, (0, 0)) == pytest.approx(0.75, abs=0.03)
-    assert reader.longest(cv2, np, tip, tip, box, (0, 0)) == pytest.approx(0.41, abs=0.03)
-    assert reader.longest(cv2, np, arm, np.zeros_like(arm), box, (0, 0)) == 0.0  # no dark core
+    assert strokes.longest(cv2, np, arm, arm, box, (0, 0)) == pytest.approx(0.75, abs=0.03)
+    assert strokes.longest(cv2, np, tip, tip, box, (0, 0)) == pytest.approx(0.41, abs=0.03)
+    assert strokes.longest(cv2, np, arm, np.zeros_like(arm), box, (0, 0)) == 0.0  # no dark core
     read, truth, _ = _probe_run(1, 4)
-    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 8
-    assert read.readings["winner_p2"] == reader.UNSURE
+    assert sum(r == verdict.UNSURE for r in read.readings.values()) <= 8
+    assert read.readings["winner_p2"] == verdict.UNSURE
     assert _wrong(read, truth) == []
     tips = ["board_p2_r5_c4", "board_p1_r5_c2", "board_p3_r3_c5"]
-    assert not any(truth[f] for f in tips) and all(read.readings[f] == reader.UNSURE for f in tips)
+    assert not any(truth[f] for f in tips) and all(read.readings[f] == verdict.UNSURE for f in tips)
 
 
 def test_a_dark_noisy_photos_paper_is_not_taken_for_pencil():
@@ -779,10 +793,10 @@ def test_a_dark_noisy_photos_paper_is_not_taken_for_pencil():
     the paper shows grey 47 of 255, sharpened, salt noise, JPEG). Divided by so dark a
     paper, the JPEG's blocks and the noise are as dark as pencil all over: 39 empty boxes
     read marked. Ink is now only what is darker than all but 1% of the bare paper
-    (reader.paper_floor, 0.27 here against INK 0.16), and on such a photo only a mark with
+    (levels.paper_floor, 0.27 here against INK 0.16), and on such a photo only a mark with
     twice HIGH of ink that its box holds is marked: no box is read wrong, the 18 marks read
     marked, and 11 boxes were unsure. Since ink is also only what is darker than twice what
-    an empty box's inside shows (reader.box_floor, 0.17 here), 14 of the 18 marks read
+    an empty box's inside shows (levels.box_floor, 0.17 here), 14 of the 18 marks read
     marked (four light soft-pencil ticks and checks are unsure) and 7 boxes are unsure (8
     since the photo's own pale level is never more than its bare paper's allows: BARE_TRACE).
     A warning says the photo is too dark and noisy to read more than clear marks."""
@@ -792,79 +806,79 @@ def test_a_dark_noisy_photos_paper_is_not_taken_for_pencil():
         "photograph the sheet again in better light"
     )
     assert _wrong(read, truth) == []
-    assert sum(read.readings[f] == reader.MARKED for f, v in truth.items() if v) == 14
-    assert sum(r == reader.UNSURE for r in read.readings.values()) == 8
+    assert sum(read.readings[f] == verdict.MARKED for f, v in truth.items() if v) == 14
+    assert sum(r == verdict.UNSURE for r in read.readings.values()) == 8
 
 
 def test_the_paper_floor_is_what_most_of_the_bare_paper_stays_under():
     plain = np.zeros((400, 400), np.float32)
     plain[100:110, :] = 1.0  # a printed line
     boxes = [Box(20, 20, 10, 10, field="b")]  # mm: 160-240 px
-    bare = reader.bare_paper(cv2, np, plain, boxes)
+    bare = levels.bare_paper(cv2, np, plain, boxes)
     assert not bare[:40].any() and not bare[95:115].any()  # the page's edge, the line and 1 mm around
     assert not bare[152:248, 152:248].any() and bare[300, 300] and bare[60, 60]
     rng = np.random.default_rng(1)
     noise = rng.uniform(0, 0.3, plain.shape).astype(np.float32)
-    assert reader.paper_floor(np, noise, bare) == pytest.approx(0.297, abs=0.002)
-    assert reader.paper_floor(np, noise, np.zeros_like(bare)) == 0.0  # no bare paper: no floor
-    assert reader.decide(0.06, 1.0, core=0.06, held=0.06, noisy=True) == reader.UNSURE
-    assert reader.decide(0.08, 1.0, core=0.08, held=0.06, noisy=True) == reader.MARKED
-    assert reader.decide(0.08, 0.3, core=0.08, held=0.0, noisy=True) == reader.UNSURE  # neither spread nor held
-    assert reader.decide(0.08, 1.0, core=0.08, held=0.0, noisy=True) == reader.MARKED  # a garden cell's colour
-    assert reader.decide(0.005, 0.0, noisy=True) == reader.EMPTY
+    assert levels.paper_floor(np, noise, bare) == pytest.approx(0.297, abs=0.002)
+    assert levels.paper_floor(np, noise, np.zeros_like(bare)) == 0.0  # no bare paper: no floor
+    assert verdict.decide(0.06, 1.0, core=0.06, held=0.06, noisy=True) == verdict.UNSURE
+    assert verdict.decide(0.08, 1.0, core=0.08, held=0.06, noisy=True) == verdict.MARKED
+    assert verdict.decide(0.08, 0.3, core=0.08, held=0.0, noisy=True) == verdict.UNSURE  # neither spread nor held
+    assert verdict.decide(0.08, 1.0, core=0.08, held=0.0, noisy=True) == verdict.MARKED  # a garden cell's colour
+    assert verdict.decide(0.005, 0.0, noisy=True) == verdict.EMPTY
 
 
 def test_an_empty_box_as_dark_as_pencil_beside_its_border_is_a_noisy_photo():
     """Probe photo 77 of seed 3 (Harvest Dice at 112 dpi, under-exposed, sharpened, JPEG):
-    its bare paper stays under INK (reader.paper_floor 0.14), but the JPEG's blocks and
+    its bare paper stays under INK (levels.paper_floor 0.14), but the JPEG's blocks and
     ringing beside every printed border show as dark as pencil inside the empty boxes, and
     two empty pig boxes read marked. Ink is now also only what is darker than NOISE times
-    what an empty box's inside shows (reader.box_floor): the photo is noisy, no box is read
+    what an empty box's inside shows (levels.box_floor): the photo is noisy, no box is read
     wrong, the 44 marks read marked (garden cells too: the rule for a noisy photo took
     only strokes a box holds, and a colour pencil's cell holds none)."""
     read, truth, _ = _probe_run(3, 77)
     assert not truth["pig_6"] and not truth["pig_bonus1"]
     assert read.note.startswith("alice.jpg: a dark, noisy photo")
     assert _wrong(read, truth) == []
-    assert all(read.readings[f] == reader.MARKED for f, v in truth.items() if v)
+    assert all(read.readings[f] == verdict.MARKED for f, v in truth.items() if v)
     clean = [np.full((40, 40), 0.02, np.float32) for _ in range(11)]
     marked = [np.full((40, 40), 0.5, np.float32) for _ in range(89)]  # nearly nine boxes in ten marked
-    assert reader.box_floor(np, clean + marked) == pytest.approx(0.02)
+    assert levels.box_floor(np, clean + marked) == pytest.approx(0.02)
     blocks = np.zeros((40, 40), np.float32)
     blocks[:, :3] = 0.2  # 7.5% of the inside: a JPEG's ringing beside the border
-    assert reader.box_floor(np, [blocks] * 20 + marked) == pytest.approx(0.2)
-    assert reader.box_floor(np, []) == 0.0
+    assert levels.box_floor(np, [blocks] * 20 + marked) == pytest.approx(0.2)
+    assert levels.box_floor(np, []) == 0.0
 
 
 @pytest.mark.parametrize("lid,page,seed", [("harvest-dice-normal", "sheet", 3), ("imperial-settlers", "village", 3)])
 def test_a_sheet_with_every_box_marked_is_no_noisy_photo(lid, page, seed):
     """A sheet at the end of a game, every box marked, photographed cleanly. What an empty
-    box shows was the tenth lightest box's darkest twentieth (reader.box_floor), a mark's
+    box shows was the tenth lightest box's darkest twentieth (levels.box_floor), a mark's
     here (0.39 and 0.34): the photo was called dark and noisy, ink taken only over twice
     that, and 60 of Harvest Dice's 82 marks and 11 of the village's 20 read empty (the own
     generator at 97% marked: 536 of 916 boxes of 12 photos wrong). An empty box is now taken
     to show at most BOX_PAPER[0] times what the bare paper shows in squares of its size
-    (reader.paper_boxes): every box reads marked."""
+    (levels.paper_boxes): every box reads marked."""
     img, truth = _photo(lid, page, seed, dpi=200, share=1.0)
     read = _read(img)
     assert read.note == ""
     assert all(v not in ("", False) for v in truth.values())
-    assert _wrong(read, truth) == [] and set(read.readings.values()) == {reader.MARKED}
+    assert _wrong(read, truth) == [] and set(read.readings.values()) == {verdict.MARKED}
 
 
 def test_an_empty_box_shows_at_most_a_few_times_what_the_bare_paper_does():
     marked = [np.full((40, 40), 0.5, np.float32) for _ in range(30)]
-    assert reader.box_floor(np, marked) == pytest.approx(0.5)
-    assert reader.box_floor(np, marked, 0.01) == pytest.approx(reader.BOX_PAPER[0] * 0.01)
-    assert reader.box_floor(np, marked, 0.4) == pytest.approx(0.5)  # a noisy photo's paper: no cap
-    side = round(reader.BOX_PAPER[1] * reader.PPMM)  # 16 squares of bare paper, noise up to 0.04
+    assert levels.box_floor(np, marked) == pytest.approx(0.5)
+    assert levels.box_floor(np, marked, 0.01) == pytest.approx(levels.BOX_PAPER[0] * 0.01)
+    assert levels.box_floor(np, marked, 0.4) == pytest.approx(0.5)  # a noisy photo's paper: no cap
+    side = round(levels.BOX_PAPER[1] * PPMM)  # 16 squares of bare paper, noise up to 0.04
     values = np.random.default_rng(1).uniform(0, 0.04, (4 * side, 4 * side)).astype(np.float32)
     bare = np.ones(values.shape, bool)
-    assert reader.paper_boxes(np, values, bare) == pytest.approx(0.038, abs=0.001)
+    assert levels.paper_boxes(np, values, bare) == pytest.approx(0.038, abs=0.001)
     values[:side, : 3 * side] = 0.5  # a player's note over three squares
-    assert reader.paper_boxes(np, values, bare) == pytest.approx(0.038, abs=0.001)
+    assert levels.paper_boxes(np, values, bare) == pytest.approx(0.038, abs=0.001)
     bare[side:] = False  # four squares of bare paper: too few to tell
-    assert reader.paper_boxes(np, values, bare) is None
+    assert levels.paper_boxes(np, values, bare) is None
 
 
 def test_a_light_stroke_in_every_box_is_no_photos_own_trace():
@@ -872,28 +886,27 @@ def test_a_light_stroke_in_every_box_is_no_photos_own_trace():
     market box. The photo's own faint trace and pale level (what its blank boxes show, the
     median box's) were then a slash's, and every slash read empty, as one alone reads
     unsure. They are never more than BARE_TRACE[0] times what the bare paper shows in
-    squares of a box's size (reader.paper_traces): every slash reads unsure, as one alone
+    squares of a box's size (levels.paper_traces): every slash reads unsure, as one alone
     does. Here on a rectified page, blurred and with a little noise."""
     layout = load_layout("harvest-dice-normal")
-    display, blank = reader.blank_page(layout, "sheet", None, "en")
-    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "sheet")
+    display, blank = blank_page(layout, "sheet", None, "en")
+    boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
     checks = [b for b in boxes if b.kind == "check"]  # the pig and market boxes
 
     def read(slashed):
         page = np.repeat(blank[..., None], 3, axis=2).copy()
         for b in slashed:
             at = [
-                (round((b.x + fx * b.w) * reader.PPMM), round((b.y + fy * b.h) * reader.PPMM))
-                for fx, fy in ((0.3, 0.7), (0.7, 0.3))
+                (round((b.x + fx * b.w) * PPMM), round((b.y + fy * b.h) * PPMM)) for fx, fy in ((0.3, 0.7), (0.7, 0.3))
             ]
             cv2.line(page, *at, (225, 225, 225), 2, cv2.LINE_AA)
         page = cv2.GaussianBlur(page, (0, 0), 1.5) + np.random.default_rng(1).normal(0, 3, page.shape)
         return reader.read_boxes(np.clip(page, 0, 255).astype(np.uint8), blank, boxes, cells)[1]
 
-    assert {f: r for f, r in read(checks[:1]).items() if r != reader.EMPTY} == {checks[0].field: reader.UNSURE}
+    assert {f: r for f, r in read(checks[:1]).items() if r != verdict.EMPTY} == {checks[0].field: verdict.UNSURE}
     readings = read(checks)
-    assert len(checks) == 57 and all(readings[b.field] == reader.UNSURE for b in checks)
-    assert reader.paper_traces(cv2, np, np.zeros((200, 200), np.float32), np.zeros((200, 200), bool), 0.0, 0.08) == (
+    assert len(checks) == 57 and all(readings[b.field] == verdict.UNSURE for b in checks)
+    assert levels.paper_traces(cv2, np, np.zeros((200, 200), np.float32), np.zeros((200, 200), bool), 0.0, 0.08) == (
         0,
         0,
     )
@@ -907,37 +920,37 @@ def test_a_tint_of_colour_rubbed_out_of_a_garden_cell_is_no_mark():
     colour core more than VIVID times as coloured as the floor (or a dark core): the tint
     is unsure, an orange pencil stroke is still a carrot. Here on a rectified page."""
     layout = load_layout("harvest-dice-normal")
-    display, blank = reader.blank_page(layout, "sheet", None, "en")
-    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "sheet")
+    display, blank = blank_page(layout, "sheet", None, "en")
+    boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
     rng = np.random.default_rng(0)
     page = np.repeat(blank[..., None], 3, axis=2).astype(np.float32)
     noise = rng.normal(0, 1, (blank.shape[0] // 8, blank.shape[1] // 8, 3)).astype(np.float32)
     page += 12 * cv2.resize(noise, (blank.shape[1], blank.shape[0]))  # blotches of colour all over
 
-    def colour(field, alpha):
+    def pencil(field, alpha):
         b = next(b for b in boxes if b.field == field)
-        x, y, w, h = (round(v * reader.PPMM) for v in (b.x + 1.5, b.y + 1.5, b.w - 3, b.h - 3))
+        x, y, w, h = (round(v * PPMM) for v in (b.x + 1.5, b.y + 1.5, b.w - 3, b.h - 3))
         page[y : y + h, x : x + w] = (1 - alpha) * page[y : y + h, x : x + w] + alpha * np.float32((235, 120, 20))
 
-    colour("garden_r1_c1", 0.1)  # rubbed out
-    colour("garden_r1_c2", 0.6)  # an orange pencil
+    pencil("garden_r1_c1", 0.1)  # rubbed out
+    pencil("garden_r1_c2", 0.6)  # an orange pencil
     values, readings, *_ = reader.read_boxes(np.clip(page, 0, 255).astype(np.uint8), blank, boxes, cells)
-    assert readings["garden_r1_c1"] == reader.UNSURE
-    assert readings["garden_r1_c2"] == reader.MARKED and values["garden_r1_c2"] == "C"
-    assert readings["garden_r1_c3"] == reader.EMPTY
+    assert readings["garden_r1_c1"] == verdict.UNSURE
+    assert readings["garden_r1_c2"] == verdict.MARKED and values["garden_r1_c2"] == "C"
+    assert readings["garden_r1_c3"] == verdict.EMPTY
 
 
 def _ring(page, box, r_mm: float, colour, width: int) -> None:
     """A circle of `r_mm` round the middle of `box`, drawn on a rectified page (RGB, PPMM)."""
-    centre = (round((box.x + box.w / 2) * reader.PPMM), round((box.y + box.h / 2) * reader.PPMM))
-    cv2.circle(page, centre, round(r_mm * reader.PPMM), colour, width)
+    centre = (round((box.x + box.w / 2) * PPMM), round((box.y + box.h / 2) * PPMM))
+    cv2.circle(page, centre, round(r_mm * PPMM), colour, width)
 
 
 def test_a_circle_drawn_round_a_round_box_is_a_mark():
     """Photos 7 and 28 of `bench/scan_third.py --seed 1`, 50 of seed 2: a ballpoint or pencil
     circle drawn round a pig bonus box ('±1'), on and just outside its printed ring, left
     nothing inside the box and read empty: three wrong reads. Ink going most of the way
-    round a round box along its ring (reader.ringed), more than round the page's other
+    round a round box along its ring (rings.ringed), more than round the page's other
     round boxes (a photo can show all the printed rings darker), was made unsure: no mark
     in the box to read, but no empty box either. The README asks players to circle the
     steps of an Imperial Settlers colony ladder (round boxes) on paper: a circle whose dark
@@ -945,39 +958,39 @@ def test_a_circle_drawn_round_a_round_box_is_a_mark():
     10 unsure and 2 empty of 16, seeds 3 and 4); fainter ink round it stays unsure. Here
     on a rectified page."""
     layout = load_layout("harvest-dice-normal")
-    display, blank = reader.blank_page(layout, "sheet", None, "en")
-    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "sheet")
+    display, blank = blank_page(layout, "sheet", None, "en")
+    boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
     page = np.repeat(blank[..., None], 3, axis=2)
     box = next(b for b in boxes if b.field == "pig_bonus6")
     _ring(page, box, box.w / 2 + 0.5, (40, 60, 160), 3)  # a blue ballpoint
     _, readings, *_ = reader.read_boxes(page, blank, boxes, cells)
-    assert readings["pig_bonus6"] == reader.MARKED
-    assert [f for f, r in readings.items() if r != reader.EMPTY] == ["pig_bonus6"]
+    assert readings["pig_bonus6"] == verdict.MARKED
+    assert [f for f, r in readings.items() if r != verdict.EMPTY] == ["pig_bonus6"]
     ink = np.zeros((200, 200), bool)
     ring = type("B", (), dict(x=5.0, y=5.0, w=8.0, h=8.0))()  # mm: its centre at (72, 72) px
-    assert reader.ringed(np, cv2.circle(ink.astype(np.uint8), (72, 72), 36, 1, 2).astype(bool), ring, (0, 0)) == 1.0
+    assert rings.ringed(np, cv2.circle(ink.astype(np.uint8), (72, 72), 36, 1, 2).astype(bool), ring, (0, 0)) == 1.0
     stray = cv2.line(ink.astype(np.uint8), (20, 20), (50, 50), 1, 2).astype(bool)
-    assert reader.ringed(np, stray, ring, (0, 0)) < 0.15
-    assert reader.decide(0.0, 0.0, circled=True) == reader.UNSURE
+    assert rings.ringed(np, stray, ring, (0, 0)) < 0.15
+    assert verdict.decide(0.0, 0.0, circled=True) == verdict.UNSURE
 
 
 def test_a_crease_across_the_page_is_no_trace():
     """Probe photo 78 of seed 3 (Harvest Dice advanced at 285 dpi, the sheet folded: a
     crease crosses the page): six empty pig boxes the crease crosses held a faint trace
-    (unsure). A faint straight line 40 mm long or more is a crease (reader.creases), and a
+    (unsure). A faint straight line 40 mm long or more is a crease (levels.creases), and a
     trace is not looked for on it: no box is unsure, none is read wrong."""
     read, truth, kinds = _probe_run(3, 78)
     assert "crease" in kinds["_photo"]
-    assert [f for f, r in read.readings.items() if r == reader.UNSURE] == []
+    assert [f for f, r in read.readings.items() if r == verdict.UNSURE] == []
     assert _wrong(read, truth) == []
     dark = np.zeros((800, 800), np.float32)
     cv2.line(dark, (20, 700), (780, 300), 0.12, 2)  # a crease, 107 mm long
     cv2.line(dark, (100, 100), (180, 140), 0.12, 3)  # a faint pencil stroke, 11 mm
     cv2.line(dark, (100, 500), (700, 480), 0.6, 3)  # a pen line: ink, no crease
-    found = reader.creases(cv2, np, dark, reader.FAINT)
+    found = levels.creases(cv2, np, dark, strokes.FAINT)
     assert found[695, 30]  # near its start
     assert found[500, 400] and not found[120, 140] and not found[490, 400]
-    assert not reader.creases(cv2, np, np.full((800, 800), 0.1, np.float32), reader.FAINT).any()  # all faint
+    assert not levels.creases(cv2, np, np.full((800, 800), 0.1, np.float32), strokes.FAINT).any()  # all faint
 
 
 def test_a_noisy_photos_own_faint_trace_is_not_taken_for_pencil():
@@ -991,18 +1004,18 @@ def test_a_noisy_photos_own_faint_trace_is_not_taken_for_pencil():
     read, truth, _ = _probe_run(1, 96)
     fixed = ["walls_10", "bridges_1", "bridges_2", "bridges_8", "bridges_9", "fields_8", "fields_11", "fields_14"]
     assert not any(truth[f] for f in fixed) and not truth["granaries_2"]
-    assert all(read.readings[f] == reader.EMPTY for f in fixed)
-    assert read.readings["granaries_2"] == reader.UNSURE
-    assert sum(r == reader.UNSURE for r in read.readings.values()) <= 6  # 13 before
+    assert all(read.readings[f] == verdict.EMPTY for f in fixed)
+    assert read.readings["granaries_2"] == verdict.UNSURE
+    assert sum(r == verdict.UNSURE for r in read.readings.values()) <= 6  # 13 before
     assert _wrong(read, truth) == []
 
 
 def test_decide_a_faint_trace_against_the_photos_own():
-    assert reader.decide(0.002, 0.0, faint=0.03) == reader.UNSURE
-    assert reader.decide(0.002, 0.0, faint=0.03, noise=0.02) == reader.EMPTY  # under NOISE times the photo's
-    assert reader.decide(0.002, 0.0, faint=0.05, noise=0.02) == reader.UNSURE
-    assert reader.photo_trace(np, [0.0, 0.001, 0.3, 0.005], [0.01, 0.03, 0.5, 0.02]) == pytest.approx(0.02)
-    assert reader.photo_trace(np, [0.3], [0.5]) == 0.0  # no blank box: no noise known
+    assert verdict.decide(0.002, 0.0, faint=0.03) == verdict.UNSURE
+    assert verdict.decide(0.002, 0.0, faint=0.03, noise=0.02) == verdict.EMPTY  # under NOISE times the photo's
+    assert verdict.decide(0.002, 0.0, faint=0.05, noise=0.02) == verdict.UNSURE
+    assert levels.photo_trace(np, [0.0, 0.001, 0.3, 0.005], [0.01, 0.03, 0.5, 0.02]) == pytest.approx(0.02)
+    assert levels.photo_trace(np, [0.3], [0.5]) == 0.0  # no blank box: no noise known
 
 
 def test_big_checks_whose_long_stroke_only_crosses_a_corner_of_the_box_are_held():
@@ -1013,29 +1026,29 @@ def test_big_checks_whose_long_stroke_only_crosses_a_corner_of_the_box_are_held(
     inside without its outer sixth, the same middle as decide()'s."""
     read, truth, kinds = _probe_run(1, 89)
     assert kinds["granaries_5"] == kinds["bridges_6"] == "ballpoint-black/big-check"
-    assert read.readings["granaries_5"] == read.readings["bridges_6"] == reader.MARKED
+    assert read.readings["granaries_5"] == read.readings["bridges_6"] == verdict.MARKED
     assert _wrong(read, truth) == []
 
 
 def test_contrast_is_how_dark_the_photo_shows_the_print():
     plain = np.zeros((40, 40), np.float32)
     plain[10:30, 18:22] = 0.9  # a printed line on the blank page
-    assert reader.contrast(cv2, np, plain, plain) == pytest.approx(1.0)
-    assert reader.contrast(cv2, np, plain * 0.72, plain) == pytest.approx(0.72)
-    assert reader.contrast(cv2, np, plain * 0.3, plain) == reader.CONTRAST  # at least
-    assert reader.contrast(cv2, np, np.clip(plain * 1.1, 0, 1), plain) == 1.0  # at most
-    assert reader.contrast(cv2, np, plain, np.zeros_like(plain)) == 1.0  # nothing printed
+    assert levels.contrast(cv2, np, plain, plain) == pytest.approx(1.0)
+    assert levels.contrast(cv2, np, plain * 0.72, plain) == pytest.approx(0.72)
+    assert levels.contrast(cv2, np, plain * 0.3, plain) == levels.CONTRAST  # at least
+    assert levels.contrast(cv2, np, np.clip(plain * 1.1, 0, 1), plain) == 1.0  # at most
+    assert levels.contrast(cv2, np, plain, np.zeros_like(plain)) == 1.0  # nothing printed
 
 
 def test_soft_pencil_in_a_blurred_photo_is_not_read_empty():
     """Probe photo 63 of seed 1 (Harvest Dice, out of focus, a warm cast, 260 dpi): soft
     pencil big checks show at 0.6 of their darkness, as the print does, and two read
     empty: no dark core, no faint trace at the usual darkness. Both are looked for at
-    darkness scaled by the photo's contrast (reader.contrast): they are unsure."""
+    darkness scaled by the photo's contrast (levels.contrast): they are unsure."""
     read, truth, kinds = _probe_run(1, 63)
     for f in ("market_tomato_2", "pig_bonus5"):
         assert truth[f] and kinds[f] == "soft-pencil/big-check"
-        assert read.readings[f] == reader.UNSURE
+        assert read.readings[f] == verdict.UNSURE
     assert _wrong(read, truth) == []
 
 
@@ -1044,22 +1057,22 @@ def test_a_qr_code_smeared_by_a_shaken_phone_is_read_module_by_module(monkeypatc
     warm cast, sharpened): the phone moved, the QR code's modules ran into each other and
     OpenCV's decoder found nothing, so the whole photo was refused. Its finder patterns
     still show where the page puts them: the code is read module by module and drawn again
-    clean for the decoder (reader._qr_grid)."""
+    clean for the decoder (_qr_grid)."""
     lid, page = PROBE_PAGES[72 % len(PROBE_PAGES)]
     img, truth, _ = probe.probe_photo(load_layout(lid), page, np.random.default_rng([1, 72]))
-    photo = reader.Photo("photo 72", "p72", img)
-    markers = reader.find_markers(photo)
+    photo = Photo("photo 72", "p72", img)
+    markers = find_markers(photo)
     with monkeypatch.context() as m:
-        m.setattr(reader, "_qr_grid", lambda *a: "")
+        m.setattr("sheetgen.scan.qr._qr_grid", lambda *a: "")
         with pytest.raises(RecordError, match="QR code cannot be read"):
-            reader.read_qr(photo, markers)
-    qr = reader.read_qr(photo, markers)
+            read_qr(photo, markers)
+    qr = read_qr(photo, markers)
     assert (qr["layout"], qr["page"], qr["players"], qr["lang"]) == ("imperial-settlers", "empire", 1, "en")
     read = reader.read_photo(photo)  # the code's hash matches the built-in layout's
     assert _wrong(read, truth) == []
 
 
-# PDFs: every page is drawn by pdfium as a viewer shows it (reader._pdf_photos)
+# PDFs: every page is drawn by pdfium as a viewer shows it (_pdf_photos)
 
 
 def _pdf_of_images(path, images, dpi=200.0):
@@ -1075,7 +1088,7 @@ def test_a_scanners_pdf_is_read_page_by_page(tmp_path):
     """`sheetgen scan scans.pdf`: one sheet a page, the players named from the file and the page."""
     (ann, ann_truth), (ben, ben_truth) = (_photo("harvest-dice-normal", "sheet", s, dpi=200) for s in (31, 32))
     path = _pdf_of_images(tmp_path / "scans.pdf", [ann, ben])
-    photos = reader.load_photos(path)
+    photos = load_photos(path)
     assert [p.name for p in photos] == ["scans.pdf page 1", "scans.pdf page 2"]
     for photo, truth in zip(photos, (ann_truth, ben_truth), strict=True):
         assert _wrong(reader.read_photo(photo), truth) == []
@@ -1103,7 +1116,7 @@ def test_a_page_image_stored_in_strips_is_read_whole(tmp_path):
         strip = ImageReader(Image.fromarray(img[top:bottom]))
         canvas.drawImage(strip, 0, (h - bottom) * pt, w * pt, (bottom - top) * pt)
     canvas.save()
-    (photo,) = reader.load_photos(str(tmp_path / "strips.pdf"))
+    (photo,) = load_photos(str(tmp_path / "strips.pdf"))
     assert _wrong(reader.read_photo(photo), truth) == []
 
 
@@ -1121,17 +1134,17 @@ def test_a_sheet_ticked_in_a_pdf_app_is_read_as_drawn(tmp_path):
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(render_pdf(load_layout("harvest-dice-normal"), fillable=True))))
     writer.update_page_form_field_values(writer.pages[0], dict.fromkeys(ticked, "/Yes"), auto_regenerate=False)
     writer.write(str(tmp_path / "filled.pdf"))
-    (photo,) = reader.load_photos(str(tmp_path / "filled.pdf"))
+    (photo,) = load_photos(str(tmp_path / "filled.pdf"))
     read = reader.read_photo(photo)
-    assert {f for f, r in read.readings.items() if r != reader.EMPTY} == ticked
-    assert all(read.readings[f] == reader.MARKED for f in ticked)
+    assert {f for f, r in read.readings.items() if r != verdict.EMPTY} == ticked
+    assert all(read.readings[f] == verdict.MARKED for f in ticked)
 
 
 def test_a_pdf_of_too_many_pages_is_refused(tmp_path):
     from reportlab.pdfgen.canvas import Canvas
 
     canvas = Canvas(str(tmp_path / "many.pdf"))
-    for _ in range(reader.MAX_PDF_PAGES + 1):
+    for _ in range(MAX_PDF_PAGES + 1):
         canvas.showPage()
     canvas.save()
     result = CliRunner().invoke(cli, ["scan", str(tmp_path / "many.pdf")])
@@ -1157,9 +1170,9 @@ def _read_unread_qr(seed: int, n: int):
     """(read, truth) of probe photo `n` of `seed`, whose QR code no decoder reads."""
     lid, page = PROBE_PAGES[n % len(PROBE_PAGES)]
     img, truth, _ = probe.probe_photo(load_layout(lid), page, np.random.default_rng([seed, n]))
-    photo = reader.Photo(f"photo {n}", f"p{n}", img)
+    photo = Photo(f"photo {n}", f"p{n}", img)
     with pytest.raises(RecordError, match="QR code cannot be read"):
-        reader.read_qr(photo, reader.find_markers(photo))
+        read_qr(photo, find_markers(photo))
     return reader.read_photo(photo), truth
 
 
@@ -1206,15 +1219,14 @@ def test_a_page_matching_its_variant_better_overall_is_still_told_by_what_differ
     lid, page = PROBE_PAGES[15 % len(PROBE_PAGES)]
     assert lid == "harvest-dice-advanced"
     img, _, _ = probe.probe_photo(load_layout(lid), page, np.random.default_rng([3, 15]))
-    photo = reader.Photo("photo 15", "p15", img)
-    fields, _ = reader.recognise(photo, reader.find_markers(photo), None, reader.Unreadable("unread"))
+    photo = Photo("photo 15", "p15", img)
+    fields, _ = recognise(photo, find_markers(photo), None, Unreadable("unread"))
     assert (fields["layout"], fields["page"]) == ("harvest-dice-advanced", "sheet")
 
 
-def test_apart_tells_two_pages_by_the_print_only_one_has():
-    """`_apart` is +1-ish for the page a photo is, -1-ish for the other, 0 for identical pages;
+def test_better_match_tells_two_pages_by_the_print_only_one_has():
+    """`better_match` is +1-ish for the page a photo is, -1-ish for the other, 0 for identical pages;
     a box moved by a millimetre is no difference."""
-    from sheetgen.scan.reader import PPMM
 
     def page(*rects):
         img = np.full((200, 200), 255, np.float32)
@@ -1224,18 +1236,18 @@ def test_apart_tells_two_pages_by_the_print_only_one_has():
 
     a, b = page((20, 20), (100, 100)), page((20, 20))  # `a` prints one more box
     photo = 0.9 * a + 20  # a greyer photo of `a`
-    assert reader._apart(cv2, np, photo, a, b) > 0.8
-    assert reader._apart(cv2, np, photo, b, a) < -0.8
-    assert reader._apart(cv2, np, photo, a, a) == 0.0
+    assert better_match(cv2, np, photo, a, b) > 0.8
+    assert better_match(cv2, np, photo, b, a) < -0.8
+    assert better_match(cv2, np, photo, a, a) == 0.0
     moved = page((20 + round(PPMM / 4), 20))  # `b`'s box a millimetre to the side (the small page: PPMM / 4)
-    assert reader._apart(cv2, np, photo, b, moved) == 0.0
+    assert better_match(cv2, np, photo, b, moved) == 0.0
 
 
 def test_a_sheet_whose_qr_code_is_gone_and_print_is_no_layouts_is_refused():
     """Scan marks, but no QR code and a page that looks like no layout's: the QR code's error."""
     img, _ = _photo("harvest-dice-normal", "sheet", 40, dpi=150, share=0.0)
-    photo = reader.Photo("x.jpg", "x", img)
-    markers = reader.find_markers(photo)
+    photo = Photo("x.jpg", "x", img)
+    markers = find_markers(photo)
     corners = np.concatenate([markers[n] for n in range(4)])
     (x0, y0), (x1, y1) = corners.min(axis=0).astype(int), corners.max(axis=0).astype(int)
     pad = (x1 - x0) // 25  # the markers kept, everything between them painted over
@@ -1264,11 +1276,11 @@ def test_a_band_matching_anywhere_along_it_does_not_move_the_page():
     page says; one was moved, the squares above it (too little print to match) took its
     shift, and an empty board cell read the scribble and border beside it as a mark.
     A square is now moved only when it matches clearly better than where the page says
-    (reader.CLEARER)."""
+    (printed.CLEARER)."""
     lid, page = BENCH_PAGES[994 % 5]
     img, truth = synth.photo(load_layout(lid), page, np.random.default_rng([11, 994]))
     read = _read(img)
-    assert not truth["board_p2_r1_c7"] and read.readings["board_p2_r1_c7"] == reader.EMPTY
+    assert not truth["board_p2_r1_c7"] and read.readings["board_p2_r1_c7"] == verdict.EMPTY
     assert _wrong(read, truth) == []
 
 
@@ -1320,7 +1332,7 @@ def _two_up(tmp_path, marked_cells, paper="a4", seed=7):
     img = np.asarray(Image.open(tmp_path / "page.png").convert("RGB")).copy()
     layout = load_layout("harvest-dice-normal")
     display = layout.document("en", None, ["sheet"]).pages[0]
-    cells = reader.grid_cells(layout, "sheet")
+    cells = grid_cells(layout, "sheet")
     rng = np.random.default_rng(seed)
     grid, truths = impose.grid(paper, 2), []
     for cell in range(2):
@@ -1345,7 +1357,7 @@ def test_a_page_of_two_sheets_reads_as_two_players_in_print_order(tmp_path, pape
     assert notes == []
     for read, truth in zip(reads, truths, strict=True):
         assert _wrong(read, truth) == []
-        assert sum(read.readings[f] == reader.UNSURE for f in truth) <= 0.03 * len(truth)
+        assert sum(read.readings[f] == verdict.UNSURE for f in truth) <= 0.03 * len(truth)
 
 
 def test_a_blank_sheet_beside_a_played_one_is_no_player(tmp_path):
@@ -1362,15 +1374,13 @@ def test_a_sheet_not_whole_beside_a_whole_one_is_named_not_read():
     a, _ = _photo("harvest-dice-normal", "sheet", 21, dpi=150)
     b, truth = _photo("harvest-dice-normal", "sheet", 22, dpi=150)
     cut = a[:, : a.shape[1] // 2]  # the other sheet half out of the picture: two of its marks
-    sheets, note = reader.find_sheets(reader.Photo("two.jpg", "two", _side_by_side(cut, b)))
+    sheets, note = find_sheets(Photo("two.jpg", "two", _side_by_side(cut, b)))
     assert len(sheets) == 1
     assert (
         note
         == "two.jpg: 2 scan marks of another sheet seen, but not all four: that sheet is not read; photograph it whole"
     )
-    assert (
-        _wrong(reader.read_photo(reader.Photo("two.jpg", "two", _side_by_side(cut, b)), None, sheets[0]), truth) == []
-    )
+    assert _wrong(reader.read_photo(Photo("two.jpg", "two", _side_by_side(cut, b)), None, sheets[0]), truth) == []
 
 
 def test_sheets_of_two_pages_in_one_picture_are_refused(tmp_path):
@@ -1389,8 +1399,8 @@ def test_four_sheets_in_two_rows_read_row_by_row():
     rng = np.random.default_rng(30)
     papers = [_photo("harvest-dice-normal", "sheet", 30 + k, dpi=100, share=0.5, photographed=False) for k in range(4)]
     img = np.vstack([np.hstack([papers[0][0], papers[1][0]]), np.hstack([papers[2][0], papers[3][0]])])
-    photo = reader.Photo("four.jpg", "four", synth.degrade(cv2, np, img, rng, 100))
-    sheets, note = reader.find_sheets(photo)
+    photo = Photo("four.jpg", "four", synth.degrade(cv2, np, img, rng, 100))
+    sheets, note = find_sheets(photo)
     assert note == "" and len(sheets) == 4
     for markers, (_, truth) in zip(sheets, papers, strict=True):
         assert _wrong(reader.read_photo(photo, None, markers), truth) == []
@@ -1400,38 +1410,38 @@ def test_decide_a_dot_pressed_in_the_box_is_a_mark():
     """A pencil dot: a little ink in the middle of the box, all of it held by the box and
     dark through. Photos 93 of `bench/scan_third.py --seed 1` and 16 of the probe's seed 2
     left 11 and 9 such dots unsure: too little ink to spread over the box or fill its middle."""
-    assert reader.decide(0.03, 0.21, core=0.032, held=0.03, middle=0.09) == reader.MARKED
-    assert reader.decide(0.045, 0.23, core=0.046, held=0.045, middle=0.13) == reader.MARKED
-    assert reader.decide(0.03, 0.21, core=0.032, held=0.02, middle=0.09) == reader.UNSURE  # not all held: a stray
-    assert reader.decide(0.044, 0.21, core=0.034, held=0.037, middle=0.12) == reader.UNSURE  # lighter: rubbed out
-    assert reader.decide(0.03, 0.21, core=0.032, held=0.03, middle=0.04) == reader.UNSURE  # beside the middle
-    assert reader.decide(0.015, 0.21, core=0.015, held=0.015, middle=0.09) == reader.UNSURE  # a speck
-    assert reader.decide(0.03, 0.21, core=0.032, held=0.03, middle=0.09, touching=True) == reader.UNSURE
-    assert reader.decide(0.03, 0.21, core=0.032, held=0.03, middle=0.09, like_print=True) == reader.UNSURE
+    assert verdict.decide(0.03, 0.21, core=0.032, held=0.03, middle=0.09) == verdict.MARKED
+    assert verdict.decide(0.045, 0.23, core=0.046, held=0.045, middle=0.13) == verdict.MARKED
+    assert verdict.decide(0.03, 0.21, core=0.032, held=0.02, middle=0.09) == verdict.UNSURE  # not all held: a stray
+    assert verdict.decide(0.044, 0.21, core=0.034, held=0.037, middle=0.12) == verdict.UNSURE  # lighter: rubbed out
+    assert verdict.decide(0.03, 0.21, core=0.032, held=0.03, middle=0.04) == verdict.UNSURE  # beside the middle
+    assert verdict.decide(0.015, 0.21, core=0.015, held=0.015, middle=0.09) == verdict.UNSURE  # a speck
+    assert verdict.decide(0.03, 0.21, core=0.032, held=0.03, middle=0.09, touching=True) == verdict.UNSURE
+    assert verdict.decide(0.03, 0.21, core=0.032, held=0.03, middle=0.09, like_print=True) == verdict.UNSURE
 
 
 def test_pencil_dots_in_tick_boxes_read_marked():
     """Dots pressed in the middle of Imperial Settlers tick boxes, on a rectified page,
     blurred as a phone's photo: marked; the boxes around them stay empty."""
     layout = load_layout("imperial-settlers")
-    display, blank = reader.blank_page(layout, "empire", None, "en")
+    display, blank = blank_page(layout, "empire", None, "en")
     boxes = [b for b in display.boxes() if b.kind == "check"]
     page = np.repeat(blank[..., None], 3, axis=2).copy()
     dotted = [b.field for b in boxes[::7]]
     for b in boxes[::7]:
-        centre = (round((b.x + b.w / 2) * reader.PPMM), round((b.y + b.h / 2) * reader.PPMM))
+        centre = (round((b.x + b.w / 2) * PPMM), round((b.y + b.h / 2) * PPMM))
         cv2.circle(page, centre, 5, (80, 80, 85), -1, cv2.LINE_AA)  # 1.2 mm across
     page = cv2.GaussianBlur(page, (0, 0), 1.5)
     _, readings, *_ = reader.read_boxes(page, blank, list(display.boxes()), set())
-    assert all(readings[f] == reader.MARKED for f in dotted)
-    assert all(readings[b.field] == reader.EMPTY for b in boxes if b.field not in dotted)
+    assert all(readings[f] == verdict.MARKED for f in dotted)
+    assert all(readings[b.field] == verdict.EMPTY for b in boxes if b.field not in dotted)
 
 
 def test_a_washed_out_photo_reads_no_box_empty():
     """Probe photo 21 of seed 4 (Harvest Dice at 219 dpi, over-exposed: its paper clipped
     white, its print mid-grey 135 of 255): 22 of its 29 soft-pencil marks are as white as
     the paper, invisible even to the eye, and read empty. Its print shows lighter than
-    WASHED of its paper (reader.washed_out): no box is read empty (5 marks read marked, the
+    WASHED of its paper (levels.washed_out): no box is read empty (5 marks read marked, the
     rest unsure), and a warning asks for a photo in less light."""
     read, truth, _ = _probe_run(4, 21)
     assert read.note == (
@@ -1439,8 +1449,8 @@ def test_a_washed_out_photo_reads_no_box_empty():
         "show where the paper is white, so no box there is read empty; photograph the sheet again in less light"
     )
     assert _wrong(read, truth) == []
-    assert reader.EMPTY not in read.readings.values()
-    assert sum(read.readings[f] == reader.MARKED for f, v in truth.items() if v) == 5
+    assert verdict.EMPTY not in read.readings.values()
+    assert sum(read.readings[f] == verdict.MARKED for f, v in truth.items() if v) == 5
 
 
 def test_a_washed_out_photo_reads_boxes_empty_where_its_paper_is_grey():
@@ -1449,7 +1459,7 @@ def test_a_washed_out_photo_reads_boxes_empty_where_its_paper_is_grey():
     lost on white paper, not on grey: the empty boxes on the left read unsure, those on the
     right empty (reader.CLIPPED)."""
     layout = load_layout("imperial-settlers")
-    display, blank = reader.blank_page(layout, "empire", None, "en")
+    display, blank = blank_page(layout, "empire", None, "en")
     boxes = [b for b in display.boxes() if b.kind == "check"]
     grey = 255 - (255 - blank.astype(np.float32)) * 0.45  # black print at 140, 0.55 of the paper
     middle = blank.shape[1] // 2
@@ -1457,11 +1467,11 @@ def test_a_washed_out_photo_reads_boxes_empty_where_its_paper_is_grey():
     page = np.repeat(np.round(grey).astype(np.uint8)[..., None], 3, axis=2)
     _, readings, *_, troubles = reader.read_boxes(page, blank, list(display.boxes()), set())
     assert troubles == ("washed",)
-    left = [b.field for b in boxes if (b.x + b.w + 3) * reader.PPMM < middle]
-    right = [b.field for b in boxes if (b.x - 3) * reader.PPMM > middle]
+    left = [b.field for b in boxes if (b.x + b.w + 3) * PPMM < middle]
+    right = [b.field for b in boxes if (b.x - 3) * PPMM > middle]
     assert len(left) > 20 and len(right) > 20
-    assert {readings[f] for f in left} == {reader.UNSURE}
-    assert {readings[f] for f in right} == {reader.EMPTY}
+    assert {readings[f] for f in left} == {verdict.UNSURE}
+    assert {readings[f] for f in right} == {verdict.EMPTY}
 
 
 def test_the_print_against_the_paper_tells_a_washed_out_photo():
@@ -1469,16 +1479,16 @@ def test_the_print_against_the_paper_tells_a_washed_out_photo():
     plain[50:60, :] = 1.0  # a printed line
     bare = plain == 0
     gray = np.where(plain > 0, 100, 250).astype(np.uint8)  # 0.4 of the paper: a photo as most are
-    assert not reader.washed_out(np, gray, plain, bare)
+    assert not levels.washed_out(np, gray, plain, bare)
     gray[plain > 0] = 130  # 0.52 of it: washed out
-    assert reader.washed_out(np, gray, plain, bare)
+    assert levels.washed_out(np, gray, plain, bare)
     # the fourth generator's photo 7 of seed 1, tone-mapped by the phone (HDR): its print
     # lifted to 0.51 of the paper, but the paper grey (183): every mark shows
     tone_mapped = np.where(plain > 0, 94, 183).astype(np.uint8)
-    assert not reader.washed_out(np, tone_mapped, plain, bare)
-    assert not reader.washed_out(np, gray, plain, np.zeros_like(bare))  # no bare paper: cannot tell
-    assert reader.decide(0.0, 0.0) == reader.EMPTY
-    assert reader.decide(0.0, 0.0, washed=True) == reader.UNSURE  # on a washed-out photo no box is empty
+    assert not levels.washed_out(np, tone_mapped, plain, bare)
+    assert not levels.washed_out(np, gray, plain, np.zeros_like(bare))  # no bare paper: cannot tell
+    assert verdict.decide(0.0, 0.0) == verdict.EMPTY
+    assert verdict.decide(0.0, 0.0, washed=True) == verdict.UNSURE  # on a washed-out photo no box is empty
 
 
 def test_on_a_noisy_photo_a_mistake_rubbed_out_is_no_mark():
@@ -1486,18 +1496,18 @@ def test_on_a_noisy_photo_a_mistake_rubbed_out_is_no_mark():
     rubbed out (and a smudge in pig_14) left grey smears over the raised ink threshold,
     spread, held and twice HIGH: read marked. Their dark core is 0.16-0.48 of their ink,
     the photo's true marks' 0.59 and more: on a noisy photo a mark must be dark through
-    (reader.THROUGH). No box is read wrong; the smears are unsure."""
+    (verdict.THROUGH). No box is read wrong; the smears are unsure."""
     read, truth, kinds = _probe_run(5, 57)
     assert read.note.startswith("alice.jpg: a dark, noisy photo")
     assert _wrong(read, truth) == []
     smeared = ["pig_5", "pig_12", "pig_19", "market_carrot_6", "market_salad_4", "market_salad_6"]
     assert all(kinds[f] == "erased/erased" and not truth[f] for f in smeared) and not truth["pig_14"]
-    assert all(read.readings[f] == reader.UNSURE for f in [*smeared, "pig_14"])
+    assert all(read.readings[f] == verdict.UNSURE for f in [*smeared, "pig_14"])
     smear = dict(faint=0.233, held=0.127, middle=0.233, long=0.21, noisy=True)
     slash = dict(faint=0.401, held=0.254, middle=0.401, long=0.67, noisy=True)
-    assert reader.decide(0.131, 0.93, core=0.054, **smear) == reader.UNSURE
-    assert reader.decide(0.27, 0.93, core=0.196, **slash) == reader.MARKED
-    assert reader.decide(0.27, 0.93, core=0.196, **{**slash, "noisy": False}) == reader.MARKED
+    assert verdict.decide(0.131, 0.93, core=0.054, **smear) == verdict.UNSURE
+    assert verdict.decide(0.27, 0.93, core=0.196, **slash) == verdict.MARKED
+    assert verdict.decide(0.27, 0.93, core=0.196, **{**slash, "noisy": False}) == verdict.MARKED
 
 
 def _printed(tmp_path, lid, page, options, seed=5, qr=True):
@@ -1519,7 +1529,7 @@ def _printed(tmp_path, lid, page, options, seed=5, qr=True):
     layout = load_layout(lid)
     display = layout.document("en", None, [page]).pages[0]
     at = placement(display, "a4")
-    cells = reader.grid_cells(layout, page)
+    cells = grid_cells(layout, page)
     rng = np.random.default_rng(seed)
     origin = (at.left * dpi / 25.4, at.top * dpi / 25.4)
     truth = synth.mark_boxes(cv2, img, display, cells, dpi / 25.4, origin, rng, 0.4)
@@ -1543,7 +1553,7 @@ def test_a_sheet_printed_toner_saving_is_read_against_its_grey_print(tmp_path, l
     read = _read(img)
     assert read.note == ""
     assert _wrong(read, truth) == []
-    assert sum(read.readings[f] == reader.UNSURE for f in truth) <= 0.03 * len(truth)
+    assert sum(read.readings[f] == verdict.UNSURE for f in truth) <= 0.03 * len(truth)
 
 
 def test_a_toner_saving_print_whose_qr_code_is_unread_is_known_grey_by_its_print(tmp_path):
@@ -1554,7 +1564,7 @@ def test_a_toner_saving_print_whose_qr_code_is_unread_is_known_grey_by_its_print
         "(en, printed toner-saving), whose version could not be checked: make sure it is"
     )
     assert _wrong(read, truth) == []
-    assert sum(read.readings[f] == reader.UNSURE for f in truth) <= 0.03 * len(truth)
+    assert sum(read.readings[f] == verdict.UNSURE for f in truth) <= 0.03 * len(truth)
 
 
 def _png_header(path, width: int, height: int) -> None:
@@ -1589,7 +1599,7 @@ def test_a_16_bit_grey_png_reads_as_its_8_bit_grey_levels(tmp_path):
     img, truth = _photo("harvest-dice-normal", "sheet", 3)
     grey = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
     Image.fromarray(grey.astype(np.uint16) * 257).save(tmp_path / "deep.png")
-    (photo,) = reader.load_photos(str(tmp_path / "deep.png"))
+    (photo,) = load_photos(str(tmp_path / "deep.png"))
     assert (photo.rgb == np.dstack([grey] * 3)).all()
     assert _wrong(reader.read_photo(photo), truth) == []  # (a garden cell's vegetable unknown in grey: '?')
 
@@ -1626,7 +1636,7 @@ def test_a_square_matched_off_its_neighbours_is_dropped_before_the_gaps_are_fill
     read marked, a printed column line through its middle. A shift 2 mm or more from the
     median of four known neighbours or more is dropped; a curl's steep but smooth change
     (2 mm from one square to the next at a corner, 1.5 mm beside it) is kept."""
-    mm = reader.PPMM / 2  # the shifts are in half-resolution pixels
+    mm = PPMM / 2  # the shifts are in half-resolution pixels
     rows, cols = 6, 6
     i, j = np.mgrid[0:rows, 0:cols].astype(np.float32)
     shift = np.dstack([0.2 * j * mm, (0.1 * i - 0.05 * (j - 2.5) ** 2) * mm]).astype(np.float32)
@@ -1635,7 +1645,7 @@ def test_a_square_matched_off_its_neighbours_is_dropped_before_the_gaps_are_fill
     shift[0, 0, 1] += 1.5 * mm
     shift[3, 4] += (3.0 * mm, 0.0)  # a wrong match
     shift[2, 5] = np.nan  # a plain square
-    out = reader._outliers(np, shift, reader.ODD * mm)
+    out = printed._outliers(np, shift, printed.ODD * mm)
     dropped = {(int(a), int(b)) for a, b in zip(*np.nonzero(np.isnan(out[..., 0]) & ~np.isnan(shift[..., 0])))}
     assert dropped == {(3, 4)}
 
@@ -1644,10 +1654,10 @@ def test_no_shift_known_is_no_shift():
     """`_fill` grows the known shifts into the gaps; with none known (every square's match
     dropped as a wrong one) it would grow forever: the page is then not moved."""
     gaps = np.full((3, 4, 2), np.nan, np.float32)
-    assert (reader._fill(cv2, np, gaps) == 0).all()
+    assert (printed._fill(cv2, np, gaps) == 0).all()
     one = gaps.copy()
     one[1, 2] = (4.0, -2.0)
-    assert (reader._fill(cv2, np, one) == (4.0, -2.0)).all()
+    assert (printed._fill(cv2, np, one) == (4.0, -2.0)).all()
 
 
 def test_a_square_at_the_page_edge_is_looked_for_on_both_sides(monkeypatch):
@@ -1659,18 +1669,18 @@ def test_a_square_at_the_page_edge_is_looked_for_on_both_sides(monkeypatch):
     as ink). `align` now gets REACH mm of the photo around the page. Here the page moved
     1.2 mm left and 0.8 mm up: the squares of the first row and column that hold print
     are found there too (before, none was), and the page is put back."""
-    display, blank = reader.blank_page(load_layout("imperial-settlers"), "village", None, "en")
-    m = round(reader.REACH * reader.PPMM)
+    display, blank = blank_page(load_layout("imperial-settlers"), "village", None, "en")
+    m = round(printed.REACH * PPMM)
     around = cv2.copyMakeBorder(blank, m, m, m, m, cv2.BORDER_CONSTANT, value=255)
-    dx, dy = -1.2 * reader.PPMM, -0.8 * reader.PPMM
+    dx, dy = -1.2 * PPMM, -0.8 * PPMM
     around = cv2.warpAffine(around, np.float32([[1, 0, dx], [0, 1, dy]]), around.shape[::-1], borderValue=255)
     seen = {}
-    real = reader._outliers
+    real = printed._outliers
     monkeypatch.setattr(
-        reader, "_outliers", lambda np_, shift, limit: seen.setdefault("shift", real(np_, shift, limit))
+        printed, "_outliers", lambda np_, shift, limit: seen.setdefault("shift", real(np_, shift, limit))
     )
-    page = reader.align(cv2, np, cv2.cvtColor(around, cv2.COLOR_GRAY2RGB), blank)
-    shift = seen["shift"] * 2 / reader.PPMM  # mm
+    page = printed.align(cv2, np, cv2.cvtColor(around, cv2.COLOR_GRAY2RGB), blank)
+    shift = seen["shift"] * 2 / PPMM  # mm
     edges = np.concatenate([shift[0], shift[1:, 0]])
     right = np.hypot(*(edges - (-1.2, -0.8)).T) < 0.15
     assert right.sum() >= 0.8 * len(edges)
@@ -1692,8 +1702,8 @@ def test_a_circle_in_or_round_a_box_is_a_mark_and_a_light_one_round_it_unsure():
     (LIGHT_RING: three light circles read empty on the fourth's 105 photos), leaves the box
     unsure, not empty. Here on a rectified page."""
     layout = load_layout("imperial-settlers")
-    display, blank = reader.blank_page(layout, "empire", None, "en")
-    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "empire")
+    display, blank = blank_page(layout, "empire", None, "en")
+    boxes, cells = list(display.boxes()), grid_cells(layout, "empire")
     page = np.repeat(blank[..., None], 3, axis=2)
 
     def ring(field, r, colour=(70, 70, 80)):
@@ -1705,20 +1715,20 @@ def test_a_circle_in_or_round_a_box_is_a_mark_and_a_light_one_round_it_unsure():
     ring("granaries_3", 6.2, (228, 228, 228))  # lighter still: a trace, no ink (LIGHT_RING)
     ring("walls_3", 6.2, (238, 238, 238))  # a trace lighter than that is the paper's
     _, readings, *_ = reader.read_boxes(page, blank, boxes, cells)
-    assert readings["houses_6"] == reader.MARKED
-    assert readings["houses_3"] == reader.MARKED
-    assert readings["fields_3"] == reader.UNSURE
-    assert readings["granaries_3"] == reader.UNSURE
-    unread = [f for f, r in readings.items() if r != reader.EMPTY]
+    assert readings["houses_6"] == verdict.MARKED
+    assert readings["houses_3"] == verdict.MARKED
+    assert readings["fields_3"] == verdict.UNSURE
+    assert readings["granaries_3"] == verdict.UNSURE
+    unread = [f for f, r in readings.items() if r != verdict.EMPTY]
     assert unread == ["houses_3", "houses_6", "granaries_3", "fields_3"]
     ink = np.zeros((200, 200), np.uint8)
     box = type("B", (), dict(x=5.0, y=5.0, w=8.0, h=8.0))()  # mm: its centre at (72, 72) px
     tick = cv2.polylines(ink.copy(), [np.int32([(52, 72), (66, 90), (94, 50)])], False, 1, 3).astype(bool)
-    assert reader.round_inside(np, tick, box, (0, 0)) < 0.5
+    assert rings.round_inside(np, tick, box, (0, 0)) < 0.5
     out = tick.copy()
     out[50:94, 50:94] = False  # round_outside is given the ink out of the boxes' insides
-    assert reader.round_outside(np, out, box, (0, 0)) < 0.15
-    assert reader.round_inside(np, cv2.circle(ink.copy(), (72, 72), 26, 1, 3).astype(bool), box, (0, 0)) == 1.0
+    assert rings.round_outside(np, out, box, (0, 0)) < 0.15
+    assert rings.round_inside(np, cv2.circle(ink.copy(), (72, 72), 26, 1, 3).astype(bool), box, (0, 0)) == 1.0
 
 
 def test_rings_on_a_photo_that_shows_every_printed_ring_are_measured_against_the_lower_quartile():
@@ -1732,24 +1742,24 @@ def test_rings_on_a_photo_that_shows_every_printed_ring_are_measured_against_the
     circle, whatever the other boxes show: at the end of a game every pig bonus box may be
     circled (see the next test)."""
     layout = load_layout("harvest-dice-normal")
-    display, blank = reader.blank_page(layout, "sheet", None, "en")
-    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "sheet")
+    display, blank = blank_page(layout, "sheet", None, "en")
+    boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
     spans = {f"pig_bonus{n}": 160 for n in range(1, 8)} | {"pig_bonus1": 60, "pig_bonus6": 310}
 
     def read(light: bool):
         page = np.repeat(blank[..., None], 3, axis=2).copy()
         for b in (b for b in boxes if b.field in spans):
-            centre = (round((b.x + b.w / 2) * reader.PPMM), round((b.y + b.h / 2) * reader.PPMM))
-            r = round(b.w / 2 * reader.PPMM)
+            centre = (round((b.x + b.w / 2) * PPMM), round((b.y + b.h / 2) * PPMM))
+            r = round(b.w / 2 * PPMM)
             if light:
                 cv2.circle(page, centre, r, (226, 226, 226), 5)
             cv2.ellipse(page, centre, (r, r), 0, 0, spans[b.field], (60, 60, 70), 3)
         return reader.read_boxes(page, blank, boxes, cells)[1]
 
     readings = read(light=False)
-    assert [f for f, r in readings.items() if r != reader.EMPTY] == ["pig_bonus6"]
-    assert readings["pig_bonus6"] == reader.MARKED
-    assert [f for f, r in read(light=True).items() if r != reader.EMPTY] == ["pig_bonus6"]
+    assert [f for f, r in readings.items() if r != verdict.EMPTY] == ["pig_bonus6"]
+    assert readings["pig_bonus6"] == verdict.MARKED
+    assert [f for f, r in read(light=True).items() if r != verdict.EMPTY] == ["pig_bonus6"]
 
 
 def test_every_round_box_circled_reads_marked_and_every_square_one_unsure():
@@ -1764,24 +1774,24 @@ def test_every_round_box_circled_reads_marked_and_every_square_one_unsure():
     empty. Here on rectified pages, in pencil."""
     for lid, page_id in (("harvest-dice-advanced", "sheet"), ("imperial-settlers-advanced", "village")):
         layout = load_layout(lid)
-        display, blank = reader.blank_page(layout, page_id, None, "en")
-        boxes, cells = list(display.boxes()), reader.grid_cells(layout, page_id)
+        display, blank = blank_page(layout, page_id, None, "en")
+        boxes, cells = list(display.boxes()), grid_cells(layout, page_id)
         page = np.repeat(blank[..., None], 3, axis=2).copy()
         rounds = [b for b in boxes if b.kind == "round"]
         for b in rounds:
             _ring(page, b, b.w / 2 + 0.8, (90, 90, 96), 4)
         readings = reader.read_boxes(page, blank, boxes, cells)[1]
-        assert len(rounds) in (7, 11) and all(readings[b.field] == reader.MARKED for b in rounds)
-        assert all(r == reader.EMPTY for f, r in readings.items() if f not in {b.field for b in rounds})
+        assert len(rounds) in (7, 11) and all(readings[b.field] == verdict.MARKED for b in rounds)
+        assert all(r == verdict.EMPTY for f, r in readings.items() if f not in {b.field for b in rounds})
     layout = load_layout("harvest-dice-normal")
-    display, blank = reader.blank_page(layout, "sheet", None, "en")
-    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "sheet")
+    display, blank = blank_page(layout, "sheet", None, "en")
+    boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
     page = np.repeat(blank[..., None], 3, axis=2).copy()
     squares = [b for b in boxes if b.kind == "check"]  # the pig and market boxes
     for b in squares:
         _ring(page, b, b.w / 2 + 1.0, (90, 90, 96), 4)
     readings = reader.read_boxes(page, blank, boxes, cells)[1]
-    assert len(squares) > 40 and all(readings[b.field] != reader.EMPTY for b in squares)
+    assert len(squares) > 40 and all(readings[b.field] != verdict.EMPTY for b in squares)
 
 
 def test_a_printed_ring_showing_darker_than_on_the_blank_page_is_no_circle():
@@ -1789,51 +1799,51 @@ def test_a_printed_ring_showing_darker_than_on_the_blank_page_is_no_circle():
     an empty colony step, '2', black: 0.93 where the blank page has 0.70, so its darkness
     over the blank's was a mark's dark core all the way round the box, more than round the
     page's other steps, and the step read circled (marked). A circle drawn round a round box
-    is followed along its ring off the print itself (`reader.ringed`: a hand-drawn circle
+    is followed along its ring off the print itself (`rings.ringed`: a hand-drawn circle
     leaves the printed line somewhere round it; where it runs under the print, `traced`
     counts the gaps). A trace along the ring, the print's own, still leaves such a box
     unsure (LIGHT_RING: the page's other rings show none). Here on a rectified page: one pig
     bonus box's printed ring black, then a ballpoint circle 0.5 mm outside another's."""
     layout = load_layout("harvest-dice-normal")
-    display, blank = reader.blank_page(layout, "sheet", None, "en")
-    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "sheet")
+    display, blank = blank_page(layout, "sheet", None, "en")
+    boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
     page = np.repeat(blank[..., None], 3, axis=2).copy()
     box = next(b for b in boxes if b.field == "pig_bonus3")
-    x0, y0 = (round((v - 1.5) * reader.PPMM) for v in (box.x, box.y))
-    x1, y1 = (round((v + d + 1.5) * reader.PPMM) for v, d in ((box.x, box.w), (box.y, box.h)))
-    yy, xx = np.mgrid[y0:y1, x0:x1] / reader.PPMM
+    x0, y0 = (round((v - 1.5) * PPMM) for v in (box.x, box.y))
+    x1, y1 = (round((v + d + 1.5) * PPMM) for v, d in ((box.x, box.w), (box.y, box.h)))
+    yy, xx = np.mgrid[y0:y1, x0:x1] / PPMM
     r = np.hypot(xx - box.x - box.w / 2, yy - box.y - box.h / 2)
     ring = (blank[y0:y1, x0:x1] < 255 * 0.7) & (abs(r - box.w / 2) < 1.0)  # its printed ring, grey shown black
     page[y0:y1, x0:x1][ring] = 20
     assert (blank[y0:y1, x0:x1][ring] > 60).mean() > 0.5  # (the ring is grey on the blank page)
     readings = reader.read_boxes(page, blank, boxes, cells)[1]
-    assert {f: r for f, r in readings.items() if r != reader.EMPTY} == {"pig_bonus3": reader.UNSURE}
+    assert {f: r for f, r in readings.items() if r != verdict.EMPTY} == {"pig_bonus3": verdict.UNSURE}
     _ring(page, next(b for b in boxes if b.field == "pig_bonus6"), box.w / 2 + 0.5, (40, 60, 160), 3)
     readings = reader.read_boxes(page, blank, boxes, cells)[1]
-    assert {f: r for f, r in readings.items() if r != reader.EMPTY} == {
-        "pig_bonus3": reader.UNSURE,
-        "pig_bonus6": reader.MARKED,
+    assert {f: r for f, r in readings.items() if r != verdict.EMPTY} == {
+        "pig_bonus3": verdict.UNSURE,
+        "pig_bonus6": verdict.MARKED,
     }
 
 
 def test_a_thin_circle_drawn_on_a_round_box_s_printed_ring_is_a_mark():
     """The eighth generator's seed 2 photo 13: a thin ballpoint circle drawn round a colony
     step ('2', a rounded square) ran on its printed border at the middle of each side, inside
-    its corners elsewhere, and the step read empty. Followed off the print (`reader.ringed`),
+    its corners elsewhere, and the step read empty. Followed off the print (`rings.ringed`),
     it showed in runs of 2-6 sectors of 36, hidden 2-6 at a time: half the way round. Where
     a stroke along the ring runs under the print for a short way between two of its runs, it
     is followed there (HIDDEN_ARC); two arcs along the ring with gaps longer than that (the
     circles round the boxes beside it) are not joined. Here on a rectified page, a circle in
     grey 100 (the ring is printed in grey 77), 0.25 mm wide, 0.1 mm outside it; then on masks."""
     layout = load_layout("imperial-settlers-advanced")
-    display, blank = reader.blank_page(layout, "village", None, "en")
-    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "village")
+    display, blank = blank_page(layout, "village", None, "en")
+    boxes, cells = list(display.boxes()), grid_cells(layout, "village")
     page = np.repeat(blank[..., None], 3, axis=2).copy()
     box = next(b for b in boxes if b.field == "mill_colony_2")
-    centre = (round((box.x + box.w / 2) * reader.PPMM), round((box.y + box.h / 2) * reader.PPMM))
-    cv2.circle(page, centre, round((box.w / 2 + 0.1) * reader.PPMM), (100, 100, 100), 2, cv2.LINE_AA)
+    centre = (round((box.x + box.w / 2) * PPMM), round((box.y + box.h / 2) * PPMM))
+    cv2.circle(page, centre, round((box.w / 2 + 0.1) * PPMM), (100, 100, 100), 2, cv2.LINE_AA)
     readings = reader.read_boxes(page, blank, boxes, cells)[1]
-    assert {f: r for f, r in readings.items() if r != reader.EMPTY} == {"mill_colony_2": reader.MARKED}
+    assert {f: r for f, r in readings.items() if r != verdict.EMPTY} == {"mill_colony_2": verdict.MARKED}
     ring = type("B", (), dict(x=5.0, y=5.0, w=8.0, h=8.0))()  # mm: its centre at (72, 72) px
     line = cv2.circle(np.zeros((200, 200), np.uint8), (72, 72), 36, 1, 3).astype(bool)
 
@@ -1844,12 +1854,12 @@ def test_a_thin_circle_drawn_on_a_round_box_s_printed_ring_is_a_mark():
         return ink.astype(bool)
 
     hidden_50 = arcs((25, 65), (115, 155), (205, 245), (295, 335))  # under the print for 50° four times
-    assert reader.ringed(np, hidden_50, ring, (0, 0)) < 0.6
-    assert reader.ringed(np, hidden_50, ring, (0, 0), line) == 1.0
+    assert rings.ringed(np, hidden_50, ring, (0, 0)) < 0.6
+    assert rings.ringed(np, hidden_50, ring, (0, 0), line) == 1.0
     beside = arcs((50, 130), (230, 310))  # two arcs 100° apart
-    assert reader.ringed(np, beside, ring, (0, 0), line) == reader.ringed(np, beside, ring, (0, 0)) < 0.7
+    assert rings.ringed(np, beside, ring, (0, 0), line) == rings.ringed(np, beside, ring, (0, 0)) < 0.7
     specks = arcs(*((a, a + 4) for a in range(0, 360, 45)))  # single sectors all round
-    assert reader.ringed(np, specks, ring, (0, 0), line) == reader.ringed(np, specks, ring, (0, 0)) < 0.3
+    assert rings.ringed(np, specks, ring, (0, 0), line) == rings.ringed(np, specks, ring, (0, 0)) < 0.3
 
 
 def test_a_pale_colour_pencil_letter_in_a_garden_cell_is_no_empty_cell():
@@ -1860,18 +1870,18 @@ def test_a_pale_colour_pencil_letter_in_a_garden_cell_is_no_empty_cell():
     and the cell is unsure. Here on a rectified page with noise (grey level 4), a pale green
     'S' 0.4 mm wide in one cell: no other box is anything but empty."""
     layout = load_layout("harvest-dice-advanced")
-    display, blank = reader.blank_page(layout, "sheet", None, "en")
-    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "sheet")
+    display, blank = blank_page(layout, "sheet", None, "en")
+    boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
     b = next(b for b in boxes if b.field == "garden_r2_c3")
     shape = np.array([[0.7, 0.25], [0.3, 0.3], [0.35, 0.5], [0.65, 0.5], [0.7, 0.72], [0.3, 0.75]])
-    points = np.round((shape * [b.w, b.h] + [b.x, b.y]) * reader.PPMM * 16).astype(np.int32)
+    points = np.round((shape * [b.w, b.h] + [b.x, b.y]) * PPMM * 16).astype(np.int32)
     stroke = cv2.polylines(np.zeros(blank.shape, np.uint8), [points], False, 255, 3, cv2.LINE_AA, 4)
     share = stroke.astype(np.float32)[..., None] / 255
     page = np.repeat(blank[..., None], 3, axis=2).astype(np.float32)
     page = page * (1 - share) + page * np.array([238, 246, 242], np.float32) / 255 * share
     page += np.random.default_rng(1).normal(0, 4, blank.shape)[..., None]
     readings = reader.read_boxes(np.clip(page, 0, 255).astype(np.uint8), blank, boxes, cells)[1]
-    assert {f: r for f, r in readings.items() if r != reader.EMPTY} == {"garden_r2_c3": reader.UNSURE}
+    assert {f: r for f, r in readings.items() if r != verdict.EMPTY} == {"garden_r2_c3": verdict.UNSURE}
 
 
 def test_a_soft_shadow_round_a_thin_line_is_no_light_stroke():
@@ -1883,11 +1893,11 @@ def test_a_soft_shadow_round_a_thin_line_is_no_light_stroke():
     shadow, or a fold's band, with a line in it (WASH): unsure. A light scribble whose trace
     fills the middle spreads its ink; so does a fill."""
     cell = dict(middle=0.679, long=0.0)
-    assert reader.decide(0.027, 0.072, 0.118, 0.679, 0.0, **cell) == reader.UNSURE
-    assert reader.decide(0.017, 0.043, 0.048, 0.875, 0.0, middle=0.875) == reader.UNSURE
-    assert reader.decide(0.027, 0.25, 0.118, 0.679, 0.0, **cell) == reader.MARKED  # spreading
-    assert reader.decide(0.027, 0.072, 0.118, 0.679, 0.06, **cell) == reader.MARKED  # held
-    assert reader.decide(0.027, 0.072, 0.118, 0.3, 0.0, middle=0.3) == reader.MARKED  # a dash across
+    assert verdict.decide(0.027, 0.072, 0.118, 0.679, 0.0, **cell) == verdict.UNSURE
+    assert verdict.decide(0.017, 0.043, 0.048, 0.875, 0.0, middle=0.875) == verdict.UNSURE
+    assert verdict.decide(0.027, 0.25, 0.118, 0.679, 0.0, **cell) == verdict.MARKED  # spreading
+    assert verdict.decide(0.027, 0.072, 0.118, 0.679, 0.06, **cell) == verdict.MARKED  # held
+    assert verdict.decide(0.027, 0.072, 0.118, 0.3, 0.0, middle=0.3) == verdict.MARKED  # a dash across
 
 
 def test_a_light_slash_across_a_box_over_its_icon_is_marked():
@@ -1898,25 +1908,22 @@ def test_a_light_slash_across_a_box_over_its_icon_is_marked():
     (ACROSS) is marked; the same stroke along one edge (straying in from the next box) is
     not. Here on a rectified page, a 0.375 mm line of grey 185, blurred."""
     layout = load_layout("imperial-settlers")
-    display, blank = reader.blank_page(layout, "empire", None, "en")
-    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "empire")
+    display, blank = blank_page(layout, "empire", None, "en")
+    boxes, cells = list(display.boxes()), grid_cells(layout, "empire")
     page = np.repeat(blank[..., None], 3, axis=2).copy()
 
     def line(field, x0, y0, x1, y1):  # from (x0, y0) to (x1, y1): shares of the box's width, height
         b = next(b for b in boxes if b.field == field)
-        ends = [
-            (round((b.x + x * b.w) * reader.PPMM), round((b.y + y * b.h) * reader.PPMM))
-            for x, y in ((x0, y0), (x1, y1))
-        ]
+        ends = [(round((b.x + x * b.w) * PPMM), round((b.y + y * b.h) * PPMM)) for x, y in ((x0, y0), (x1, y1))]
         cv2.line(page, *ends, (185, 185, 185), 3, cv2.LINE_AA)
 
     line("walls_6", 0.08, 0.92, 0.92, 0.08)
     line("houses_6", 0.08, 0.8, 0.92, 0.8)
     page = cv2.GaussianBlur(page, (0, 0), 1.0)
     _, readings, scores, *_ = reader.read_boxes(page, blank, boxes, cells)
-    assert readings["walls_6"] == reader.MARKED and scores["walls_6"] < reader.HIGH
-    assert readings["houses_6"] != reader.MARKED
-    assert [f for f, r in readings.items() if r != reader.EMPTY] == ["walls_6", "houses_6"]
+    assert readings["walls_6"] == verdict.MARKED and scores["walls_6"] < strokes.HIGH
+    assert readings["houses_6"] != verdict.MARKED
+    assert [f for f, r in readings.items() if r != verdict.EMPTY] == ["walls_6", "houses_6"]
 
 
 def test_light_checks_over_printed_icons_unlike_their_siblings_are_marked():
@@ -1930,19 +1937,19 @@ def test_light_checks_over_printed_icons_unlike_their_siblings_are_marked():
     read, truth, kinds = _probe_run(3, 58)
     over = ["walls_8", "houses_7", "bridges_1", "bridges_11", "fields_8", "fields_10"]
     assert all(kinds[f] == "soft-pencil/big-check" for f in over)
-    assert all(read.readings[f] == reader.MARKED and read.scores[f] < reader.HIGH for f in over)
-    assert sum(r == reader.UNSURE for r in read.readings.values()) == 5  # 13, then 7 before
+    assert all(read.readings[f] == verdict.MARKED and read.scores[f] < strokes.HIGH for f in over)
+    assert sum(r == verdict.UNSURE for r in read.readings.values()) == 5  # 13, then 7 before
     assert _wrong(read, truth) == []
 
 
 def test_decide_a_light_stroke_unlike_its_siblings_is_a_mark():
-    assert reader.decide(0.02, 0.2, 0.03, unlike=0.1) == reader.MARKED
-    assert reader.decide(0.02, 0.2, 0.03, unlike=0.05) == reader.UNSURE
-    assert reader.decide(0.02, 0.2, 0.01, unlike=0.1) == reader.UNSURE  # no dark core: a wash
-    assert reader.decide(0.02, 0.2, 0.03, like_print=True, unlike=0.1) == reader.UNSURE
+    assert verdict.decide(0.02, 0.2, 0.03, unlike=0.1) == verdict.MARKED
+    assert verdict.decide(0.02, 0.2, 0.03, unlike=0.05) == verdict.UNSURE
+    assert verdict.decide(0.02, 0.2, 0.01, unlike=0.1) == verdict.UNSURE  # no dark core: a wash
+    assert verdict.decide(0.02, 0.2, 0.03, like_print=True, unlike=0.1) == verdict.UNSURE
     # with more ink than HIGH, unlike its siblings is no mark: a neighbour's felt-tip cross
     # straying in (fourth seed 3 photo 5)
-    assert reader.decide(0.051, 0.326, 0.055, middle=0.056, long=0.203, unlike=0.084) == reader.UNSURE
+    assert verdict.decide(0.051, 0.326, 0.055, middle=0.056, long=0.203, unlike=0.084) == verdict.UNSURE
 
 
 def _pale_reads(lid, page_id, field, draw):
@@ -1950,8 +1957,8 @@ def _pale_reads(lid, page_id, field, draw):
     box (`draw(page, box)`, in grey 240: 6% darker than the paper), blurred: clean, made
     noisy, and the noisy page without the stroke; and the box's ink score, clean."""
     layout = load_layout(lid)
-    display, blank = reader.blank_page(layout, page_id, None, "en")
-    boxes, cells = list(display.boxes()), reader.grid_cells(layout, page_id)
+    display, blank = blank_page(layout, page_id, None, "en")
+    boxes, cells = list(display.boxes()), grid_cells(layout, page_id)
     plain = np.repeat(blank[..., None], 3, axis=2)
     page = plain.copy()
     draw(page, next(b for b in boxes if b.field == field))
@@ -1965,7 +1972,7 @@ def _pale_reads(lid, page_id, field, draw):
 
 
 def _not_empty(readings):
-    return [f for f, r in readings.items() if r != reader.EMPTY]
+    return [f for f, r in readings.items() if r != verdict.EMPTY]
 
 
 def test_a_pale_tick_on_a_clean_photo_is_never_read_empty():
@@ -1979,11 +1986,11 @@ def test_a_pale_tick_on_a_clean_photo_is_never_read_empty():
 
     def tick(page, b):
         at = [(0.25, 0.55), (0.42, 0.75), (0.78, 0.25)]
-        points = np.int32([((b.x + fx * b.w) * reader.PPMM, (b.y + fy * b.h) * reader.PPMM) for fx, fy in at])
+        points = np.int32([((b.x + fx * b.w) * PPMM, (b.y + fy * b.h) * PPMM) for fx, fy in at])
         cv2.polylines(page, [points], False, (240,) * 3, 2)
 
     clean, noisy, speckled, score = _pale_reads("harvest-dice-normal", "sheet", "pig_12", tick)
-    assert score == 0.0 and clean["pig_12"] == reader.UNSURE
+    assert score == 0.0 and clean["pig_12"] == verdict.UNSURE
     assert _not_empty(clean) == _not_empty(noisy) == ["pig_12"]
     assert _not_empty(speckled) == []
 
@@ -1996,11 +2003,11 @@ def test_a_pale_circle_round_a_round_box_is_never_read_empty():
     wider than the printed ring, blurred, on a clean page and on the page made noisy."""
 
     def circle(page, b):
-        centre = (round((b.x + b.w / 2) * reader.PPMM), round((b.y + b.h / 2) * reader.PPMM))
-        cv2.circle(page, centre, round(b.w / 2 * 1.35 * reader.PPMM), (240,) * 3, 2)
+        centre = (round((b.x + b.w / 2) * PPMM), round((b.y + b.h / 2) * PPMM))
+        cv2.circle(page, centre, round(b.w / 2 * 1.35 * PPMM), (240,) * 3, 2)
 
     clean, noisy, speckled, score = _pale_reads("harvest-dice-advanced", "sheet", "pig_bonus1", circle)
-    assert score == 0.0 and clean["pig_bonus1"] == reader.UNSURE
+    assert score == 0.0 and clean["pig_bonus1"] == verdict.UNSURE
     assert _not_empty(clean) == _not_empty(noisy) == ["pig_bonus1"]
     assert _not_empty(speckled) == []
 
@@ -2008,16 +2015,16 @@ def test_a_pale_circle_round_a_round_box_is_never_read_empty():
 def test_pale_strokes_are_long_pieces_over_the_photos_own_level():
     line = np.zeros((40, 40), np.uint8)
     cv2.line(line, (5, 30), (30, 8), 20, 2)
-    assert 0.6 < reader.pale_stroke(cv2, np, line, 10) < 0.7  # its bounding box's diagonal over the inside's
-    assert reader.pale_stroke(cv2, np, line, 25) == 0.0  # under the level
+    assert 0.6 < strokes.pale_stroke(cv2, np, line, 10) < 0.7  # its bounding box's diagonal over the inside's
+    assert strokes.pale_stroke(cv2, np, line, 25) == 0.0  # under the level
     specks = np.zeros((40, 40), np.uint8)
     specks[::6, ::6] = 30  # a noisy photo's: many, each under PALE[3] pixels
-    assert reader.pale_stroke(cv2, np, specks, 10) == 0.0
+    assert strokes.pale_stroke(cv2, np, specks, 10) == 0.0
     hidden = np.zeros((40, 40), bool)
-    assert reader.pale_level(np, [specks, line], [hidden, hidden]) == 25.0  # the median of their 99th percentiles
-    assert reader.decide(0.0, 0.0, faint=0.0, pale=0.3) == reader.UNSURE
-    assert reader.decide(0.0, 0.0, faint=0.0, pale=0.16) == reader.UNSURE  # a light tick mostly hidden by an icon
-    assert reader.decide(0.0, 0.0, faint=0.0, pale=0.12) == reader.EMPTY
+    assert levels.pale_level(np, [specks, line], [hidden, hidden]) == 25.0  # the median of their 99th percentiles
+    assert verdict.decide(0.0, 0.0, faint=0.0, pale=0.3) == verdict.UNSURE
+    assert verdict.decide(0.0, 0.0, faint=0.0, pale=0.16) == verdict.UNSURE  # a light tick mostly hidden by an icon
+    assert verdict.decide(0.0, 0.0, faint=0.0, pale=0.12) == verdict.EMPTY
 
 
 def test_a_box_shaded_grey_is_marked():
@@ -2028,28 +2035,26 @@ def test_a_box_shaded_grey_is_marked():
     than the paper) read empty. The same grey over the box and 3 mm round it (a stain, a
     shadow) is no mark. Here on a rectified page."""
     layout = load_layout("imperial-settlers")
-    display, blank = reader.blank_page(layout, "empire", None, "en")
-    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "empire")
+    display, blank = blank_page(layout, "empire", None, "en")
+    boxes, cells = list(display.boxes()), grid_cells(layout, "empire")
     b = next(b for b in boxes if b.field == "fields_4")
 
     def shaded(margin):  # fields_4 and `margin` mm round it (negative: inside its border)
         page = np.repeat(blank[..., None], 3, axis=2).copy()
-        x, y, w, h = (round(v * reader.PPMM) for v in (b.x - margin, b.y - margin, b.w + 2 * margin, b.h + 2 * margin))
+        x, y, w, h = (round(v * PPMM) for v in (b.x - margin, b.y - margin, b.w + 2 * margin, b.h + 2 * margin))
         page[y : y + h, x : x + w] = np.minimum(page[y : y + h, x : x + w], np.uint8(195))
         return reader.read_boxes(page, blank, boxes, cells)[1]
 
     readings = shaded(-0.5)
-    assert [f for f, r in readings.items() if r != reader.EMPTY] == ["fields_4"]
-    assert readings["fields_4"] == reader.MARKED
-    assert shaded(3.0)["fields_4"] != reader.MARKED
+    assert [f for f, r in readings.items() if r != verdict.EMPTY] == ["fields_4"]
+    assert readings["fields_4"] == verdict.MARKED
+    assert shaded(3.0)["fields_4"] != verdict.MARKED
 
 
 def _highlight(page, box, margin: float) -> None:
     """A yellow highlighter over `box` and `margin` mm round it (negative: inside its border),
     on a rectified page (RGB, PPMM)."""
-    x, y, w, h = (
-        round(v * reader.PPMM) for v in (box.x - margin, box.y - margin, box.w + 2 * margin, box.h + 2 * margin)
-    )
+    x, y, w, h = (round(v * PPMM) for v in (box.x - margin, box.y - margin, box.w + 2 * margin, box.h + 2 * margin))
     page[y : y + h, x : x + w] = np.minimum(page[y : y + h, x : x + w], np.uint8((250, 240, 90)))
 
 
@@ -2063,8 +2068,8 @@ def test_a_box_coloured_with_a_highlighter_is_marked():
     tinted all over (a colour cast the white balance left) stays empty. Here on a rectified
     page."""
     layout = load_layout("imperial-settlers")
-    display, blank = reader.blank_page(layout, "empire", None, "en")
-    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "empire")
+    display, blank = blank_page(layout, "empire", None, "en")
+    boxes, cells = list(display.boxes()), grid_cells(layout, "empire")
 
     def read(page):
         return reader.read_boxes(page, blank, boxes, cells)[1]
@@ -2075,24 +2080,24 @@ def test_a_box_coloured_with_a_highlighter_is_marked():
         return read(page)
 
     b = next(b for b in boxes if b.field == "houses_6")
-    for margin, reading in ((-0.8, reader.MARKED), (0.6, reader.MARKED), (2.0, reader.UNSURE)):
+    for margin, reading in ((-0.8, verdict.MARKED), (0.6, verdict.MARKED), (2.0, verdict.UNSURE)):
         readings = coloured(margin)
         assert readings["houses_6"] == reading, margin
-        assert [f for f, r in readings.items() if r != reader.EMPTY] == ["houses_6"]
+        assert [f for f, r in readings.items() if r != verdict.EMPTY] == ["houses_6"]
     # a stain reaching 1.8 mm into the next box: both unsure
-    assert {f: r for f, r in coloured(3.0).items() if r != reader.EMPTY} == dict.fromkeys(
-        ["houses_6", "houses_7"], reader.UNSURE
+    assert {f: r for f, r in coloured(3.0).items() if r != verdict.EMPTY} == dict.fromkeys(
+        ["houses_6", "houses_7"], verdict.UNSURE
     )
-    assert read(np.repeat(blank[..., None], 3, axis=2))["houses_6"] == reader.EMPTY
+    assert read(np.repeat(blank[..., None], 3, axis=2))["houses_6"] == verdict.EMPTY
     ring = np.ones((64, 64), bool)  # the paper round a 2 mm box (its centre at (32, 32) px), 0.5 mm out of it at least
     ring[20:44, 20:44] = False
     box = type("B", (), dict(x=3.0, y=3.0, w=2.0, h=2.0))()
     nothing = np.zeros_like(ring)
-    assert reader.spilled(np, ring, ring, nothing, box, (0, 0)) == 1.0
+    assert colour.spilled(np, ring, ring, nothing, box, (0, 0)) == 1.0
     half = ring.copy()
     half[:, 32:] = False
-    assert abs(reader.spilled(np, half, ring, nothing, box, (0, 0)) - 0.5) < 0.02
-    assert reader.spilled(np, ring, ring, ring, box, (0, 0)) is None  # all of it other boxes' insides
+    assert abs(colour.spilled(np, half, ring, nothing, box, (0, 0)) - 0.5) < 0.02
+    assert colour.spilled(np, ring, ring, ring, box, (0, 0)) is None  # all of it other boxes' insides
 
 
 def test_most_boxes_coloured_with_a_highlighter_are_marked():
@@ -2101,15 +2106,15 @@ def test_most_boxes_coloured_with_a_highlighter_are_marked():
     empty. The median counts up to TINT_FLOOR now: they read marked. Here on a rectified
     page."""
     layout = load_layout("imperial-settlers")
-    display, blank = reader.blank_page(layout, "empire", None, "en")
-    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "empire")
+    display, blank = blank_page(layout, "empire", None, "en")
+    boxes, cells = list(display.boxes()), grid_cells(layout, "empire")
     page = np.repeat(blank[..., None], 3, axis=2).copy()
     coloured = [b.field for n, b in enumerate(boxes) if b.kind == "check" and n % 3]
     for b in (b for b in boxes if b.field in coloured):
         _highlight(page, b, -0.6)
     readings = reader.read_boxes(page, blank, boxes, cells)[1]
-    assert len(coloured) == 40 and [f for f, r in readings.items() if r != reader.EMPTY] == coloured
-    assert sum(readings[f] == reader.MARKED for f in coloured) >= 36
+    assert len(coloured) == 40 and [f for f, r in readings.items() if r != verdict.EMPTY] == coloured
+    assert sum(readings[f] == verdict.MARKED for f in coloured) >= 36
 
 
 def test_a_ladder_step_coloured_with_a_highlighter_is_marked():
@@ -2118,16 +2123,16 @@ def test_a_ladder_step_coloured_with_a_highlighter_is_marked():
     square boxes only, where a fifth of the inside is bare paper; a step's is mostly print.
     Any box with 2 mm² of bare paper inside is looked at now. Here on a rectified page."""
     layout = load_layout("imperial-settlers-advanced")
-    display, blank = reader.blank_page(layout, "village", None, "en")
-    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "village")
+    display, blank = blank_page(layout, "village", None, "en")
+    boxes, cells = list(display.boxes()), grid_cells(layout, "village")
     page = np.repeat(blank[..., None], 3, axis=2).copy()
     b = next(b for b in boxes if b.field == "mill_colony_2")
-    x, y, w, h = (round(v * reader.PPMM) for v in (b.x + 0.5, b.y + 0.5, b.w - 1.0, b.h - 1.0))
+    x, y, w, h = (round(v * PPMM) for v in (b.x + 0.5, b.y + 0.5, b.w - 1.0, b.h - 1.0))
     page[y : y + h, x : x + w] = np.minimum(page[y : y + h, x : x + w], np.uint8((150, 240, 120)))
     _, readings, *_ = reader.read_boxes(page, blank, boxes, cells)
     assert b.kind == "round"
-    assert [f for f, r in readings.items() if r != reader.EMPTY] == ["mill_colony_2"]
-    assert readings["mill_colony_2"] == reader.MARKED
+    assert [f for f, r in readings.items() if r != verdict.EMPTY] == ["mill_colony_2"]
+    assert readings["mill_colony_2"] == verdict.MARKED
 
 
 def test_a_circle_round_a_box_is_followed_under_the_print():
@@ -2152,9 +2157,9 @@ def test_a_circle_round_a_box_is_followed_under_the_print():
     hidden = hidden.astype(bool)
 
     def traced(ink):
-        return reader.traced(cv2, np, ink, insides, hidden, box, (0, 0), 8.0)
+        return rings.traced(cv2, np, ink, insides, hidden, box, (0, 0), 8.0)
 
-    assert reader.round_outside(np, shows, box, (0, 0)) < 0.7  # what the photo shows of it
+    assert rings.round_outside(np, shows, box, (0, 0)) < 0.7  # what the photo shows of it
     assert traced(shows) > 0.9
     stray = cv2.line(np.zeros((200, 200), np.uint8), (20, 20), (60, 30), 1, 2).astype(bool)
     assert traced(stray) < 0.2
@@ -2171,7 +2176,7 @@ def test_a_circle_round_a_box_is_followed_under_the_print():
     # circles round the boxes above and below, passing by this one: they bend away from it
     passing = cv2.circle(np.zeros((200, 200), np.uint8), (72, 0), 40, 1, 3)
     passing = cv2.circle(passing, (72, 144), 40, 1, 3).astype(bool) & ~hidden
-    assert reader.round_outside(np, passing & ~insides, box, (0, 0)) > 0.3
+    assert rings.round_outside(np, passing & ~insides, box, (0, 0)) > 0.3
     assert traced(passing) < 0.3
     # specks all round the box, by its border (a halftone's dots shifted off the print, the
     # fourth generator's seed 1 photo 19: an empty box read 1.0 of the way round): no piece
@@ -2181,10 +2186,10 @@ def test_a_circle_round_a_box_is_followed_under_the_print():
         for x, y in ((t, 32), (t, 111), (32, t), (111, t)):
             specks[y : y + 2, x : x + 2] = True  # 4 pixels each: a 0.25 mm dot
     specks &= ~hidden
-    assert reader.round_outside(np, specks, box, (0, 0)) > 0.25
+    assert rings.round_outside(np, specks, box, (0, 0)) > 0.25
     assert traced(specks) == 0.0
     assert traced(shows | specks) >= reader.AROUND[0]  # (a speck off the circle's way hides a sector)
-    assert reader.traced(cv2, np, shows | specks, insides, hidden, box, (0, 0), 8.0, reader.SPECK) > 0.9  # not counted
+    assert rings.traced(cv2, np, shows | specks, insides, hidden, box, (0, 0), 8.0, reader.SPECK) > 0.9  # not counted
 
 
 def test_a_hue_between_red_and_orange_is_not_guessed():
@@ -2193,12 +2198,12 @@ def test_a_hue_between_red_and_orange_is_not_guessed():
     red cells were read carrots. An orange pencil shows 12 or so, a red one 178-2: a hue
     of 5-9 is between them, '?' for the player to complete."""
 
-    def colour(hue):
+    def hue_of(hue):
         hsv = np.zeros((10, 10, 3), np.uint8)
         hsv[...] = (hue, 200, 200)
-        return reader._colour(np, hsv, np.ones((10, 10), bool))
+        return colour.ink_colour(np, hsv, np.ones((10, 10), bool))
 
-    assert [colour(h) for h in (178, 2, 4, 6, 8, 10, 12, 24, 30, 60)] == [
+    assert [hue_of(h) for h in (178, 2, 4, 6, 8, 10, 12, 24, 30, 60)] == [
         "T",
         "T",
         "T",
@@ -2221,15 +2226,15 @@ def test_most_round_boxes_of_a_page_circled_are_marks():
     most of them marked: the rings are measured against the one showing least. Here on a
     rectified page, four and six of the seven circled."""
     layout = load_layout("harvest-dice-normal")
-    display, blank = reader.blank_page(layout, "sheet", None, "en")
-    boxes, cells = list(display.boxes()), reader.grid_cells(layout, "sheet")
+    display, blank = blank_page(layout, "sheet", None, "en")
+    boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
     for circled in (["pig_bonus2", "pig_bonus3", "pig_bonus5", "pig_bonus6"], [f"pig_bonus{n}" for n in range(1, 7)]):
         page = np.repeat(blank[..., None], 3, axis=2)
         for box in (b for b in boxes if b.field in circled):
             _ring(page, box, box.w / 2 + 0.5, (60, 60, 70), 3)
         _, readings, *_ = reader.read_boxes(page, blank, boxes, cells)
-        assert [f for f, r in readings.items() if r != reader.EMPTY] == circled
-        assert all(readings[f] == reader.MARKED for f in circled)
+        assert [f for f, r in readings.items() if r != verdict.EMPTY] == circled
+        assert all(readings[f] == verdict.MARKED for f in circled)
 
 
 def test_a_stroke_over_an_icon_the_photo_shows_lighter_is_read():
@@ -2237,15 +2242,15 @@ def test_a_stroke_over_an_icon_the_photo_shows_lighter_is_read():
     blank page's darkness, the rest of the print as on it, and a pencil stroke drawn over
     one icon only, never on its bare paper. Taken from the photo, the blank page's icon
     hid most of the stroke (the box read unsure); the icon as the photo shows it
-    (reader.icon_fit, seen_print) does not: the box reads marked, every other box empty."""
+    (printed.icon_fit, seen_print) does not: the box reads marked, every other box empty."""
     layout = load_layout("imperial-settlers")
-    display, blank = reader.blank_page(layout, "empire", None, "en")
+    display, blank = blank_page(layout, "empire", None, "en")
     boxes = list(display.boxes())
     plain = 1.0 - blank.astype(np.float32) / 255.0
-    icon = (plain > 0.05) & (plain < reader.PRINT)
+    icon = (plain > 0.05) & (plain < levels.PRINT)
     dark = np.where(icon, plain * 0.5, plain)
     box = next(b for b in boxes if b.field == "granaries_2")
-    x, y, w, h = (round(v * reader.PPMM) for v in reader.inside(box))
+    x, y, w, h = (round(v * PPMM) for v in inside(box))
     stroke = np.zeros_like(icon)
     cv2.line(stroke.view(np.uint8), (x, y), (x + w, y + h), 1, 3)  # corner to corner...
     stroke &= icon  # ...where the icon is printed
@@ -2253,8 +2258,8 @@ def test_a_stroke_over_an_icon_the_photo_shows_lighter_is_read():
     dark = np.where(stroke, 1 - (1 - dark) * (1 - 0.3), dark)  # graphite over the icon
     page = np.repeat(np.round(255 * (1 - dark)).astype(np.uint8)[..., None], 3, axis=2)
     _, readings, *_ = reader.read_boxes(page, blank, boxes, set())
-    assert readings["granaries_2"] == reader.MARKED
-    assert {f: r for f, r in readings.items() if f != "granaries_2" and r != reader.EMPTY} == {}
+    assert readings["granaries_2"] == verdict.MARKED
+    assert {f: r for f, r in readings.items() if f != "granaries_2" and r != verdict.EMPTY} == {}
 
 
 def test_a_circle_drawn_wide_round_a_round_box_over_its_neighbours_rings_is_a_mark():
@@ -2265,19 +2270,19 @@ def test_a_circle_drawn_wide_round_a_round_box_over_its_neighbours_rings_is_a_ma
     reaching DEEP into another box's inside is that box's: the circle is a mark, its
     neighbours (the circle's arcs in their insides) unsure."""
     layout = load_layout("harvest-dice-advanced")
-    display, blank = reader.blank_page(layout, "sheet", None, "en")
+    display, blank = blank_page(layout, "sheet", None, "en")
     boxes = list(display.boxes())
     box = next(b for b in boxes if b.field == "pig_bonus4")
-    centre = (round((box.x + box.w / 2) * reader.PPMM), round((box.y + box.h / 2) * reader.PPMM))
+    centre = (round((box.x + box.w / 2) * PPMM), round((box.y + box.h / 2) * PPMM))
     page = np.repeat(blank[..., None], 3, axis=2)
     # 6.7 mm round its centre: the next boxes' insides begin 6.4 mm above and below it
-    cv2.circle(page, centre, round(6.7 * reader.PPMM), (70, 70, 70), 4)
-    _, readings, *_ = reader.read_boxes(page, blank, boxes, reader.grid_cells(layout, "sheet"))
+    cv2.circle(page, centre, round(6.7 * PPMM), (70, 70, 70), 4)
+    _, readings, *_ = reader.read_boxes(page, blank, boxes, grid_cells(layout, "sheet"))
     # (the circle's arcs in the next boxes' insides: strokes straying in, unsure there)
-    assert {f: r for f, r in readings.items() if r != reader.EMPTY} == {
-        "pig_bonus4": reader.MARKED,
-        "pig_bonus3": reader.UNSURE,
-        "pig_bonus5": reader.UNSURE,
+    assert {f: r for f, r in readings.items() if r != verdict.EMPTY} == {
+        "pig_bonus4": verdict.MARKED,
+        "pig_bonus3": verdict.UNSURE,
+        "pig_bonus5": verdict.UNSURE,
     }
 
 
@@ -2288,19 +2293,19 @@ def test_a_photo_that_shows_all_its_print_darker_reads_no_mark():
     print is taken as the page shows it (the median of its boxes' fits: `icon_fit`), and ink
     round a box is looked for off the print: no box is marked; a tick still is."""
     layout = load_layout("imperial-settlers")
-    display, blank = reader.blank_page(layout, "empire", None, "en")
+    display, blank = blank_page(layout, "empire", None, "en")
     boxes = list(display.boxes())
     plain = 1.0 - blank.astype(np.float32) / 255.0
-    dark = np.where((plain > 0.05) & (plain < reader.PRINT), np.minimum(plain * 2.0, 0.95), plain)
-    dark = np.where(plain >= reader.PRINT, np.minimum(plain * 1.3, 1.0), dark)
+    dark = np.where((plain > 0.05) & (plain < levels.PRINT), np.minimum(plain * 2.0, 0.95), plain)
+    dark = np.where(plain >= levels.PRINT, np.minimum(plain * 1.3, 1.0), dark)
     page = np.repeat(np.round(255 * (1 - dark)).astype(np.uint8)[..., None], 3, axis=2)
     page = cv2.GaussianBlur(page, (0, 0), 0.7)
     box = next(b for b in boxes if b.field == "fields_3")
     at = [(0.2, 0.55), (0.42, 0.8), (0.82, 0.2)]
-    points = np.int32([((box.x + fx * box.w) * reader.PPMM, (box.y + fy * box.h) * reader.PPMM) for fx, fy in at])
+    points = np.int32([((box.x + fx * box.w) * PPMM, (box.y + fy * box.h) * PPMM) for fx, fy in at])
     cv2.polylines(page, [points], False, (80, 80, 80), 3)
     _, readings, *_ = reader.read_boxes(page, blank, boxes, set())
-    assert {f: r for f, r in readings.items() if r != reader.EMPTY} == {"fields_3": reader.MARKED}
+    assert {f: r for f, r in readings.items() if r != verdict.EMPTY} == {"fields_3": verdict.MARKED}
 
 
 def test_the_paper_floor_is_not_a_finger_lying_on_the_sheet():
@@ -2314,9 +2319,9 @@ def test_the_paper_floor_is_not_a_finger_lying_on_the_sheet():
     bare = np.ones(values.shape, bool)
     values[200:330, :150] = 0.7  # a finger from the left edge: 1% of the bare paper
     values[900:1000, 600:700] = 0.8  # a die
-    assert reader.paper_floor(np, values, bare) == pytest.approx(0.0495, abs=0.001)
+    assert levels.paper_floor(np, values, bare) == pytest.approx(0.0495, abs=0.001)
     noisy = rng.uniform(0, 0.3, values.shape).astype(np.float32)
-    assert reader.paper_floor(np, noisy, bare) == pytest.approx(0.297, abs=0.002)
+    assert levels.paper_floor(np, noisy, bare) == pytest.approx(0.297, abs=0.002)
 
 
 def test_a_square_matched_off_among_unmatched_ones_is_dropped():
@@ -2325,11 +2330,11 @@ def test_a_square_matched_off_among_unmatched_ones_is_dropped():
     one matched 2.5 mm off; with fewer than four known neighbours it was kept, the gaps
     were filled from it, and the board's last columns moved off their boxes (an empty cell
     read marked). Its neighbours two squares away tell it: dropped."""
-    mm = reader.PPMM / 2
+    mm = PPMM / 2
     shift = np.full((7, 7, 2), 0.2 * mm, np.float32)
     shift[2:5, 2:5] = np.nan  # unmatched
     shift[3, 3] = (-2.5 * mm, 0.2 * mm)  # a wrong match among them
-    out = reader._outliers(np, shift, reader.ODD * mm)
+    out = printed._outliers(np, shift, printed.ODD * mm)
     assert np.isnan(out[3, 3]).all()
     dropped = np.isnan(out[..., 0]) & ~np.isnan(shift[..., 0])
     assert list(zip(*np.nonzero(dropped))) == [(3, 3)]
@@ -2345,11 +2350,11 @@ def test_a_pale_scribble_in_a_board_cell_is_never_read_empty():
 
     def zigzag(page, b):
         at = [(0.2, 0.25), (0.35, 0.75), (0.5, 0.35), (0.65, 0.75), (0.8, 0.25)]
-        points = np.int32([((b.x + fx * b.w) * reader.PPMM, (b.y + fy * b.h) * reader.PPMM) for fx, fy in at])
+        points = np.int32([((b.x + fx * b.w) * PPMM, (b.y + fy * b.h) * PPMM) for fx, fy in at])
         cv2.polylines(page, [points], False, (242,) * 3, 2)
 
     clean, noisy, speckled, score = _pale_reads("river-valley-glassworks", "pad", "board_p1_r3_c4", zigzag)
-    assert score == 0.0 and clean["board_p1_r3_c4"] == reader.UNSURE
+    assert score == 0.0 and clean["board_p1_r3_c4"] == verdict.UNSURE
     assert _not_empty(clean) == _not_empty(noisy) == ["board_p1_r3_c4"]
     assert _not_empty(speckled) == []
 
@@ -2362,10 +2367,10 @@ def test_a_ring_of_ink_in_every_box_of_a_blurred_part_of_the_page_is_no_mark():
     too (NEAR); standing out from the page's alone, the box is circled, unsure."""
     row = [Box(10 + 9 * i, 10, 7, 7, field=f"b{i}") for i in range(6)]
     far = [Box(10 + 9 * i, 100, 7, 7, field=f"f{i}") for i in range(12)]
-    alike = reader._near_alike(np, row + far)
+    alike = levels.near_alike(np, row + far)
     assert alike["b0"] == ["b1", "b2"] and alike["b2"] == ["b0", "b1", "b3", "b4"]
     blurred = {b.field: 1.0 for b in row} | {b.field: 0.1 for b in far}
-    assert reader.standing_out(np, blurred, reader.ROUND) == {b.field for b in row}  # the page's median
-    assert reader.standing_out(np, blurred, reader.ROUND, near=alike) == set()
+    assert levels.standing_out(np, blurred, reader.ROUND) == {b.field for b in row}  # the page's median
+    assert levels.standing_out(np, blurred, reader.ROUND, near=alike) == set()
     one = {b.field: 0.1 for b in row + far} | {"b3": 1.0}  # a circle drawn in one box
-    assert reader.standing_out(np, one, reader.ROUND, near=alike) == {"b3"}
+    assert levels.standing_out(np, one, reader.ROUND, near=alike) == {"b3"}

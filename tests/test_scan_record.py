@@ -8,8 +8,11 @@ from click.testing import CliRunner
 
 from sheetgen.cli import cli
 from sheetgen.games import load_layout
-from sheetgen.scan.reader import EMPTY, MARKED, PageRead, Photo, grid_cells
+from sheetgen.scan.blank import grid_cells
+from sheetgen.scan.photos import Photo
+from sheetgen.scan.reader import PageRead
 from sheetgen.scan.record import TO_FILL, record_from_reads
+from sheetgen.scan.verdict import EMPTY, MARKED
 
 
 def _read(layout, page_id: str, who: str, marked, players: int | None = None) -> PageRead:

@@ -221,7 +221,7 @@ def probe_photo(layout, page_id: str, rng, *, dpi: float | None = None, share: f
     import numpy as np
 
     from sheetgen.scan import synth
-    from sheetgen.scan.reader import grid_cells
+    from sheetgen.scan.blank import grid_cells
 
     dpi = dpi or float(rng.uniform(100, 300))
     low, high = layout.players["min"], layout.players["max"]

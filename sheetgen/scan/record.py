@@ -9,7 +9,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from sheetgen.errors import Problem, RecordError, UsageError
-from sheetgen.scan.reader import UNSURE, PageRead, find_sheets, load_photos, read_photo
+from sheetgen.scan.markers import find_sheets
+from sheetgen.scan.photos import load_photos
+from sheetgen.scan.reader import PageRead, read_photo
+from sheetgen.scan.verdict import UNSURE
 
 _DEFAULT_NAME = re.compile(r"Player [0-9]+")
 

@@ -116,10 +116,10 @@ def photo(
     """(RGB photo, truth) of one page with a random set of boxes marked. A pad for
     several players (Glassworks) is printed for a random count unless `players` says.
     Not `photographed`: the marked paper itself (A4 at `dpi`), to photograph with others."""
-    from sheetgen.scan.reader import need_cv
+    from sheetgen.scan.photos import need_cv
 
     cv2, np = need_cv()
-    from sheetgen.scan.reader import grid_cells
+    from sheetgen.scan.blank import grid_cells
 
     dpi = dpi or float(rng.uniform(100, 300))
     low, high = layout.players["min"], layout.players["max"]

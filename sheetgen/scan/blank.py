@@ -1,0 +1,62 @@
+"""The blank page a photo is compared with: the page's display list drawn at PPMM pixels a
+millimetre (kept for the next photo of the same page), a box's inside, and the grid cells
+whose ink is read by its colour.
+"""
+
+from __future__ import annotations
+
+PPMM = 8.0  # pixels per millimetre of the rectified page (~200 dpi)
+
+
+_BLANKS: dict = {}
+
+
+def blank_page(layout, page_id: str, players: int, lang: str, grey: bool = False):
+    """(page display, the blank page's grey levels at PPMM), rendered from the display
+    list; `grey`: as printed toner-saving (`render --grey`)."""
+    key = (layout.id, layout.digest, page_id, players, lang, grey)
+    if key not in _BLANKS:
+        _BLANKS.clear() if len(_BLANKS) > 24 else None
+        _BLANKS[key] = _render_blank(layout, page_id, players, lang, grey)
+    return _BLANKS[key]
+
+
+def _render_blank(layout, page_id: str, players: int, lang: str, grey: bool):
+    import numpy as np
+    import pypdfium2
+
+    from sheetgen.render.pdf import pdf_bytes, placement
+
+    doc = layout.document(lang, players, [page_id], scan_marks=True)
+    pdf = pypdfium2.PdfDocument(pdf_bytes(doc, paper="a4", grey=grey))
+    try:
+        scale = PPMM * 25.4 / 72
+        img = np.asarray(pdf[0].render(scale=scale, grayscale=True).to_pil().convert("L"))
+    finally:
+        pdf.close()
+    at = placement(doc.pages[0], "a4")
+    x0, y0 = round(at.left * PPMM), round(at.top * PPMM)
+    w, h = round(layout.width * PPMM), round(layout.height * PPMM)
+    return doc.pages[0], img[y0 : y0 + h, x0 : x0 + w]
+
+
+def inside(box) -> tuple:
+    """(x, y, w, h) in mm of the part of a box a mark is looked for in: its border left out."""
+    # a board-copy cell touches its neighbours: only its middle, where a stroke that
+    # strays in from the next cell does not reach
+    inset = {"check": 1.3, "round": 1.6, "mini": 0.25 * min(box.w, box.h)}.get(
+        box.kind, max(1.0, 0.14 * min(box.w, box.h))
+    )
+    return box.x + inset, box.y + inset, box.w - 2 * inset, box.h - 2 * inset
+
+
+def grid_cells(layout, page_id: str) -> set:
+    """The fields of the page's grid cells (Harvest Dice's garden): a cell is read as
+    filled or empty, and what it holds from the ink's colour."""
+    return {
+        f"{el['id']}_r{r}_c{c}"
+        for el in layout.page(page_id).elements
+        if el["type"] == "grid"
+        for r in range(1, el["rows"] + 1)
+        for c in range(1, el["cols"] + 1)
+    }

@@ -1,0 +1,136 @@
+"""The images `sheetgen scan` is given: a photo (JPEG, PNG, WebP; its EXIF orientation
+applied) or every page of a scanner's PDF, drawn as a viewer shows it. Their sizes are
+bounded before anything is decoded.
+
+OpenCV and numpy are the optional extra `sheetgen[scan]`: `need_cv` imports them, or says
+which extra to install. No module of sheetgen.scan imports them at its top.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from sheetgen.errors import RecordError, UsageError
+
+MAX_PDF_PAGES = 24  # pages read from one PDF at most: a game's sheets (12 players, 2 pages each)
+PDF_DPI = (150, 250, 200)  # a PDF page is drawn at its image's resolution within these (or the last)
+MAX_PDF_PIXELS = 16e6  # ...and never larger than this
+MAX_PDF_TOTAL = 200e6  # pixels of all the pages of one PDF (24 A4 pages at 250 dpi: 146e6)
+MAX_PHOTO_PIXELS = 110e6  # an image's pixels at most (a 108-megapixel phone's full-size photo), known before decoding
+
+
+def need_cv():
+    """(cv2, numpy), or the UsageError that names the extra to install."""
+    try:
+        import cv2
+        import numpy
+    except ImportError:
+        raise UsageError("sheetgen scan needs OpenCV and numpy: pip install 'sheetgen[scan]'") from None
+    return cv2, numpy
+
+
+@dataclass
+class Photo:
+    name: str  # the file name, and the page number of a scanned PDF
+    stem: str  # the player's name by default
+    rgb: object  # numpy array, H x W x 3
+    pdf: str = ""  # a PDF's page: the PDF's file name without its suffix (its pages are paired in turn)
+
+
+def load_photos(path: str) -> list[Photo]:
+    """The images in a file: a photo (EXIF orientation applied) or every page image of a PDF."""
+    cv2, np = need_cv()
+    from PIL import Image, ImageOps, UnidentifiedImageError
+
+    from sheetgen.fileio import MAX_PDF_INPUT, read_input
+
+    try:
+        data = read_input(path, MAX_PDF_INPUT)
+    except Exception as exc:  # noqa: BLE001 - a missing or unreadable file: one line
+        raise RecordError(getattr(exc, "problems", None) or f"{path}: cannot read the file ({exc})") from None
+    stem = Path(path).stem
+    if data[:1024].lstrip().startswith(b"%PDF-"):
+        return _pdf_photos(path, stem, data)
+    too_large = (
+        f"{path}: an image of over {MAX_PHOTO_PIXELS / 1e6:.0f} megapixels; sheetgen reads no larger: make it smaller"
+    )
+    try:
+        with warnings.catch_warnings():  # Pillow's warning over 89 megapixels: MAX_PHOTO_PIXELS is ours
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            im = Image.open(io.BytesIO(data))
+        with im:
+            if im.width * im.height > MAX_PHOTO_PIXELS:  # (the header's size: nothing decoded yet)
+                raise RecordError(too_large)
+            im = ImageOps.exif_transpose(im)
+            if "A" in im.getbands() or "transparency" in im.info:  # transparent: on white paper
+                im = Image.alpha_composite(Image.new("RGBA", im.size, "white"), im.convert("RGBA"))
+            return [Photo(Path(path).name, stem, np.asarray(_eight_bits(np, im).convert("RGB")))]
+    except Image.DecompressionBombError:  # (Pillow's own, over twice its limit, on opening)
+        raise RecordError(too_large) from None
+    except (UnidentifiedImageError, OSError, ValueError) as exc:
+        raise RecordError(f"{path}: not an image or a PDF that sheetgen can read ({exc.__class__.__name__})") from None
+
+
+def _eight_bits(np, im):
+    """An image of 16-bit (or 32-bit, or float) grey levels as 8-bit ones: a scanner's
+    16-bit PNG. (Pillow's own conversion clips every level over 255 to white.)"""
+    from PIL import Image
+
+    if im.mode not in ("F", "I") and not im.mode.startswith("I;16"):
+        return im
+    levels = np.asarray(im, dtype=np.float64)
+    top = 1.0 if im.mode == "F" and levels.max() <= 1.0 else 255.0 if levels.max() <= 255 else 65535.0
+    return Image.fromarray(np.clip(levels * (255.0 / top), 0, 255).astype(np.uint8), "L")
+
+
+def _pdf_photos(path: str, stem: str, data: bytes) -> list[Photo]:
+    """Every page of a PDF as a picture, rendered by pdfium as a viewer shows it: a
+    scanner's page image (at its own resolution, PDF_DPI at most; whether it is stored whole,
+    in strips or as a fax or JBIG2 image, turned or not), or a sheet marked in a PDF app (its
+    drawings and ticked form fields; PDF_DPI[2] when the page holds no image); MAX_PDF_TOTAL
+    pixels in all."""
+    import math
+
+    import numpy as np
+    import pypdfium2
+    import pypdfium2.raw as pdfium_c
+
+    try:
+        pdf = pypdfium2.PdfDocument(data)
+        pdf.init_forms()  # ticked form fields are drawn too
+    except Exception as exc:  # noqa: BLE001 - pdfium refuses a damaged file in several ways
+        raise RecordError(f"{path}: not a readable PDF ({exc.__class__.__name__})") from None
+    out = []
+    try:
+        if len(pdf) > MAX_PDF_PAGES:
+            raise RecordError(f"{path}: {len(pdf)} pages; sheetgen reads at most {MAX_PDF_PAGES} sheets from one PDF")
+        low, high, plain = PDF_DPI
+        total = 0.0
+        for n in range(len(pdf)):
+            page = pdf[n]
+            dpi = plain
+            seen = []
+            for image in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=3):
+                left, bottom, right, top = image.get_bounds()
+                seen.append(max(image.get_px_size()) / max(right - left, top - bottom, 1.0) * 72)
+            if seen:
+                dpi = min(max(max(seen), low), high)
+            width, height = page.get_size()
+            scale = min(dpi / 72, math.sqrt(MAX_PDF_PIXELS / max(width * height, 1.0)))
+            total += width * height * scale * scale
+            if total > MAX_PDF_TOTAL:
+                raise RecordError(
+                    f"{path}: its pages are too large to read ({MAX_PDF_TOTAL / 1e6:.0f} megapixels at most)"
+                )
+            picture = page.render(scale=scale, may_draw_forms=True).to_pil().convert("RGB")
+            out.append(Photo(f"{Path(path).name} page {n + 1}", f"{stem}-{n + 1}", np.asarray(picture), stem))
+    except RecordError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a page pdfium cannot draw
+        raise RecordError(f"{path}: not a readable PDF ({exc.__class__.__name__})") from None
+    finally:
+        pdf.close()
+    return out

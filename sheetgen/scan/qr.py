@@ -1,0 +1,241 @@
+"""The sheet's QR code (layout id, page, players, language, the resolved layout's short hash),
+read where the markers put it, module by module when no decoder reads it; the layout it names
+(a built-in one, or the `--layout` given, never a path from the photo); and which page of that
+layout the photo shows.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from sheetgen.errors import RecordError
+from sheetgen.layout import scanmarks
+from sheetgen.scan.blank import PPMM, blank_page
+from sheetgen.scan.markers import ROUGH_SHEET, Unreadable, better_match, homography, thumbnail, warp
+from sheetgen.scan.photos import Photo, need_cv
+
+# a photo whose QR code cannot be read is recognised by its print (`recognise`): its best page
+# must match LIKE at least (normalised cross-correlation, see `thumbnail`; a photo in shadow and
+# out of focus matched its page at 0.698, the game's other page at 0.44). Pages within CLOSE of
+# it (a layout and its variant: the same page with a few things added or moved) are told
+# apart where their print differs: the page taken beats each of them there by APART (see
+# `better_match`, -1 to 1). Pages of another size are told apart by BY of the whole page.
+LIKE, CLOSE, APART, BY = 0.6, 0.1, 0.2, 0.015
+QR_MODULES = (29, 33, 25, 37)  # versions 3, 4, 2, 5: what a payload of 20 to 100 characters needs
+REACH_QR = 1.0  # mm: how far from where the page puts them a blurred QR code's finders are looked for
+
+
+def read_qr(photo: Photo, markers: dict) -> dict:
+    """The QR code's fields, read on its corner of the page mapped at 16 px a mm with the
+    usual sheet size (the code sits next to a marker, so the exact size does not matter).
+    When OpenCV cannot find it (blurred, small), it is decoded where the markers say its
+    corners are, sharpened."""
+    cv2, np = need_cv()
+    w, h = ROUGH_SHEET
+    x, y, size = scanmarks.qr_spot(w)
+    pad = 4.0
+    detector = cv2.QRCodeDetector()
+    crops = []
+    for ppmm in (16.0, 10.0, 24.0):
+        zoom = ppmm / PPMM
+        shift = np.array([[zoom, 0, -(x - pad) * ppmm], [0, zoom, -(y - pad) * ppmm], [0, 0, 1]])
+        side = round((size + 2 * pad) * ppmm)
+        m = shift @ homography(markers, w, h)
+        crop = cv2.warpPerspective(photo.rgb, m, (side, side), flags=cv2.INTER_CUBIC, borderValue=(255, 255, 255))
+        gray = cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY)
+        crops.append((ppmm, gray))
+        otsu = cv2.threshold(cv2.GaussianBlur(gray, (0, 0), 1.0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]
+        for img in (gray, otsu):
+            text = detector.detectAndDecode(img)[0]
+            if text:
+                return _qr_fields(photo, text)
+    for ppmm, gray in crops:
+        sharp = cv2.addWeighted(gray, 2.0, cv2.GaussianBlur(gray, (0, 0), 0.4 * ppmm), -1.0, 0)
+        for modules in QR_MODULES:  # the code is drawn `modules` + 2 cells wide (sheetgen.render.pdf)
+            cell = size / (modules + 2)
+            a, b = (pad + cell) * ppmm, (pad + size - cell) * ppmm
+            corners = np.float32([[a, a], [b, a], [b, b], [a, b]]).reshape(1, 4, 2)
+            for img in (sharp, gray):
+                text = detector.decode(img, corners)[0]
+                if text:
+                    return _qr_fields(photo, text)
+    for ppmm, gray in crops:
+        text = _qr_grid(cv2, np, detector, gray, ppmm, pad, size)
+        if text:
+            return _qr_fields(photo, text)
+    raise Unreadable(f"{photo.name}: the sheet's QR code cannot be read (blurred, in shadow or too small)")
+
+
+def _qr_grid(cv2, np, detector, gray, ppmm: float, pad: float, size: float) -> str:
+    """The text of a QR code too blurred for OpenCV's own decoder (a shaken phone smears
+    its modules into each other), read module by module: the code's three finder
+    patterns are looked for within REACH_QR mm of where the page puts them (the code is
+    `modules` + 2 cells wide, see QR_MODULES); they give the grid, each module is dark
+    when darker than the mean of the modules around it and of the whole code, and the
+    modules read are drawn again as a clean code for the decoder (whose error correction
+    mends a few wrong ones). '' when nothing decodes."""
+    g = cv2.GaussianBlur(gray, (0, 0), 1.0).astype(np.float32)
+    lightly = cv2.GaussianBlur(gray, (0, 0), 0.5).astype(np.float32)
+    reach = REACH_QR * ppmm
+    for modules in QR_MODULES:
+        cell = size / (modules + 2) * ppmm
+        res = cv2.matchTemplate(g, _finder(cv2, np, cell), cv2.TM_CCOEFF_NORMED)
+        found = []
+        for mx, my in ((0, 0), (modules - 7, 0), (0, modules - 7)):
+            # the finder with its white separator: its top-left corner where the page puts it
+            ex, ey = pad * ppmm + mx * cell, pad * ppmm + my * cell
+            x0, y0 = max(0, round(ex - reach)), max(0, round(ey - reach))
+            window = res[y0 : round(ey + reach) + 1, x0 : round(ex + reach) + 1]
+            if window.size == 0:
+                break
+            _, peak, _, (px, py) = cv2.minMaxLoc(window)
+            if peak < 0.3:
+                break
+            found.append((x0 + px + 4.5 * cell, y0 + py + 4.5 * cell))
+        if len(found) < 3:
+            continue
+        # the finders' centres, in modules from the code's edge (its one-module margin included)
+        where = np.float32([[4.5, 4.5], [modules - 2.5, 4.5], [4.5, modules - 2.5]])
+        a = cv2.getAffineTransform(where, np.float32(found))
+        mx, my = np.meshgrid(*(np.arange(modules, dtype=np.float32) + 1.5,) * 2)
+        xs = (a[0, 0] * mx + a[0, 1] * my + a[0, 2]).astype(np.float32)
+        ys = (a[1, 0] * mx + a[1, 1] * my + a[1, 2]).astype(np.float32)
+        for sharp, k in itertools.product((g, lightly), (3, 7)):
+            # each module against the modules around: the next ones (which undoes some of the
+            # blur), or more; on the page smoothed, or hardly
+            seen = cv2.remap(sharp, xs, ys, cv2.INTER_LINEAR)
+            around = cv2.blur(seen, (k, k), borderType=cv2.BORDER_REFLECT)
+            clean = np.full((modules + 8, modules + 8), 255, np.uint8)
+            clean[4:-4, 4:-4][seen < (around + seen.mean()) / 2] = 0
+            text = detector.detectAndDecode(cv2.resize(clean, None, fx=8, fy=8, interpolation=cv2.INTER_NEAREST))[0]
+            if text:
+                return text
+    return ""
+
+
+def _finder(cv2, np, cell: float):
+    """A QR finder pattern with its white separator (9 x 9 modules), `cell` px a module."""
+    m = np.ones((9, 9), np.float32)
+    m[1:8, 1:8], m[2:7, 2:7], m[3:6, 3:6] = 0, 1, 0
+    return cv2.resize(m * 255, (round(9 * cell), round(9 * cell)), interpolation=cv2.INTER_AREA)
+
+
+def _qr_fields(photo: Photo, text: str) -> dict:
+    fields = scanmarks.parse_payload(text)
+    if fields is None:
+        raise RecordError(
+            f"{photo.name}: the QR code is not one sheetgen prints "
+            "(or one an older version printed: print the sheet again)"
+        )
+    return fields
+
+
+def recognise(photo: Photo, markers: dict, layout_ref: str | None, unread: Unreadable) -> tuple[dict, str]:
+    """The QR code's fields for a photo whose code cannot be read (a shaken phone, a
+    shadow), from the print itself: the photo, mapped by its scan marks, is compared
+    with the blank page of every page the code could name (the built-in layouts, or the
+    one given), small and smoothed (normalised cross-correlation). The best page must
+    match well (LIKE); a layout's variant matches its page almost as well (the advanced
+    Harvest Dice sheet the normal one's, better at times when the photo is off by a
+    millimetre), so the pages that match nearly as well (CLOSE) are told apart where their
+    print differs (`better_match`): the page taken beats each of them clearly (APART). Then its
+    language and, for a pad, its player count by the whole page. Each page is compared as
+    printed in colour and toner-saving (`render --grey`), and taken as it matches best.
+    Else `unread` is raised.
+    (the fields, a warning saying what the page was taken for)"""
+    cv2, np = need_cv()
+    from sheetgen.games import load_layout
+    from sheetgen.layout.resolve import builtin_ids
+
+    if layout_ref is None:
+        layouts = [lay for lay in map(load_layout, builtin_ids()) if lay.scan_marks]
+    else:
+        layouts = [load_layout(layout_ref)]
+    seen, blanks = {}, {}  # the photo mapped for each layout, the blank pages compared (both `thumbnail`)
+
+    def blank(layout, page_id: str, lang: str, players: int, grey: bool = False):
+        key = (layout.id, page_id, lang, players, grey)
+        if key not in blanks:
+            blanks[key] = thumbnail(cv2, np, blank_page(layout, page_id, players, lang, grey)[1])
+        return blanks[key]
+
+    def like(layout, page_id: str, lang: str, players: int, grey: bool = False) -> float:
+        key = (layout.id, layout.width, layout.height)
+        if key not in seen:
+            page = warp(photo, homography(markers, layout.width, layout.height), layout.width, layout.height)
+            seen[key] = thumbnail(cv2, np, cv2.cvtColor(page, cv2.COLOR_RGB2GRAY))
+        a, b = seen[key], blank(layout, page_id, lang, players, grey)
+        a, b = a - a.mean(), b - b.mean()
+        return float((a * b).sum() / max(float(np.sqrt((a * a).sum() * (b * b).sum())), 1e-9))
+
+    pages = []
+    for layout in layouts:
+        langs = sorted(layout.title) or ["en"]
+        for page in layout.pages:
+            lang, players = ("en" if "en" in langs else langs[0]), layout.players["default"]
+            # printed in colour or toner-saving (`render --grey`: pale banners)
+            score, grey = max((like(layout, page.id, lang, players, grey), grey) for grey in (False, True))
+            pages.append((score, layout, page.id, langs, lang, grey))
+    pages.sort(key=lambda t: -t[0])
+    if pages[0][0] < LIKE:
+        raise unread
+    near = [t for t in pages if t[0] >= pages[0][0] - CLOSE]
+
+    def beats(one, other) -> bool:
+        (_, la, pa, _, lang_a, grey_a), (_, lb, pb, _, lang_b, grey_b) = one, other
+        if (la.width, la.height) != (lb.width, lb.height):
+            return one[0] - other[0] >= BY
+        a = blank(la, pa, lang_a, la.players["default"], grey_a)
+        b = blank(lb, pb, lang_b, lb.players["default"], grey_b)
+        return better_match(cv2, np, seen[(la.id, la.width, la.height)], a, b) >= APART
+
+    winners = [t for t in near if all(t is u or beats(t, u) for u in near)]
+    if len(winners) != 1:
+        raise unread
+    _, layout, page_id, langs, _, grey = winners[0]
+    players = layout.players["default"]
+    lang = max(langs, key=lambda la: like(layout, page_id, la, players, grey))
+    low, high = layout.players["min"], min(layout.players["max"], layout.players["min"] + 11)
+    if low < high:
+        players = max(range(low, high + 1), key=lambda n: like(layout, page_id, lang, n, grey))
+    fields = {"layout": layout.id, "page": page_id, "players": players, "lang": lang, "digest": layout.digest[:8]}
+    count = f", {players} players" if low < high else ""
+    toner = ", printed toner-saving" if grey else ""
+    note = (
+        f"{photo.name}: its QR code cannot be read; by its print it is the '{page_id}' page of "
+        f"'{layout.id}' ({lang}{count}{toner}), whose version could not be checked: make sure it is"
+    )
+    return {**fields, "grey": grey}, note
+
+
+def sheet_layout(photo: Photo, qr: dict, layout_ref: str | None):
+    """The layout a photo was printed from. The QR code is data from a picture: it may
+    only name a built-in layout; a variant needs `layout_ref`, whose id and hash must match."""
+    from sheetgen.errors import printable
+    from sheetgen.games import load_layout
+    from sheetgen.layout.resolve import builtin_ids, is_builtin_ref
+
+    shown = printable(qr["layout"][:60])
+    if layout_ref is None:
+        if not is_builtin_ref(qr["layout"]) or qr["layout"] not in builtin_ids():
+            raise RecordError(
+                f"{photo.name}: the sheet names the layout '{shown}', which is not a built-in layout; "
+                "give --layout with the layout file it was printed from"
+            )
+        layout = load_layout(qr["layout"])
+    else:
+        layout = load_layout(layout_ref)
+        if layout.id != qr["layout"]:
+            raise RecordError(
+                f"{photo.name}: the sheet was printed from layout '{shown}', not from '{layout.id}'; "
+                "give the --layout it was printed from"
+            )
+    if layout.digest[:8] != qr["digest"]:
+        raise RecordError(
+            f"{photo.name}: the sheet was printed from another version of layout '{layout.id}' "
+            f"(hash {printable(qr['digest'][:8])}, this one is {layout.digest[:8]}); "
+            "give the --layout it was printed from"
+        )
+    if not any(p.id == qr["page"] for p in layout.pages):
+        raise RecordError(f"{photo.name}: layout '{layout.id}' has no page '{printable(qr['page'][:40])}'")
+    return layout
