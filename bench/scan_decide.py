@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-GENERATORS = ("own", "probe", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+GENERATORS = ("own", "probe", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh")
 
 
 def _maker(gen: str):
