@@ -48,7 +48,7 @@ from sheetgen.scan.printed import (
     unlike_siblings,
 )
 from sheetgen.scan.qr import read_qr, recognise, sheet_layout
-from sheetgen.scan.rings import RING, round_about, round_inside, round_outside, traced
+from sheetgen.scan.rings import RING, part_ringed, round_about, round_inside, round_outside, traced
 from sheetgen.scan.strokes import (
     CORE,
     FAINT,
@@ -440,7 +440,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
         | standing_out(np, light_square, RING)
         | standing_out(np, light_round, RING, least)
     )
-    circled |= {f for f, v in measures("ring").items() if v >= RING[0]}
+    circled |= {f for f, v in measures("ring").items() if v >= RING[0]} | part_ringed(measures("ring"), light)
     circled |= {f for name in ("around", "dark_around") for f, v in measures(name).items() if v >= AROUND[0]}
     # (a mark: standing out from the boxes printed alike round it too; a box that does only from
     # the page's is circled, unsure: a photo blurred in one part, or a player circling every box)
