@@ -54,6 +54,16 @@ PRINT = 0.6
 # boxes read marked, the page's median far under theirs)
 NEAR = (25.0, 2)
 CREASE = 40.0  # mm: a faint straight line this long is a crease (see `creases`)
+# something lying on the sheet (a meeple, a die's shadow, a pencil, a finger; not a mark) is what
+# the photo shows darker than LYING[0] of the paper's light round it (its brightest within 6 mm,
+# blurred; where the blank page prints something, as light as its print), where it is solid
+# (LYING[1] mm from anything lighter) over LYING[4] mm² at least LYING[2] mm or more from every
+# box, with what is as dark and joined to it within LYING[3] mm, and a millimetre round
+# that: no stroke is that wide, and a fill or a mark straying over a border stays by its box. The
+# darkness a box is read by is measured against the paper within 1.5 mm
+# (`strokes.page_darkness`), and shows only such a thing's edge: the eleventh generator's seed 3
+# photo 19, a meeple over a fifth of an empty granary box, read marked
+LYING = (0.7, 1.5, 1.5, 4.0, 20.0)
 
 
 def photo_trace(np, scores: list, middles: list) -> float:
@@ -180,6 +190,42 @@ def creases(cv2, np, dark, faint: float):
     for x1, y1, x2, y2 in found.reshape(-1, 4) if found is not None else []:
         cv2.line(mask, (int(x1) * 2, int(y1) * 2), (int(x2) * 2, int(y2) * 2), 1, thickness=round(PPMM))
     return mask.astype(bool)
+
+
+def lying_on(cv2, np, gray, plain, boxes):
+    """A mask, at a quarter of PPMM, of the things lying on the sheet (see LYING): a grey page,
+    its print (`plain`, the blank page's darkness 0-1) and its boxes (every markable one). What
+    is that dark and solid, its pieces reaching out in the open, and its thin parts."""
+    small = cv2.resize(gray, (gray.shape[1] // 4, gray.shape[0] // 4), interpolation=cv2.INTER_AREA)
+    mm = PPMM / 4
+    light = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(6 * mm) + 1,) * 2))
+    light = cv2.GaussianBlur(light.astype(np.float32), (0, 0), 2 * mm)
+    # (where the blank page prints something, the photo's light there is as light as its print)
+    blank = 1.0 - cv2.resize(plain.astype(np.float32), small.shape[::-1], interpolation=cv2.INTER_AREA)
+    dark = (small < LYING[0] * light * blank).astype(np.uint8)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(LYING[1] * mm) + 1,) * 2)
+    solid = cv2.morphologyEx(dark, cv2.MORPH_OPEN, disc)
+    near = np.zeros(small.shape, np.uint8)
+    for box in boxes:  # (every box whole: a board's cells are looked at in their middle only)
+        x0, y0 = max(0, int((box.x - LYING[2]) * mm)), max(0, int((box.y - LYING[2]) * mm))
+        near[y0 : int((box.y + box.h + LYING[2]) * mm) + 1, x0 : int((box.x + box.w + LYING[2]) * mm) + 1] = 1
+    near = near > 0
+    seeds = (solid > 0) & ~near
+    if not seeds.any():
+        return seeds
+    n, labels = cv2.connectedComponents(solid, connectivity=8)
+    out = np.bincount(labels[seeds], minlength=n)  # (each piece's solid part out in the open)
+    lying = out >= LYING[4] * mm**2
+    lying[0] = False
+    body = lying[labels].astype(np.uint8)
+    # ...and the dark pieces joined to it within LYING[3] mm (a meeple's arm, a pencil's tip)
+    reach = cv2.dilate(body, np.ones((2 * round(LYING[3] * mm) + 1,) * 2, np.uint8))
+    # (joined across the print: a box's border under a meeple is as dark as the blank page prints it)
+    _, labels = cv2.connectedComponents((dark | (blank < 0.9)) & reach | body, connectivity=8)
+    lying = np.zeros(labels.max() + 1, bool)
+    lying[labels[body > 0]] = True
+    lying = (lying[labels] & (dark > 0)).astype(np.uint8)
+    return cv2.dilate(lying, np.ones((2 * round(mm) + 1,) * 2, np.uint8)) > 0
 
 
 def bare_paper(cv2, np, plain, boxes):

@@ -23,6 +23,7 @@ from sheetgen.scan.levels import (
     box_floor,
     contrast,
     creases,
+    lying_on,
     near_alike,
     pale_level,
     paper_boxes,
@@ -185,6 +186,8 @@ TROUBLES = {
     "photograph the sheet again in better light",
     "washed": "a washed-out photo (its print shows light grey): a light pencil stroke may not show "
     "where the paper is white, so no box there is read empty; photograph the sheet again in less light",
+    "covered": "something lies on the sheet over some boxes (a die, a pencil, a meeple?): they are "
+    "unsure; take it off and photograph the sheet again",
 }
 
 
@@ -314,7 +317,8 @@ def read_boxes(page, blank, all_boxes, cells: set):
     """(values, readings, scores, spreads, boxes read, troubles) of the markable boxes of a
     rectified page (RGB, PPMM) against its blank page (grey); `cells` are the grid cells;
     `troubles` (see TROUBLES): "noisy" when the photo's paper shows as dark as ink (see
-    `paper_floor`, `box_floor`), "washed" when its print shows too light (see `washed_out`).
+    `paper_floor`, `box_floor`), "washed" when its print shows too light (see `washed_out`),
+    "covered" when something lying on the sheet covers boxes (see `levels.lying_on`).
     A washed-out photo's boxes on paper clipped white (CLIPPED) are marked or unsure, none empty."""
     cv2, np = need_cv()
     gray = cv2.cvtColor(page, cv2.COLOR_RGB2GRAY)
@@ -416,6 +420,13 @@ def read_boxes(page, blank, all_boxes, cells: set):
         blank=blank,
     )
     looks = [look_at(cv2, np, sight, *where) for where in placed]
+    # (boxes with something lying on them, seen at a quarter of PPMM: see LYING; not on a dark,
+    # noisy photo, whose paper's light nearby is its brightest noise, and where only clear marks count)
+    lying, covered = lying_on(cv2, np, gray, plain, all_boxes) if not noisy else None, set()
+    for k in looks if lying is not None and lying.any() else ():
+        x, y, w, hh = (round(v * PPMM / 4) for v in inside(k.box))
+        if lying[max(0, y) : y + hh, max(0, x) : x + w].any():
+            covered.add(k.box.field)
     base = wash(np, [k.score for k in looks], [k.dark for k in looks])
 
     def measures(name):
@@ -523,6 +534,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
             noisy=noisy,
             circled=field in circled,
             touching=k.box.kind == "mini",
+            covered=field in covered,
             washed=washed and (k.paper is None or k.paper >= CLIPPED),
             round_in=field in round_in,
             tinted=field in tinted,
@@ -543,5 +555,5 @@ def read_boxes(page, blank, all_boxes, cells: set):
             values[field] = (ink_colour(np, hsv_box, part) if same else "?") if reading == MARKED else ""
         else:
             values[field] = reading == MARKED
-    troubles = tuple(name for name, seen in (("noisy", noisy), ("washed", washed)) if seen)
+    troubles = tuple(name for name, seen in (("noisy", noisy), ("washed", washed), ("covered", covered)) if seen)
     return values, readings, scores, spreads, [k.box for k in looks], troubles

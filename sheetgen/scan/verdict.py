@@ -92,6 +92,7 @@ def decide(
     filled: bool = False,
     unlike: float = 0.0,
     pale: float = 0.0,
+    covered: bool = False,
 ) -> str:
     """MARKED, EMPTY or UNSURE from the ink score of a box's inside, its spread, the
     share of it clearly dark (CORE), the share holding a faint trace (FAINT, or unlike
@@ -118,7 +119,10 @@ def decide(
     going `round_in` it (a square box, see `round_inside`), round it (a square box, see
     AROUND) or round its printed ring (a round box, `ringed`) is marked, unless the ink is
     like its print (on a noisy photo, only as a mark is there); a box `tinted` (see TINT) is
-    not empty, and one `filled` with colour or shaded grey (see FILL, SHADE) is marked."""
+    not empty, and one `filled` with colour or shaded grey (see FILL, SHADE) is marked. A box
+    partly `covered` by something lying on the sheet (see `levels.lying_on`) is unsure."""
+    if covered:
+        return UNSURE
     if filled and not like_print:
         return MARKED
     marks = spread >= SPREAD or score >= SURE or held >= HELD or long >= LONG or middle >= MIDDLE
