@@ -54,7 +54,7 @@ PRINT = 0.6
 # boxes read marked, the page's median far under theirs)
 NEAR = (25.0, 2)
 CREASE = 40.0  # mm: a faint straight line this long is a crease (see `creases`)
-# something lying on the sheet (a meeple, a die's shadow, a pencil, a finger; not a mark) is what
+# something lying on the sheet (a meeple, a pencil, a finger; not a mark) is what
 # the photo shows darker than LYING[0] of the paper's light round it (its brightest within 6 mm,
 # blurred; where the blank page prints something, as light as its print), where it is solid
 # (LYING[1] mm from anything lighter) over LYING[4] mm² at least LYING[2] mm or more from every
