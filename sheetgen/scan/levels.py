@@ -205,12 +205,8 @@ def lying_on(cv2, np, gray, plain, boxes):
     dark = (small < LYING[0] * light * blank).astype(np.uint8)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(LYING[1] * mm) + 1,) * 2)
     solid = cv2.morphologyEx(dark, cv2.MORPH_OPEN, disc)
-    near = np.zeros(small.shape, np.uint8)
-    for box in boxes:  # (every box whole: a board's cells are looked at in their middle only)
-        x0, y0 = max(0, int((box.x - LYING[2]) * mm)), max(0, int((box.y - LYING[2]) * mm))
-        near[y0 : int((box.y + box.h + LYING[2]) * mm) + 1, x0 : int((box.x + box.w + LYING[2]) * mm) + 1] = 1
-    near = near > 0
-    seeds = (solid > 0) & ~near
+    # (every box whole: a board's cells are looked at in their middle only)
+    seeds = (solid > 0) & ~around_boxes(np, small.shape, boxes, LYING[2], mm)
     if not seeds.any():
         return seeds
     n, labels = cv2.connectedComponents(solid, connectivity=8)
@@ -228,15 +224,22 @@ def lying_on(cv2, np, gray, plain, boxes):
     return cv2.dilate(lying, np.ones((2 * round(mm) + 1,) * 2, np.uint8)) > 0
 
 
+def around_boxes(np, shape: tuple, boxes, margin: float, ppmm: float = PPMM):
+    """A mask (of `shape`, `ppmm` pixels a millimetre) of every box grown by `margin` mm."""
+    mask = np.zeros(shape, bool)
+    for box in boxes:
+        x0, y0 = max(0, round((box.x - margin) * ppmm)), max(0, round((box.y - margin) * ppmm))
+        mask[y0 : round((box.y + box.h + margin) * ppmm), x0 : round((box.x + box.w + margin) * ppmm)] = True
+    return mask
+
+
 def bare_paper(cv2, np, plain, boxes):
     """A mask of the page's bare paper: BARE mm at least from anything printed (`plain`, the
     blank page's darkness) and from every box (where the marks are), and 5 mm within the
     page's edge."""
     far = round(2 * BARE * PPMM) + 1
     bare = cv2.dilate((plain > 0.05).astype(np.uint8), np.ones((far, far), np.uint8)) == 0
-    for box in boxes:
-        x0, y0 = max(0, round((box.x - BARE) * PPMM)), max(0, round((box.y - BARE) * PPMM))
-        bare[y0 : round((box.y + box.h + BARE) * PPMM), x0 : round((box.x + box.w + BARE) * PPMM)] = False
+    bare &= ~around_boxes(np, bare.shape, boxes, BARE)
     edge = round(5 * PPMM)
     bare[:edge], bare[-edge:], bare[:, :edge], bare[:, -edge:] = False, False, False, False
     return bare

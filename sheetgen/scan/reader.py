@@ -440,18 +440,18 @@ def read_boxes(page, blank, all_boxes, cells: set):
     # their print; on the probe's seed 5 photo 41 the empty ones' dark cores went 0.17-0.86 of
     # the way round). Of 126 pages of five generators, three showed a trace round every one
     rounds = {k.box.field for k in looks if k.box.kind == "round"}
-    light = measures("light_ring")
+    light, on_ring = measures("light_ring"), measures("ring")
     light_round = {k: v for k, v in light.items() if k in rounds}
     light_square = {k: v for k, v in light.items() if k not in rounds}
     shows_print = light_round and min(light_round.values()) >= RING[0]
     least = functools.partial(np.percentile, q=25) if shows_print else min
     circled = (
-        standing_out(np, measures("ring"), RING, least, most=RING_FLOOR)
+        standing_out(np, on_ring, RING, least, most=RING_FLOOR)
         | standing_out(np, measures("around"), RING)
         | standing_out(np, light_square, RING)
         | standing_out(np, light_round, RING, least)
     )
-    circled |= {f for f, v in measures("ring").items() if v >= RING[0]} | part_ringed(measures("ring"), light)
+    circled |= {f for f, v in on_ring.items() if v >= RING[0]} | part_ringed(on_ring, light)
     circled |= {f for name in ("around", "dark_around") for f, v in measures(name).items() if v >= AROUND[0]}
     # (a mark: standing out from the boxes printed alike round it too; a box that does only from
     # the page's is circled, unsure: a photo blurred in one part, or a player circling every box)
