@@ -174,8 +174,9 @@ def test_filled_imperial_settlers_sheets(tmp_path):
         "score_development": "4",
     }
     ben = {"village_player__2": "Ben", "walls_1__2": "/Yes"}
-    # every building is built by checking its boxes (none printed checked): Ann's Sawmill 1 of 2,
-    # her Architects 4 of 4 (left out of a basic game: 0 and a warning)
+    # every building is built by checking its boxes (none printed checked), in any order: Ann's
+    # Sawmill 1 of 2 (its second box: no gap), her Architects 4 of 4 (left out of a basic game: 0
+    # and a warning)
     village = {"sawmill_2": "/Yes", **{f"architects_{n}": "/Yes" for n in range(1, 5)}}
     path = fill(src, tmp_path / "is.pdf", {0: ann, 1: village, 3: ben})  # pages: Ann's empire, village; Ben's
     record = yaml.safe_load(run("read", path).stdout)
@@ -196,10 +197,25 @@ def test_filled_imperial_settlers_sheets(tmp_path):
     data = json.loads(scored.stdout)
     assert data["players"][0]["breakdown"]["buildings"] == 0
     assert data["warnings"] == [
-        f"{path}: sheet 1: sawmill: boxes 2 are checked, with a gap; read as the first 1 boxes",  # box 2 alone
         "players[0] 'Ann': village.architects: 4 boxes checked on the Architects, a building "
         "of the advanced rules that a basic game (imperial-settlers) leaves out: it scores 0",
     ]
+
+
+def test_a_gap_is_warned_of_only_where_the_rules_say_from_the_left(tmp_path):
+    """The empire's tracks are checked from the left (a gap is read as the first boxes, with
+    a warning); a field is any box of an open field, and a building's boxes go in any order
+    (`order: any`, the building card): only how many counts."""
+    src = render_pdf(load_layout("imperial-settlers"), fillable=True)
+    empire = {"empire_player": "Ann", "walls_2": "/Yes", **{f"bridges_{n}": "/Yes" for n in range(1, 4)}}
+    empire |= {"fields_1": "/Yes", "fields_4": "/Yes"}  # bridge A's first field, bridge B's second
+    path = fill(src, tmp_path / "gap.pdf", {0: empire, 1: {"mill_3": "/Yes", "mill_1": "/Yes"}})
+    out = run("read", path)
+    assert out.exit_code == 0, out.output
+    [player] = yaml.safe_load(out.stdout)["players"]
+    assert player["empire"] == {"walls": 1, "houses": 0, "granaries": 0, "bridges": 3, "fields": 2}
+    assert player["village"]["mill"] == 2
+    assert out.stderr == f"warning: {path}: walls: boxes 2 are checked, with a gap; read as the first box\n"
 
 
 def test_filled_advanced_imperial_settlers_sheets_read_the_circled_ladder_steps(tmp_path):

@@ -20,8 +20,8 @@ from sheetgen.schema import parse_length
 
 FIX = "tests/fixtures/layouts"
 ACCEPTED_TRACK_KEYS = (
-    "arrange, at, below, bonus_mark, box, boxes, gap, icon, id, in, label, label_width, prechecked, "
-    "remove, right_of, sections, space, type, verified"
+    "arrange, at, below, bonus_mark, box, boxes, gap, icon, id, in, label, label_width, order, "
+    "prechecked, remove, right_of, sections, space, type, verified"
 )
 
 
@@ -160,6 +160,12 @@ def test_bad_unit():
 def test_unknown_element_key_lists_the_accepted_keys():
     assert problems("unknown_key.yaml") == [
         f"{FIX}/unknown_key.yaml:7: boxes.colour: unknown key; accepted keys: {ACCEPTED_TRACK_KEYS}"
+    ]
+
+
+def test_a_track_is_checked_from_the_left_or_in_any_order():
+    assert problems("track_order.yaml") == [
+        f"{FIX}/track_order.yaml:7: boxes.order: expected one of left, any, got 'random'"
     ]
 
 

@@ -499,9 +499,10 @@ def colony_field(eid: str, step: int) -> str:
 
 
 def _building_read(el, values: dict, warnings: list | None = None) -> dict:
-    """Boxes checked, and with a ladder the steps circled (`<id>_colonies`), from the left."""
+    """Boxes checked, in any order (the seed: « dans l'ordre que vous préférez à l'intérieur
+    d'un bâtiment »), and with a ladder the steps circled (`<id>_colonies`), from the left."""
     eid = el["id"]
-    marks = {eid: read_checked(eid, len(el["boxes"]), 0, values, warnings)}
+    marks = {eid: read_checked(eid, len(el["boxes"]), 0, values, warnings, in_order=False)}
     if el.get("ladder"):
         steps = [n for n in range(1, len(el["ladder"])) if values.get(colony_field(eid, n)) is True]
         if warnings is not None and steps and steps[-1] != len(steps):

@@ -336,15 +336,16 @@ def _spans(numbers: list[int]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
 
 
-def read_checked(eid: str, boxes: int, pre: int, values: dict, warnings: list | None) -> int:
-    """Boxes checked from the left (the `pre` pre-printed ones included); a gap is read
-    as the first boxes, with a warning."""
+def read_checked(eid: str, boxes: int, pre: int, values: dict, warnings: list | None, in_order: bool = True) -> int:
+    """Boxes checked (the `pre` pre-printed ones included). Boxes checked `in_order` are
+    checked from the left: a gap is read as the first boxes, with a warning; otherwise
+    (boxes the rules let a player check in any order) only how many counts."""
     checked = [n for n in range(pre + 1, boxes + 1) if values.get(box_field(eid, n)) is True]
-    if warnings is not None and checked and checked[-1] != pre + len(checked):
-        warnings.append(
-            f"{eid}: boxes {_spans(checked)} are checked, with a gap; read as the first {pre + len(checked)} boxes"
-        )
-    return pre + len(checked)
+    n = pre + len(checked)
+    if in_order and warnings is not None and checked and checked[-1] != n:
+        first = "the first box" if n == 1 else f"the first {n} boxes"
+        warnings.append(f"{eid}: boxes {_spans(checked)} are checked, with a gap; read as {first}")
+    return n
 
 
 # ----------------------------------------------------------------------------- helpers

@@ -61,6 +61,7 @@ TRACK_FIELDS = {
     "sections": Field(ListOf(SECTION, 1, 40)),
     "prechecked": Field(Int(0, 60), default=0),
     "arrange": Field(Str(choices=("line", "rows")), default="line"),
+    "order": Field(Str(choices=("left", "any")), default="left"),
     "bonus_mark": Field(Label(), default=lambda: {"fr": "±1", "en": "±1"}),
 }
 
@@ -186,9 +187,10 @@ def _track_build(el, env):
 
 
 def _track_read(el, values: dict, warnings: list | None = None) -> dict:
-    """Boxes checked (the pre-printed ones included)."""
+    """Boxes checked (the pre-printed ones included): from the left, or in any order (`order`)."""
     boxes = sum(s["boxes"] for s in el["sections"])
-    return {el["id"]: read_checked(el["id"], boxes, el.get("prechecked", 0), values, warnings)}
+    left = el.get("order", "left") == "left"
+    return {el["id"]: read_checked(el["id"], boxes, el.get("prechecked", 0), values, warnings, left)}
 
 
 TYPE = ElementType(
