@@ -7,6 +7,7 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 np = pytest.importorskip("numpy")
 
+import yaml  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
 from sheetgen.cli import cli  # noqa: E402
@@ -226,6 +227,29 @@ def test_two_pages_paired_by_name_and_numbers_left_to_fill(tmp_path):
     result = CliRunner().invoke(cli, ["score", str(out)])
     assert result.exit_code == 1
     assert "players[0] 'alice': favors: expected a whole number" in result.output
+
+
+def test_a_blank_page_of_a_players_two_is_no_refusal(tmp_path):
+    """A village with nothing built yet is a page with no box marked: the player is read, with a
+    warning naming the page (the twelfth generator's seed 1 photo 10 was refused as blank); a
+    player all of whose pages are blank is refused."""
+    marked = _save(tmp_path, "alice-empire.jpg", _photo("imperial-settlers", "empire", 3, dpi=180, share=0.3)[0])
+    blank = _photo("imperial-settlers", "village", 4, dpi=180, share=0.0)[0]
+    out = tmp_path / "game.yaml"
+    result = CliRunner().invoke(cli, ["scan", marked, _save(tmp_path, "alice-village.jpg", blank), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "warning: alice-village.jpg: no box is marked on this page\n" in result.stderr
+    [alice] = yaml.safe_load(out.read_text(encoding="utf-8"))["players"]
+    assert alice["name"] == "alice" and set(alice["village"].values()) == {0} and any(alice["empire"].values())
+    bob = [
+        _save(tmp_path, "bob-empire.jpg", _photo("imperial-settlers", "empire", 5, dpi=180, share=0.0)[0]),
+        _save(tmp_path, "bob-village.jpg", blank),
+    ]
+    result = CliRunner().invoke(cli, ["scan", marked, str(tmp_path / "alice-village.jpg"), *bob])
+    assert result.exit_code == 1
+    assert (
+        result.output.splitlines()[-1] == "Error: bob-empire.jpg: every page of player 'bob' is blank: no box is marked"
+    )
 
 
 def _scanned_pdf(path, pages):

@@ -76,6 +76,9 @@ def group_sheets(reads: list[PageRead]) -> list[tuple[str, dict]]:
             first = next(iter(mine.values())).photo
             hint = f"scan a player's pages one after the other ({', '.join(pages)})" if first.pdf else naming
             raise RecordError(f"{first.name}: player '{name}' has no photo of the '{', '.join(missing)}' page; {hint}")
+        if all(_blank(r) for r in mine.values()):
+            first = next(iter(mine.values())).photo
+            raise RecordError(f"{first.name}: every page of player '{name}' is blank: no box is marked")
         values: dict = {}
         for p in pages:
             values.update(mine[p].values)
@@ -118,15 +121,24 @@ def read_photos(paths: list[str], layout_ref: str | None = None, notes: list | N
                         f"{photo.name}: {len(sheets)} sheets in one picture; a sheet of {len(pages)} pages is "
                         f"paired by file name: photograph each page alone, <name>-{'.jpg, <name>-'.join(pages)}.jpg"
                     )
-                if not any(v for f, v in read.values.items() if f in read.readings):
-                    if len(sheets) == 1:
+                if _blank(read):
+                    if len(sheets) > 1:
+                        notes.append(f"{one.name}: the sheet is blank: no box is marked; it is no player")
+                        continue
+                    if len(read.layout.pages) == 1:
                         raise RecordError(f"{one.name}: the sheet is blank: no box is marked")
-                    notes.append(f"{one.name}: the sheet is blank: no box is marked; it is no player")
-                    continue
+                    # (one page of a player's sheet may be: a village with nothing built yet;
+                    # `group_sheets` refuses a player all of whose pages are)
+                    notes.append(f"{one.name}: no box is marked on this page")
                 reads.append(read)
-    if not reads:
+    if all(_blank(r) for r in reads):
         raise RecordError(f"{paths[0]}: the sheets are blank: no box is marked")
     return reads
+
+
+def _blank(read: PageRead) -> bool:
+    """No box of the page is marked (a write box, not read, is no mark)."""
+    return not any(v for f, v in read.values.items() if f in read.readings)
 
 
 def unsure_warnings(reads: list[PageRead]) -> list[str]:
