@@ -101,7 +101,14 @@ def validate(layout):
     lay = load_layout(layout)
     pages = ", ".join(p.id for p in lay.pages)
     click.echo(f"ok: {printable(layout)}: layout '{lay.id}' ({lay.game}), pages: {pages}")
-    problems = game_for(lay).layout_problems(lay)
+    game = game_for(lay)
+    problems = game.layout_problems(lay)
+    unread = [] if problems else game.unread_ticked(lay)
+    if unread:
+        click.echo(
+            f"note: the {game.id} scorer does not read {', '.join(f'{eid} ({kind})' for eid, kind in unread)}: "
+            "it prints, and a filled sheet or a photo reads its marks, but they count for nothing in the score"
+        )
     if problems:
         click.echo(
             f"note: it prints, but `sheetgen score` cannot use it: {problems[0].message}"

@@ -241,3 +241,45 @@ def test_a_pdf_with_some_pages_only_is_refused(tmp_path):
     assert out.output == (
         f"Error: {path}: the PDF lacks the page empire of 'imperial-settlers'; render every page with --fillable\n"
     )
+
+
+CORN = """id: corn
+extends: harvest-dice-normal
+pages:
+  - id: sheet
+    elements:
+      - {id: market_help, remove: true}
+      - {id: market_tomato}  # (the new track is listed after it, before the score below)
+      - id: market_corn
+        type: track
+        in: market_frame
+        below: market_tomato
+        space: 5
+        label: {fr: "Maïs", en: "Corn"}
+        icon: corn
+        label_width: 27.5
+        gap: 0.8
+        boxes: 6
+"""
+
+
+def test_a_track_the_scorer_does_not_read_is_said_to_count_for_nothing(tmp_path):
+    """A designer's new track prints and reads, but the game's scorer knows nothing of it:
+    `validate` says so, and so does reading a sheet with marks in it."""
+    path = tmp_path / "corn.yaml"
+    path.write_text(CORN, encoding="utf-8")
+    out = run("validate", str(path))
+    assert out.exit_code == 0
+    assert out.output.splitlines()[1] == (
+        "note: the harvest-dice scorer does not read market_corn (track): it prints, and a filled "
+        "sheet or a photo reads its marks, but they count for nothing in the score"
+    )
+    src = render_pdf(load_layout(str(path)), fillable=True)
+    filled = fill(src, tmp_path / "corn.pdf", {0: {"pig_1": "/Yes", "market_corn_1": "/Yes"}})
+    out = run("read", filled, "--layout", str(path))
+    assert out.exit_code == 0, out.output
+    assert out.stderr == (
+        f"warning: {filled}: market_corn: marked, but the harvest-dice scorer does not read this track: "
+        "its marks count for nothing\n"
+    )
+    assert "market_corn" not in out.stdout

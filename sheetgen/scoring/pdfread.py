@@ -88,7 +88,27 @@ def element_marks(layout: Layout, values: dict, warnings: list | None = None) ->
             read = TYPES[el["type"]].read
             if read is not None:
                 marks.update(read(el, values, warnings))
+    if warnings is not None:
+        game = game_for(layout)
+        for eid, kind in game.unread_ticked(layout):
+            if _marked(marks.get(eid)):
+                warnings.append(
+                    f"{eid}: marked, but the {game.id} scorer does not read this {kind}: its marks count for nothing"
+                )
     return marks
+
+
+def _marked(value) -> bool:
+    """An element's marks hold one: boxes checked (a count), a grid row's cell filled."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value > 0
+    if isinstance(value, str):
+        return value.strip(". ") != ""
+    if isinstance(value, list | tuple):
+        return any(_marked(v) for v in value)
+    return False
 
 
 def markable_fields(layout: Layout) -> set[str]:
