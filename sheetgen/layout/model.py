@@ -698,7 +698,7 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
                 for el in page.elements:
                     labels, refused = E.check(el, layout.env(lang, players))
                     for path, message in labels + refused:
-                        _report(ctx, el, path, message, seen)
+                        _report(ctx, el, path, message, seen, _own_cause(el, path, root))
                     if refused:  # it cannot be drawn as written: its place only
                         taken.append(_taken(el, []))
                         continue
@@ -761,7 +761,7 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
                                     f"boxes of {_fmt(prim.w)} x {_fmt(prim.h)}mm{who} are too "
                                     f"small to mark; at least {_fmt(least)}mm",
                                     seen,
-                                    causes.get(players) if who else None,
+                                    (causes.get(players) if who else None) or _own_cause(el, "", root),
                                 )
                 if marked and not any(el.get("_page_full") for el in page.elements):  # the full page says it
                     _check_house_note(
@@ -870,6 +870,16 @@ def _text_cause(el: dict, subpath: str, lang: str, raw: dict, by_id: dict, root:
             if file == root:
                 return file, line, f"{head}.{rest}"
     return None
+
+
+def _own_cause(el, subpath, root: str) -> tuple | None:
+    """(file, line, key path) of the first key of `el` that the file `root` sets (a child's
+    change to an element it inherits), when the problem at `subpath` lies in another file:
+    the parent alone is valid, so the child's key made it (a building card's bigger `box`
+    leaves no room under its `size`, written in the parent)."""
+    if E.problem_at(el, subpath, "").file == root:
+        return None
+    return _child_key(el["_node"], root, el["_path"])
 
 
 def _report(ctx, el, subpath, message, seen, cause=None):
