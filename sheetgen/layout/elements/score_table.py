@@ -81,6 +81,9 @@ def _st_cell(row, cw) -> float:
     return min((cw - 2) / cols, (row["height"] - 2 - labels) / rows)
 
 
+LABEL_INSET = 0.25  # mm: a column label's room is its cell less this on each side
+
+
 def _st_grid(gx, gy, cell, row, fname, env, p) -> list:
     """One player's copy of a board: mini boxes, then the column labels under them."""
     cols, rows = row["grid"]
@@ -89,12 +92,14 @@ def _st_grid(gx, gy, cell, row, fname, env, p) -> list:
         r = rows - gr if row["from_bottom"] else gr + 1
         for gc in range(cols):
             out.append(Box(gx + gc * cell, gy + gr * cell, cell, cell, "mini", False, cell_field(fname, r, gc + 1)))
+    # (each label inset by LABEL_INSET on both sides: side by side under small cells, labels
+    # fitted to the whole cell ran together, "×1×2×3" on a five-player pad of narrow boards)
     for c, lab in enumerate((row.get("col_labels") or [])[:cols]):
         out.append(
             Text(
-                gx + c * cell,
+                gx + c * cell + LABEL_INSET,
                 gy + rows * cell,
-                cell,
+                cell - 2 * LABEL_INSET,
                 ST_COL_LABEL,
                 env.t(lab, f"{p}.col_labels[{c}]"),
                 "sans-bold",
