@@ -281,6 +281,39 @@ def test_a_scanned_pdf_pairs_a_players_pages_in_turn(tmp_path):
     assert "- name: scans-1" in text and "- name: scans-2" in text and text.count("village: {") == 2
 
 
+def test_a_duplex_scan_leaves_out_the_blank_backs(tmp_path):
+    """A duplex scanner fed one-sided sheets: every other page is bare paper. Those are left out
+    with a warning (the whole scan was refused: no scan marks found on page 2); bare paper alone
+    is still refused as no sheet, and so is a page with something on it but no scan marks."""
+    from PIL import Image
+
+    pages = [
+        Image.fromarray(_photo("imperial-settlers", page, 50 + n, dpi=150, share=0.3)[0])
+        for n, page in enumerate(("empire", "village"))
+    ]
+    back = Image.new("RGB", pages[0].size, (246, 245, 240))
+    path = tmp_path / "scans.pdf"
+    pages[0].save(path, save_all=True, append_images=[back, pages[1], back], resolution=150)
+    out = tmp_path / "game.yaml"
+    result = CliRunner().invoke(cli, ["scan", str(path), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "warning: scans.pdf page 2: a blank page (the back of a sheet?), left out\n" in result.stderr
+    assert "warning: scans.pdf page 4: a blank page (the back of a sheet?), left out\n" in result.stderr
+    [player] = yaml.safe_load(out.read_text(encoding="utf-8"))["players"]
+    assert player["name"] == "scans-1" and any(player["village"].values())
+    back.save(tmp_path / "back.png")
+    result = CliRunner().invoke(cli, ["scan", str(tmp_path / "back.png")])
+    assert result.exit_code == 1
+    assert (
+        result.output == "Error: back.png: no scan marks found: this is not a sheetgen sheet, or too blurred or small\n"
+    )
+    text = back.copy()
+    text.paste((30, 30, 30), (200, 300, 900, 420))  # something printed, but no sheet
+    text.save(tmp_path / "letter.png")
+    result = CliRunner().invoke(cli, ["scan", str(path), str(tmp_path / "letter.png")])
+    assert result.exit_code == 1 and "letter.png: no scan marks found" in result.output
+
+
 def test_a_scanned_pdf_missing_a_page_says_how_to_scan(tmp_path):
     path = _scanned_pdf(tmp_path / "scans.pdf", ["empire", "empire", "village"])
     result = CliRunner().invoke(cli, ["scan", path])

@@ -32,6 +32,27 @@ def need_cv():
     return cv2, numpy
 
 
+# a page is blank paper (the back of a one-sided sheet in a duplex scan) when under BLANK[0] of
+# it, its outer BLANK[1] left out (a scanner's dark edge, a lid's shadow), is BLANK[2] grey
+# levels darker than its paper (its 95th percentile): a sheet's print is a few percent of it
+BLANK = (0.001, 0.05, 60)
+
+
+def blank_paper(photo) -> bool:
+    """The image shows bare paper: nothing printed or written on it."""
+    cv2, np = need_cv()
+    gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
+    scale = min(1.0, 1000 / max(gray.shape))
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    h, w = small.shape
+    my, mx = round(h * BLANK[1]), round(w * BLANK[1])
+    inner = small[my : h - my, mx : w - mx]
+    if not inner.size:
+        return False
+    paper = float(np.percentile(inner, 95))
+    return float((inner < paper - BLANK[2]).mean()) < BLANK[0]
+
+
 @dataclass
 class Photo:
     name: str  # the file name, and the page number of a scanned PDF

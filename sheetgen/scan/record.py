@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sheetgen.errors import Problem, RecordError, UsageError
 from sheetgen.scan.markers import find_sheets
-from sheetgen.scan.photos import load_photos
+from sheetgen.scan.photos import blank_paper, load_photos
 from sheetgen.scan.reader import PageRead, read_photo
 from sheetgen.scan.verdict import UNSURE
 
@@ -94,13 +94,22 @@ def read_photos(paths: list[str], layout_ref: str | None = None, notes: list | N
     reads = []
     notes = [] if notes is None else notes
     seen: dict = {}
+    bare = None  # the refusal of the first image of bare paper (left out while others are read)
     for path in paths:
         where = Path(path).resolve()
         if where in seen:
             raise UsageError(f"{path}: given twice (also as {seen[where]}): one photo is one player's sheet")
         seen[where] = path
         for photo in load_photos(path):
-            sheets, note = find_sheets(photo)
+            try:
+                sheets, note = find_sheets(photo)
+            except RecordError as refused:
+                # (a duplex scan of one-sided sheets: their blank backs are no sheets)
+                if not blank_paper(photo):
+                    raise
+                bare = bare or refused
+                notes.append(f"{photo.name}: a blank page (the back of a sheet?), left out")
+                continue
             if note:
                 notes.append(note)
             for k, markers in enumerate(sheets, 1):
@@ -131,6 +140,8 @@ def read_photos(paths: list[str], layout_ref: str | None = None, notes: list | N
                     # `group_sheets` refuses a player all of whose pages are)
                     notes.append(f"{one.name}: no box is marked on this page")
                 reads.append(read)
+    if not reads and bare is not None:
+        raise bare
     if all(_blank(r) for r in reads):
         raise RecordError(f"{paths[0]}: the sheets are blank: no box is marked")
     return reads
