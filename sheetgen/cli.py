@@ -771,7 +771,7 @@ def read(pdfs, layout_ref, output, force):
 @click.option("--again", is_flag=True, help="With --save: keep it even if the same record is already kept.")
 @DB_OPTION
 def scan(images, layout_ref, output, then_score, check_png, lang, force, save, again, db):
-    """Read photos or scans of played sheets (JPEG, PNG, WebP, or a scanner's PDF) into
+    """Read photos or scans of played sheets (JPEG, PNG, WebP, TIFF, or a scanner's PDF) into
     one game record: one player per sheet, named from the file names.
 
     A two-page sheet's photos are paired by name: alice-empire.jpg with

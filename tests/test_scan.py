@@ -314,6 +314,24 @@ def test_a_duplex_scan_leaves_out_the_blank_backs(tmp_path):
     assert result.exit_code == 1 and "letter.png: no scan marks found" in result.output
 
 
+def test_a_multi_page_tiff_is_read_page_by_page_as_a_pdf(tmp_path):
+    """A scanner's multi-page TIFF: every page is read and paired in turn, as a PDF's (only
+    its first page was read, the others left out without a word)."""
+    from PIL import Image
+
+    from sheetgen.scan.record import _player_keys, read_photos
+
+    pages = [
+        Image.fromarray(_photo("imperial-settlers", page, 60 + n, dpi=150, share=0.3)[0])
+        for n, page in enumerate(("empire", "village", "village", "empire"))
+    ]
+    path = tmp_path / "scans.tif"
+    pages[0].save(path, save_all=True, append_images=pages[1:], compression="tiff_deflate")
+    reads = read_photos([str(path)])
+    assert [r.photo.name for r in reads] == [f"scans.tif page {n}" for n in range(1, 5)]
+    assert _player_keys(reads) == ["scans-1", "scans-1", "scans-2", "scans-2"]
+
+
 def test_a_scanned_pdf_missing_a_page_says_how_to_scan(tmp_path):
     path = _scanned_pdf(tmp_path / "scans.pdf", ["empire", "empire", "village"])
     result = CliRunner().invoke(cli, ["scan", path])

@@ -1,6 +1,6 @@
-"""The images `sheetgen scan` is given: a photo (JPEG, PNG, WebP; its EXIF orientation
-applied) or every page of a scanner's PDF, drawn as a viewer shows it. Their sizes are
-bounded before anything is decoded.
+"""The images `sheetgen scan` is given: a photo (JPEG, PNG, WebP, TIFF; its EXIF
+orientation applied), or every page of a scanner's PDF (drawn as a viewer shows it) or of
+its multi-page TIFF. Their sizes are bounded before anything is decoded.
 
 OpenCV and numpy are the optional extra `sheetgen[scan]`: `need_cv` imports them, or says
 which extra to install. No module of sheetgen.scan imports them at its top.
@@ -62,9 +62,10 @@ class Photo:
 
 
 def load_photos(path: str) -> list[Photo]:
-    """The images in a file: a photo (EXIF orientation applied) or every page image of a PDF."""
+    """The images in a file: a photo (EXIF orientation applied), or every page image of a PDF
+    or a multi-page TIFF."""
     cv2, np = need_cv()
-    from PIL import Image, ImageOps, UnidentifiedImageError
+    from PIL import Image, UnidentifiedImageError
 
     from sheetgen.fileio import MAX_PDF_INPUT, read_input
 
@@ -85,14 +86,38 @@ def load_photos(path: str) -> list[Photo]:
         with im:
             if im.width * im.height > MAX_PHOTO_PIXELS:  # (the header's size: nothing decoded yet)
                 raise RecordError(too_large)
-            im = ImageOps.exif_transpose(im)
-            if "A" in im.getbands() or "transparency" in im.info:  # transparent: on white paper
-                im = Image.alpha_composite(Image.new("RGBA", im.size, "white"), im.convert("RGBA"))
-            return [Photo(Path(path).name, stem, np.asarray(_eight_bits(np, im).convert("RGB")))]
+            frames = getattr(im, "n_frames", 1) if im.format == "TIFF" else 1
+            if frames > 1:  # a scanner's multi-page TIFF: its pages as a PDF's (not a phone's MPO previews)
+                return _tiff_pages(np, path, stem, im, frames)
+            return [Photo(Path(path).name, stem, _rgb(np, im))]
     except Image.DecompressionBombError:  # (Pillow's own, over twice its limit, on opening)
         raise RecordError(too_large) from None
     except (UnidentifiedImageError, OSError, ValueError) as exc:
         raise RecordError(f"{path}: not an image or a PDF that sheetgen can read ({exc.__class__.__name__})") from None
+
+
+def _rgb(np, im):
+    """An opened image as RGB uint8: its EXIF orientation applied, transparency on white paper."""
+    from PIL import Image, ImageOps
+
+    im = ImageOps.exif_transpose(im)
+    if "A" in im.getbands() or "transparency" in im.info:  # transparent: on white paper
+        im = Image.alpha_composite(Image.new("RGBA", im.size, "white"), im.convert("RGBA"))
+    return np.asarray(_eight_bits(np, im).convert("RGB"))
+
+
+def _tiff_pages(np, path: str, stem: str, im, frames: int) -> list[Photo]:
+    """Every page of a multi-page TIFF, named and paired as a PDF's pages are; as bounded."""
+    if frames > MAX_PDF_PAGES:
+        raise RecordError(f"{path}: {frames} pages; sheetgen reads at most {MAX_PDF_PAGES} sheets from one file")
+    out, total = [], 0.0
+    for n in range(frames):
+        im.seek(n)
+        total += im.width * im.height
+        if im.width * im.height > MAX_PHOTO_PIXELS or total > MAX_PDF_TOTAL:
+            raise RecordError(f"{path}: its pages are too large to read ({MAX_PDF_TOTAL / 1e6:.0f} megapixels at most)")
+        out.append(Photo(f"{Path(path).name} page {n + 1}", f"{stem}-{n + 1}", _rgb(np, im), stem))
+    return out
 
 
 def _eight_bits(np, im):
