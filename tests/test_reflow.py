@@ -206,7 +206,7 @@ def test_a_glassworks_row_on_a_full_page_is_reported_at_its_line(tmp_path):
             'pages:\n  - id: village\n    elements:\n      - {id: sawmill, size: ["+=0", "+=4"]}\n',
             ":6: sawmill.size: moves 'points_frame': overlaps the scan marker 2 (x 186.5-194mm, y 255.5-263mm), "
             "which `scan_marks: true` keeps free; the page is full: what is above 'points_frame' is 4mm too tall "
-            "('points_frame' is at imperial-settlers:450)",
+            "('points_frame' is at imperial-settlers:449)",
         ),
     ],
     ids=["plante-bataille", "bosk", "imperial-settlers"],
@@ -227,7 +227,7 @@ def test_a_track_added_to_the_empire_names_the_new_element(tmp_path):
     assert problems(path) == [
         f"{path}:7: towers: moves 'score_frame': overlaps the scan marker 2 (x 186.5-194mm, y 255.5-263mm), "
         "which `scan_marks: true` keeps free; the page is full: what is above 'score_frame' is 8.5mm too tall "
-        "('score_frame' is at imperial-settlers:288)"
+        "('score_frame' is at imperial-settlers:287)"
     ]
 
 
@@ -265,5 +265,5 @@ def test_an_inherited_card_made_too_short_by_the_childs_key_is_reported_at_that_
     path = variant(tmp_path, "imperial-settlers-advanced", body)
     assert problems(path) == [
         f"{path}:7: sawmill.box: sawmill.size: the card is too short for its points and its 'finished in "
-        "round' box ('sawmill' is at imperial-settlers:372)"
+        "round' box ('sawmill' is at imperial-settlers:371)"
     ]

@@ -43,6 +43,10 @@ def _no_check(layout, record, report) -> None:
     return None
 
 
+def _all_in_order(layout) -> set:
+    return set()
+
+
 def _no_alternatives(layout, players: int) -> dict:
     return {}
 
@@ -86,6 +90,9 @@ class Game:
     - `tiebreak_labels(layout)`: the tie-breakers, shown when totals tie;
     - `template_alternatives(layout, players) -> {key: [lines]}`: another form of a
       player field, shown commented out in `template` (Bosk's summer_lines);
+    - `any_order(layout) -> {element id}`: the tracks whose boxes the rules let a player
+      check in any order (a layout's `order: any` says the same of its own tracks): a gap
+      among their checked boxes is no mistake, and no warning;
     - `record_from_sheets(layout, sheets)`: players from filled sheets (one
       dict of marks per sheet, see sheetgen.scoring.pdfread), or None with
       `unreadable` saying why filled sheets cannot be read.
@@ -105,6 +112,7 @@ class Game:
     check_many: Callable | None = None
     tiebreak_labels: Callable = _no_labels
     template_alternatives: Callable = _no_alternatives
+    any_order: Callable = _all_in_order
     record_from_sheets: Callable | None = None
     unreadable: str = "the sheet does not hold every mark the scorer needs"
 

@@ -390,6 +390,12 @@ def reads_for(layout) -> Reads:
     )
 
 
+def any_order(layout) -> set:
+    """The fields: harvesting checks a box of any open field (the seed: « Récolter consiste à
+    cocher une case de champ »), not the first from the left as on the empire's tracks."""
+    return {FIELDS}
+
+
 GAME = Game(
     id="imperial-settlers",
     reads=Reads(elements={**{t: "track" for t in TRACKS}, FIELDS: "track"}, optional_constants=("rules",)),
@@ -402,4 +408,5 @@ GAME = Game(
     score=score,
     tiebreak_labels=tiebreak_labels,
     record_from_sheets=record_from_sheets,
+    any_order=any_order,
 )

@@ -83,13 +83,14 @@ def element_marks(layout: Layout, values: dict, warnings: list | None = None) ->
     from sheetgen.layout.elements import TYPES
 
     marks: dict = {}
+    game = game_for(layout)
+    unordered = game.any_order(layout)  # (the rules' tracks checked in any order)
     for page in layout.pages:
         for el in page.elements:
             read = TYPES[el["type"]].read
             if read is not None:
-                marks.update(read(el, values, warnings))
+                marks.update(read({**el, "order": "any"} if el["id"] in unordered else el, values, warnings))
     if warnings is not None:
-        game = game_for(layout)
         for eid, kind in game.unread_ticked(layout):
             if _marked(marks.get(eid)):
                 warnings.append(
