@@ -26,7 +26,7 @@ from sheetgen.scan import (  # noqa: E402
     synth,
     verdict,
 )
-from sheetgen.scan.blank import PPMM, blank_page, grid_cells, inside  # noqa: E402
+from sheetgen.scan.blank import PPMM, blank_colours, blank_page, grid_cells, inside  # noqa: E402
 from sheetgen.scan.markers import Unreadable, _aruco, _dark_square, _detect, better_match, find_markers, find_sheets  # noqa: E402
 from sheetgen.scan.photos import MAX_PDF_PAGES, Photo, load_photos  # noqa: E402
 from sheetgen.scan.qr import read_qr, recognise  # noqa: E402
@@ -1512,6 +1512,30 @@ def test_pencil_dots_in_tick_boxes_read_marked():
     assert all(readings[b.field] == verdict.EMPTY for b in boxes if b.field not in dotted)
 
 
+def test_coloured_dots_on_the_icons_are_no_empty_boxes():
+    """Pink-red dots (a dry-erase marker) right on the pale icons of nearly every tick box: the
+    page's icons then show darker everywhere, and their darkness is taken for the print's (the
+    eleventh generator's seed 9 photo 9: nine dots read empty). Their colour is not the
+    print's: with the blank page's colours, none of them reads empty; the boxes left blank do."""
+    layout = load_layout("imperial-settlers")
+    display, blank = blank_page(layout, "empire", None, "en")
+    colours = blank_colours(layout, "empire", None, "en")
+    boxes, cells = list(display.boxes()), grid_cells(layout, "empire")
+    checks = [b for b in boxes if b.kind == "check"]
+    dotted = [b.field for n, b in enumerate(checks) if n % 6]
+    page = colours.copy()
+    for b in checks:
+        if b.field in dotted:
+            centre = (round((b.x + b.w / 2) * PPMM), round((b.y + b.h / 2) * PPMM))
+            cv2.circle(page, centre, 9, (235, 140, 140), -1, cv2.LINE_AA)  # 2.2 mm across
+    page = cv2.GaussianBlur(page, (0, 0), 1.2)
+    _, grey_only, *_ = reader.read_boxes(page, blank, boxes, cells)
+    assert sum(grey_only[f] == verdict.EMPTY for f in dotted) >= 20  # hidden by the print's darkness
+    _, readings, *_ = reader.read_boxes(page, blank, boxes, cells, colours)
+    assert not [f for f in dotted if readings[f] == verdict.EMPTY]
+    assert all(r == verdict.EMPTY for f, r in readings.items() if f not in dotted)
+
+
 def test_a_washed_out_photo_reads_no_box_empty():
     """Probe photo 21 of seed 4 (Harvest Dice at 219 dpi, over-exposed: its paper clipped
     white, its print mid-grey 135 of 255): 22 of its 29 soft-pencil marks are as white as
@@ -2517,3 +2541,21 @@ def test_a_ring_of_ink_in_every_box_of_a_blurred_part_of_the_page_is_no_mark():
     assert levels.standing_out(np, blurred, reader.ROUND, near=alike) == set()
     one = {b.field: 0.1 for b in row + far} | {"b3": 1.0}  # a circle drawn in one box
     assert levels.standing_out(np, one, reader.ROUND, near=alike) == {"b3"}
+
+
+def test_brown_and_pink_are_no_vegetable():
+    """A cell's ink (HSV, OpenCV's 0-180 hue) is a vegetable only in a dice colour, plainly: a
+    brown (a carrot's hue, as dark as 0.37 of the paper) and a pink (hue 165: 330 degrees) are
+    '?', as the thirteenth generator's brown and pink inks were not."""
+    from sheetgen.scan.colour import ink_colour
+
+    def cell(hue, sat, val):
+        hsv = np.zeros((20, 20, 3), np.uint8)
+        hsv[...] = (hue, sat, val)
+        return ink_colour(np, hsv, np.ones((20, 20), bool), 240.0)
+
+    assert cell(14, 200, 235) == "C"  # an orange pencil
+    assert cell(14, 175, 88) == "?"  # a brown one
+    assert cell(176, 210, 200) == "T"  # a red one
+    assert cell(165, 125, 250) == "?"  # a pink crayon
+    assert cell(60, 180, 130) == "S"  # a dark green

@@ -21,7 +21,16 @@ def blank_page(layout, page_id: str, players: int, lang: str, grey: bool = False
     return _BLANKS[key]
 
 
-def _render_blank(layout, page_id: str, players: int, lang: str, grey: bool):
+def blank_colours(layout, page_id: str, players: int, lang: str, grey: bool = False):
+    """The blank page's colours (RGB) at PPMM, as `blank_page`'s grey levels (kept alike)."""
+    key = (layout.id, layout.digest, page_id, players, lang, grey, "rgb")
+    if key not in _BLANKS:
+        _BLANKS.clear() if len(_BLANKS) > 24 else None
+        _BLANKS[key] = _render_blank(layout, page_id, players, lang, grey, colour=True)[1]
+    return _BLANKS[key]
+
+
+def _render_blank(layout, page_id: str, players: int, lang: str, grey: bool, colour: bool = False):
     import numpy as np
     import pypdfium2
 
@@ -31,7 +40,8 @@ def _render_blank(layout, page_id: str, players: int, lang: str, grey: bool):
     pdf = pypdfium2.PdfDocument(pdf_bytes(doc, paper="a4", grey=grey))
     try:
         scale = PPMM * 25.4 / 72
-        img = np.asarray(pdf[0].render(scale=scale, grayscale=True).to_pil().convert("L"))
+        drawn = pdf[0].render(scale=scale, grayscale=not colour).to_pil()
+        img = np.asarray(drawn.convert("RGB" if colour else "L"))
     finally:
         pdf.close()
     at = placement(doc.pages[0], "a4")

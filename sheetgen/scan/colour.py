@@ -19,7 +19,14 @@ SHADE = 0.15
 # ranges is '?'. Red and orange lie close (an orange pencil at 12, a red one at 178-2): under
 # a warm lamp and a phone's tone mapping the fourth generator's red pencils showed 6-8.6 and
 # its orange ones 18-27, and two red cells were read carrots: 5-9 is between them
-COLOURS = {"T": ((0, 5), (160, 180)), "C": ((9, 25),), "S": ((35, 90),)}
+# Pink is no red: a pink crayon or highlighter showed 161-167 (the thirteenth generator: read
+# tomatoes), a crimson pencil 174; red starts at 169 (338 degrees)
+COLOURS = {"T": ((0, 5), (169, 180)), "C": ((9, 25),), "S": ((35, 90),)}
+# ...and brown is no orange: an ink of a carrot's hue as dark as BROWN of the paper's brightness
+# or darker (the median of its coloured pixels' value, HSV) is '?' (the thirteenth generator's
+# brown pencils, felt-tips and crayons, 0.28-0.42 of the paper's, were read carrots); an orange
+# pencil, felt-tip or crayon shows nearly as bright as the paper
+BROWN = 0.6
 AGREE = 0.85  # how closely the ink's hues must agree (the length of their mean direction)
 # an image in black and white only (a scanner's or a phone app's B&W mode): BILEVEL[0] of its
 # pixels black or white (10 grey levels from either end) and BILEVEL[1] of those not white
@@ -120,8 +127,9 @@ def white_balanced(cv2, np, page, blank):
     return np.minimum(out, 255, out=out).astype(np.uint8)  # (never under 0)
 
 
-def ink_colour(np, hsv, mask) -> str:
-    """C, S or T from the ink's hue when the mark is clearly coloured; else '?'."""
+def ink_colour(np, hsv, mask, paper: float | None = None) -> str:
+    """C, S or T from the ink's hue when the mark is clearly coloured; else '?'. `paper`: the
+    bare paper's brightness (HSV value, 0-255), against which a brown is told from an orange."""
     pix = hsv[mask]
     if len(pix) < 10:
         return "?"
@@ -135,5 +143,7 @@ def ink_colour(np, hsv, mask) -> str:
     hue = float(np.degrees(np.arctan2(sin, cos)) / 2) % 180
     for letter, ranges in COLOURS.items():
         if any(a <= hue <= b for a, b in ranges):
+            if letter == "C" and paper and float(np.median(coloured[:, 2])) <= BROWN * paper:
+                return "?"  # a brown
             return letter
     return "?"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 
-from sheetgen.scan.blank import PPMM, blank_page, grid_cells, inside
+from sheetgen.scan.blank import PPMM, blank_colours, blank_page, grid_cells, inside
 from sheetgen.scan.colour import bilevel, bilevel_blank, ink_colour, shaded, spilled, white_balanced
 from sheetgen.scan.levels import (
     BARE_TRACE,
@@ -129,6 +129,16 @@ TINT_FLOOR = 0.1
 # light colours the paper round the box as much as its inside, a highlighter runs over its
 # border on a side or two (the fourth generator's: 0 to 0.59 of the paper round the box)
 FILL, SPILL = 0.9, 0.5
+# a box (not a grid cell) is unsure, never empty, when OVER[1] of its inside is coloured (as
+# `coloured`) and more saturated than the blank page prints it there by OVER[0] (0-1): a red
+# dry-erase dot right on the pale icon printed in the box, which its print's darkness hides
+# (the eleventh generator's seed 9 photo 9: nine dots read empty, ink scores 0-0.004); the print's
+# own colour (its saturation, the most within 3 px) is no ink, nor a pale icon a phone shows vivid.
+# Tick boxes only: a colony step's printed number and a pig bonus box's ring, thin and coloured,
+# show more saturated than the blank page draws them (on 600 cached photos of eleven generators,
+# 37 such empty boxes 0.04-0.15, and a board cell a neighbour's colour strays into; the tick boxes:
+# 4 empty ones 0.04-0.07, one photo of the probe, and none of 14,896 marks newly unsure)
+OVER = (0.25, 0.04)
 # ...and for a mark (AROUND), no piece under SPECK pixels shows it round the box: a photo's salt
 # noise round an empty box, a check's arm from the next box and the print a curl shifted went
 # 0.8 of the way round (probe seed 3 photo 58, seed 5 photo 34); a circle's pieces hidden all
@@ -171,7 +181,9 @@ def read_photo(photo: Photo, layout_ref: str | None = None, markers: dict | None
     two_tone = bilevel(cv2, np, photo.rgb)
     if two_tone:
         blank = bilevel_blank(np, blank)
-    values, readings, scores, spreads, boxes, troubles = read_boxes(page, blank, display.boxes(), cells)
+    # (a black-and-white image has no colour to tell from the print's)
+    colours = None if two_tone else blank_colours(layout, qr["page"], qr["players"], lang, qr["grey"])
+    values, readings, scores, spreads, boxes, troubles = read_boxes(page, blank, display.boxes(), cells, colours)
     troubles = ("bilevel", *troubles) if two_tone else troubles
     said = [f"{photo.name}: {TROUBLES[t]}" for t in troubles]
     note = "; ".join([note, *said] if note else said)
@@ -226,6 +238,7 @@ class Look:
     shade: float | None = None
     paper: float | None = None
     spill: float | None = None
+    over: float | None = None
     colour: tuple | None = None
 
 
@@ -248,6 +261,8 @@ class _Sight:
     hsv: object  # the page, white balanced, in hsv
     gray: object  # (padded) the page in grey, specks smoothed out
     blank: object  # the blank page, grey
+    sat: object = None  # (padded) the page's saturation, white balanced (0-255)
+    print_sat: object = None  # the blank page's, the most within 3 px (0-255); None: not known
 
 
 def look_at(cv2, np, sight: _Sight, box, photo, window, sl, dark) -> Look:
@@ -302,6 +317,9 @@ def look_at(cv2, np, sight: _Sight, box, photo, window, sl, dark) -> Look:
         got.colour = (sight.hsv[max(0, y + dy) : y + dy + h, max(0, x + dx) : x + dx + w], part)
     else:
         bare = sight.far[window][sl]
+        if sight.print_sat is not None and box.kind == "check":
+            over = sight.sat[photo][sl].astype(np.int16) - sight.print_sat[window][sl] > OVER[0] * 255
+            got.over = float((over & sight.coloured[photo][sl]).mean()) if over.size else 0.0
         if bare.sum() >= 2 * PPMM**2:  # 2 mm² of bare paper at least (a ladder step's is mostly print)
             got.tint = float((sight.coloured[photo][sl] & bare).sum() / bare.sum())
             got.fill = float((sight.vivid[photo][sl] & bare).sum() / bare.sum())
@@ -313,9 +331,10 @@ def look_at(cv2, np, sight: _Sight, box, photo, window, sl, dark) -> Look:
     return got
 
 
-def read_boxes(page, blank, all_boxes, cells: set):
+def read_boxes(page, blank, all_boxes, cells: set, colours=None):
     """(values, readings, scores, spreads, boxes read, troubles) of the markable boxes of a
-    rectified page (RGB, PPMM) against its blank page (grey); `cells` are the grid cells;
+    rectified page (RGB, PPMM) against its blank page (grey; its `colours`, RGB, when known:
+    see OVER); `cells` are the grid cells;
     `troubles` (see TROUBLES): "noisy" when the photo's paper shows as dark as ink (see
     `paper_floor`, `box_floor`), "washed" when its print shows too light (see `washed_out`),
     "covered" when something lying on the sheet covers boxes (see `levels.lying_on`).
@@ -331,6 +350,8 @@ def read_boxes(page, blank, all_boxes, cells: set):
     # is only what is more coloured than most of the bare paper is (ink: below)
     page_ink = ink[pad:-pad, pad:-pad]  # (a view: the page's pixels, unpadded)
     paper = bare_paper(cv2, np, plain, all_boxes)
+    # (how bright the bare paper shows, white balanced: a brown ink is told from an orange by it)
+    paper_light = float(np.percentile(hsv[..., 2][paper], 90)) if paper.any() else None
     washed = washed_out(np, gray, plain, paper)
     saturation_floor = paper_floor(np, hsv[..., 1], paper)
     # a blurred or over-exposed photo shows every stroke lighter, the print and a pencil
@@ -418,6 +439,10 @@ def read_boxes(page, blank, all_boxes, cells: set):
         hsv=hsv,
         gray=cv2.copyMakeBorder(cv2.medianBlur(gray, 3), pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255),
         blank=blank,
+        sat=cv2.copyMakeBorder(hsv[..., 1], pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0),
+        print_sat=None
+        if colours is None
+        else cv2.dilate(cv2.cvtColor(colours, cv2.COLOR_RGB2HSV)[..., 1], np.ones((7, 7), np.uint8)).astype(np.int16),
     )
     looks = [look_at(cv2, np, sight, *where) for where in placed]
     # (boxes with something lying on them, seen at a quarter of PPMM: see LYING; not on a dark,
@@ -462,6 +487,8 @@ def read_boxes(page, blank, all_boxes, cells: set):
         | standing_out(np, measures("dark_around"), AROUND, near=alike)
     )
     tinted = standing_out(np, measures("tint"), TINT, most=TINT_FLOOR)
+    # (not on a dark, noisy photo: its noise is as saturated as a pen, and only clear marks count)
+    tinted |= {f for f, v in measures("over").items() if v >= OVER[1]} if not noisy else set()
     filled = {k.box.field for k in looks if k.box.field in tinted and k.spill is not None and k.spill <= SPILL}
     filled |= {k.box.field for k in looks if k.shade is not None and k.shade >= FILL}
     middles = [faint_trace(cv2, np, k.dark - base, faint_t) for k in looks]
@@ -552,7 +579,7 @@ def read_boxes(page, blank, all_boxes, cells: set):
         if k.colour is not None:
             hsv_box, part = k.colour
             same = hsv_box.shape[:2] == part.shape
-            values[field] = (ink_colour(np, hsv_box, part) if same else "?") if reading == MARKED else ""
+            values[field] = (ink_colour(np, hsv_box, part, paper_light) if same else "?") if reading == MARKED else ""
         else:
             values[field] = reading == MARKED
     troubles = tuple(name for name, seen in (("noisy", noisy), ("washed", washed), ("covered", covered)) if seen)

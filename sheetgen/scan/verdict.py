@@ -101,7 +101,8 @@ def decide(
     covered: bool = False,
 ) -> str:
     """MARKED, EMPTY or UNSURE from the ink score of a box's inside, its spread, the
-    share of it clearly dark (CORE), the share holding a faint trace (FAINT, or unlike
+    share of it clearly dark (CORE: ink over HIGH marks the box by its amount only with a dark
+    core over GREY of it, which a soft shadow has not), the share holding a faint trace (FAINT, or unlike
     the boxes printed like it), the share inked by strokes the box holds (see `held`),
     and whether the ink covers much of what is printed in the box (`like_print`: the
     print itself looking darker than on the blank page, never a mark for sure). Ink that
