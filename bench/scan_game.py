@@ -659,28 +659,14 @@ def error_paths(work: Path, rng):
         ["scan", str(work / "a" / "bob.jpg"), str(work / "b" / "bob.jpg"), "-o", str(work / "e2.yaml")]
     )
     out.append(("two photos named bob (two folders)", code, (so + se).strip()))
-    code, so, se = run_cli(
-        [
-            "scan",
-            str(work / "a" / "bob.jpg"),
-            "--layout",
-            str(EX / "glassworks-six-rows.yaml"),
-            "-o",
-            str(work / "e3.yaml"),
-        ]
-    )
-    out.append(("a Harvest Dice photo with --layout glassworks-six-rows.yaml", code, (so + se).strip()))
-    code, so, se = run_cli(
-        [
-            "scan",
-            str(work / "a" / "bob.jpg"),
-            "--layout",
-            str(EX / "harvest-dice-big-garden.yaml"),
-            "-o",
-            str(work / "e3b.yaml"),
-        ]
-    )
-    out.append(("a harvest-dice-normal photo with --layout harvest-dice-big-garden.yaml", code, (so + se).strip()))
+    for what, variant, record in (
+        ("a Harvest Dice photo", "glassworks-six-rows.yaml", "e3.yaml"),
+        ("a harvest-dice-normal photo", "harvest-dice-big-garden.yaml", "e3b.yaml"),
+    ):
+        code, so, se = run_cli(
+            ["scan", str(work / "a" / "bob.jpg"), "--layout", str(EX / variant), "-o", str(work / record)]
+        )
+        out.append((f"{what} with --layout {variant}", code, (so + se).strip()))
     code, so, se = run_cli(
         ["scan", str(work / "ada-empire.jpg"), str(work / "ada-village.jpg"), "-o", str(work / "e4.yaml")]
     )

@@ -11,43 +11,53 @@ PPMM = 8.0  # pixels per millimetre of the rectified page (~200 dpi)
 _BLANKS: dict = {}
 
 
+def _kept(key, make):
+    """What `make()` gives for `key`, kept for the next photo (some 24 pages' PDFs and drawings)."""
+    if key not in _BLANKS:
+        _BLANKS.clear() if len(_BLANKS) > 48 else None
+        _BLANKS[key] = make()
+    return _BLANKS[key]
+
+
 def blank_page(layout, page_id: str, players: int, lang: str, grey: bool = False):
     """(page display, the blank page's grey levels at PPMM), rendered from the display
     list; `grey`: as printed toner-saving (`render --grey`)."""
     key = (layout.id, layout.digest, page_id, players, lang, grey)
-    if key not in _BLANKS:
-        _BLANKS.clear() if len(_BLANKS) > 24 else None
-        _BLANKS[key] = _render_blank(layout, page_id, players, lang, grey)
-    return _BLANKS[key]
+    return _kept(key, lambda: _render_blank(layout, page_id, players, lang, grey, colour=False))
 
 
 def blank_colours(layout, page_id: str, players: int, lang: str, grey: bool = False):
-    """The blank page's colours (RGB) at PPMM, as `blank_page`'s grey levels (kept alike)."""
+    """The blank page's colours (RGB) at PPMM, as `blank_page`'s grey levels (drawn alike)."""
     key = (layout.id, layout.digest, page_id, players, lang, grey, "rgb")
-    if key not in _BLANKS:
-        _BLANKS.clear() if len(_BLANKS) > 24 else None
-        _BLANKS[key] = _render_blank(layout, page_id, players, lang, grey, colour=True)[1]
-    return _BLANKS[key]
+    return _kept(key, lambda: _render_blank(layout, page_id, players, lang, grey, colour=True)[1])
 
 
-def _render_blank(layout, page_id: str, players: int, lang: str, grey: bool, colour: bool = False):
+def _printed(layout, page_id: str, players: int, lang: str, grey: bool):
+    """(page display, its PDF on A4, where the page sits on it): made once for both drawings."""
+    from sheetgen.render.pdf import pdf_bytes, placement
+
+    def make():
+        doc = layout.document(lang, players, [page_id], scan_marks=True)
+        return doc.pages[0], pdf_bytes(doc, paper="a4", grey=grey), placement(doc.pages[0], "a4")
+
+    return _kept((layout.id, layout.digest, page_id, players, lang, grey, "pdf"), make)
+
+
+def _render_blank(layout, page_id: str, players: int, lang: str, grey: bool, colour: bool):
     import numpy as np
     import pypdfium2
 
-    from sheetgen.render.pdf import pdf_bytes, placement
-
-    doc = layout.document(lang, players, [page_id], scan_marks=True)
-    pdf = pypdfium2.PdfDocument(pdf_bytes(doc, paper="a4", grey=grey))
+    page, data, at = _printed(layout, page_id, players, lang, grey)
+    pdf = pypdfium2.PdfDocument(data)
     try:
         scale = PPMM * 25.4 / 72
         drawn = pdf[0].render(scale=scale, grayscale=not colour).to_pil()
         img = np.asarray(drawn.convert("RGB" if colour else "L"))
     finally:
         pdf.close()
-    at = placement(doc.pages[0], "a4")
     x0, y0 = round(at.left * PPMM), round(at.top * PPMM)
     w, h = round(layout.width * PPMM), round(layout.height * PPMM)
-    return doc.pages[0], img[y0 : y0 + h, x0 : x0 + w]
+    return page, img[y0 : y0 + h, x0 : x0 + w]
 
 
 def inside(box) -> tuple:

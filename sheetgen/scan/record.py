@@ -148,8 +148,10 @@ def read_photos(paths: list[str], layout_ref: str | None = None, notes: list | N
 
 
 def _blank(read: PageRead) -> bool:
-    """No box of the page is marked (a write box, not read, is no mark)."""
-    return not any(v for f, v in read.values.items() if f in read.readings)
+    """No box of the page is marked (a write box, not read, is no mark): a filled PDF's test."""
+    from sheetgen.scoring.pdfread import is_blank
+
+    return is_blank(read.values, read.readings)
 
 
 def unsure_warnings(reads: list[PageRead]) -> list[str]:
