@@ -1714,6 +1714,22 @@ def test_a_photo_given_twice_is_refused_before_it_is_read(tmp_path, monkeypatch)
     assert result.output == "Error: ./alice.jpg: given twice (also as alice.jpg): one photo is one player's sheet\n"
 
 
+def test_a_page_twice_for_one_player_names_both_files(tmp_path):
+    """alice-empire.jpg from two folders: both are alice's empire; the error names both
+    files by the path given, not only their one file name."""
+    img, _ = _photo("imperial-settlers", "empire", 4, dpi=150, share=0.3)
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        _save(tmp_path / folder, "alice-empire.jpg", img)
+    a, b = tmp_path / "a" / "alice-empire.jpg", tmp_path / "b" / "alice-empire.jpg"
+    result = CliRunner().invoke(cli, ["scan", str(a), str(b)])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == (
+        f"Error: {b}: a second 'empire' page for player 'alice' (also {a}); "
+        "name a player's photos <name>-empire.jpg, <name>-village.jpg"
+    )
+
+
 def test_two_photos_of_one_name_are_refused(tmp_path):
     """alice.jpg from two folders: a player is named after the file, so both would be
     'alice' (the record refuses two players of one name, but only when it is scored)."""
@@ -1723,8 +1739,10 @@ def test_two_photos_of_one_name_are_refused(tmp_path):
         _save(tmp_path / folder, "alice.jpg", img)
     result = CliRunner().invoke(cli, ["scan", str(tmp_path / "a" / "alice.jpg"), str(tmp_path / "b" / "alice.jpg")])
     assert result.exit_code == 1
+    a, b = tmp_path / "a" / "alice.jpg", tmp_path / "b" / "alice.jpg"
     assert result.output.splitlines()[-1] == (
-        "Error: alice.jpg: a second photo of player 'alice' (players are named after the files): rename one of them"
+        f"Error: {b}: a second photo of player 'alice' (also {a}; players are named after the files): "
+        "rename one of them"
     )
 
 

@@ -59,6 +59,7 @@ class Photo:
     stem: str  # the player's name by default
     rgb: object  # numpy array, H x W x 3
     pdf: str = ""  # a PDF's page: the PDF's file name without its suffix (its pages are paired in turn)
+    path: str = ""  # the file as given, and its page (two files of one name in two folders told apart)
 
 
 def load_photos(path: str) -> list[Photo]:
@@ -89,7 +90,7 @@ def load_photos(path: str) -> list[Photo]:
             frames = getattr(im, "n_frames", 1) if im.format == "TIFF" else 1
             if frames > 1:  # a scanner's multi-page TIFF: its pages as a PDF's (not a phone's MPO previews)
                 return _tiff_pages(np, path, stem, im, frames)
-            return [Photo(Path(path).name, stem, _rgb(np, im))]
+            return [Photo(Path(path).name, stem, _rgb(np, im), path=path)]
     except Image.DecompressionBombError:  # (Pillow's own, over twice its limit, on opening)
         raise RecordError(too_large) from None
     except (UnidentifiedImageError, OSError, ValueError) as exc:
@@ -116,7 +117,9 @@ def _tiff_pages(np, path: str, stem: str, im, frames: int) -> list[Photo]:
         total += im.width * im.height
         if im.width * im.height > MAX_PHOTO_PIXELS or total > MAX_PDF_TOTAL:
             raise RecordError(f"{path}: its pages are too large to read ({MAX_PDF_TOTAL / 1e6:.0f} megapixels at most)")
-        out.append(Photo(f"{Path(path).name} page {n + 1}", f"{stem}-{n + 1}", _rgb(np, im), stem))
+        out.append(
+            Photo(f"{Path(path).name} page {n + 1}", f"{stem}-{n + 1}", _rgb(np, im), stem, f"{path} page {n + 1}")
+        )
     return out
 
 
@@ -172,7 +175,15 @@ def _pdf_photos(path: str, stem: str, data: bytes) -> list[Photo]:
                     f"{path}: its pages are too large to read ({MAX_PDF_TOTAL / 1e6:.0f} megapixels at most)"
                 )
             picture = page.render(scale=scale, may_draw_forms=True).to_pil().convert("RGB")
-            out.append(Photo(f"{Path(path).name} page {n + 1}", f"{stem}-{n + 1}", np.asarray(picture), stem))
+            out.append(
+                Photo(
+                    f"{Path(path).name} page {n + 1}",
+                    f"{stem}-{n + 1}",
+                    np.asarray(picture),
+                    stem,
+                    f"{path} page {n + 1}",
+                )
+            )
     except RecordError:
         raise
     except Exception as exc:  # noqa: BLE001 - a page pdfium cannot draw

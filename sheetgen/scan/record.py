@@ -54,7 +54,8 @@ def group_sheets(reads: list[PageRead]) -> list[tuple[str, dict]]:
         for r in reads:
             if r.photo.stem in named:
                 raise RecordError(
-                    f"{r.photo.name}: a second photo of player '{r.photo.stem}' (players are named "
+                    f"{_where(r)}: a second photo of player '{r.photo.stem}' "
+                    f"(also {_where(named[r.photo.stem])}; players are named "
                     "after the files): rename one of them"
                 )
             named[r.photo.stem] = r
@@ -65,7 +66,7 @@ def group_sheets(reads: list[PageRead]) -> list[tuple[str, dict]]:
         mine = players.setdefault(key, {})
         if r.page_id in mine:
             raise RecordError(
-                f"{r.photo.name}: a second '{r.page_id}' page for player '{key}' (also {mine[r.page_id].photo.name}); "
+                f"{_where(r)}: a second '{r.page_id}' page for player '{key}' (also {_where(mine[r.page_id])}); "
                 + naming
             )
         mine[r.page_id] = r
@@ -145,6 +146,11 @@ def read_photos(paths: list[str], layout_ref: str | None = None, notes: list | N
     if all(_blank(r) for r in reads):
         raise RecordError(f"{paths[0]}: the sheets are blank: no box is marked")
     return reads
+
+
+def _where(read: PageRead) -> str:
+    """The photo as the user named it (the path given, and a PDF's page)."""
+    return read.photo.path or read.photo.name
 
 
 def _blank(read: PageRead) -> bool:
