@@ -257,6 +257,22 @@ def test_text_that_does_not_fit_its_box():
     ]
 
 
+def test_board_labels_side_by_side_never_run_together():
+    """Each column label under a board copy keeps 0.25 mm free on each side (LABEL_INSET):
+    at five players in the player columns the cells are 3.9 mm and '×1'...'×7' would print
+    as one word, '×1×2×3...'; the validator refuses it, one line per label and language."""
+    found = problems("narrow_board_labels.yaml")
+    assert len(found) == 14
+    assert found[0] == (
+        f"{FIX}/narrow_board_labels.yaml:10: score.rows: score.rows[1].col_labels[0]: text does not fit "
+        "in 3.4 x 3.4mm with 5 players (fr): '×1' ('score' is at river-valley-glassworks:197)"
+    )
+    assert found[13].endswith(
+        "col_labels[6]: text does not fit in 3.4 x 3.4mm with 5 players (en): '×7' "
+        "('score' is at river-valley-glassworks:197)"
+    )
+
+
 def test_box_smaller_than_7mm():
     assert problems("small_box.yaml") == [
         f"{FIX}/small_box.yaml:6: boxes: boxes of 5 x 5mm are too small to mark; at least 7mm"
