@@ -1536,6 +1536,21 @@ def test_coloured_dots_on_the_icons_are_no_empty_boxes():
     assert all(r == verdict.EMPTY for f, r in readings.items() if f not in dotted)
 
 
+def test_a_dot_paled_by_glare_is_coloured_over_the_print():
+    """Glare pales a dry-erase dot: on the eleventh generator's seed 9 photo 9 five dots on
+    the grey icons showed 0.2-0.25 more saturated than their print, under OVER[0] 0.25, and
+    read empty. A dot 58 levels (0.23) more saturated than the print is over it; 45 (0.18),
+    a phone's colour noise on a pale icon, is not; nor anything the mask says is not coloured."""
+    print_sat = np.full((20, 20), 5, np.uint8)
+    coloured = np.zeros((20, 20), bool)
+    coloured[5:15, 5:15] = True  # a dot over a quarter of the inside
+    for rise, share in ((58, 0.25), (45, 0.0)):
+        sat = print_sat.copy()
+        sat[5:15, 5:15] += rise
+        assert reader.over_print(np, sat, print_sat, coloured) == share
+        assert reader.over_print(np, sat, print_sat, np.zeros_like(coloured)) == 0.0
+
+
 def test_a_washed_out_photo_reads_no_box_empty():
     """Probe photo 21 of seed 4 (Harvest Dice at 219 dpi, over-exposed: its paper clipped
     white, its print mid-grey 135 of 255): 22 of its 29 soft-pencil marks are as white as

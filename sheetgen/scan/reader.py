@@ -137,8 +137,11 @@ FILL, SPILL = 0.9, 0.5
 # Tick boxes only: a colony step's printed number and a pig bonus box's ring, thin and coloured,
 # show more saturated than the blank page draws them (on 600 cached photos of eleven generators,
 # 37 such empty boxes 0.04-0.15, and a board cell a neighbour's colour strays into; the tick boxes:
-# 4 empty ones 0.04-0.07, one photo of the probe, and none of 14,896 marks newly unsure)
-OVER = (0.25, 0.04)
+# 4 empty ones 0.04-0.07, one photo of the probe, and none of 14,896 marks newly unsure). A
+# dot under glare shows less saturated: at OVER[0] 0.25 five of that photo's dots still read
+# empty (0.0-0.04 of the inside); at 0.2, four of them are unsure, and no empty tick box of
+# 541 cached photos of twelve generators newly is (at 0.15, 16 would be)
+OVER = (0.2, 0.04)
 # ...and for a mark (AROUND), no piece under SPECK pixels shows it round the box: a photo's salt
 # noise round an empty box, a check's arm from the next box and the print a curl shifted went
 # 0.8 of the way round (probe seed 3 photo 58, seed 5 photo 34); a circle's pieces hidden all
@@ -265,6 +268,14 @@ class _Sight:
     print_sat: object = None  # the blank page's, the most within 3 px (0-255); None: not known
 
 
+def over_print(np, sat, print_sat, coloured) -> float:
+    """The share of a box's inside coloured (`coloured`, a mask) and more saturated than the
+    blank page prints it there (`print_sat`; `sat` the photo's, both 0-255) by OVER[0]:
+    coloured ink over the print (see OVER)."""
+    over = sat.astype(np.int16) - print_sat > OVER[0] * 255
+    return float((over & coloured).mean()) if over.size else 0.0
+
+
 def look_at(cv2, np, sight: _Sight, box, photo, window, sl, dark) -> Look:
     """What `box` shows: its window of the photo (`photo`, padded; `window` on the page, its
     inside `sl` there) and that window's darkness over the blank page's (`dark`)."""
@@ -318,8 +329,7 @@ def look_at(cv2, np, sight: _Sight, box, photo, window, sl, dark) -> Look:
     else:
         bare = sight.far[window][sl]
         if sight.print_sat is not None and box.kind == "check":
-            over = sight.sat[photo][sl].astype(np.int16) - sight.print_sat[window][sl] > OVER[0] * 255
-            got.over = float((over & sight.coloured[photo][sl]).mean()) if over.size else 0.0
+            got.over = over_print(np, sight.sat[photo][sl], sight.print_sat[window][sl], sight.coloured[photo][sl])
         if bare.sum() >= 2 * PPMM**2:  # 2 mm² of bare paper at least (a ladder step's is mostly print)
             got.tint = float((sight.coloured[photo][sl] & bare).sum() / bare.sum())
             got.fill = float((sight.vivid[photo][sl] & bare).sum() / bare.sum())
