@@ -117,10 +117,13 @@ def _tiff_pages(np, path: str, stem: str, im, frames: int) -> list[Photo]:
         total += im.width * im.height
         if im.width * im.height > MAX_PHOTO_PIXELS or total > MAX_PDF_TOTAL:
             raise RecordError(f"{path}: its pages are too large to read ({MAX_PDF_TOTAL / 1e6:.0f} megapixels at most)")
-        out.append(
-            Photo(f"{Path(path).name} page {n + 1}", f"{stem}-{n + 1}", _rgb(np, im), stem, f"{path} page {n + 1}")
-        )
+        out.append(_page(path, stem, n, _rgb(np, im)))
     return out
+
+
+def _page(path: str, stem: str, n: int, rgb) -> Photo:
+    """Page `n` (from 0) of a PDF or multi-page TIFF: the player `<stem>-<n + 1>`, paired in turn."""
+    return Photo(f"{Path(path).name} page {n + 1}", f"{stem}-{n + 1}", rgb, stem, f"{path} page {n + 1}")
 
 
 def _eight_bits(np, im):
@@ -175,15 +178,7 @@ def _pdf_photos(path: str, stem: str, data: bytes) -> list[Photo]:
                     f"{path}: its pages are too large to read ({MAX_PDF_TOTAL / 1e6:.0f} megapixels at most)"
                 )
             picture = page.render(scale=scale, may_draw_forms=True).to_pil().convert("RGB")
-            out.append(
-                Photo(
-                    f"{Path(path).name} page {n + 1}",
-                    f"{stem}-{n + 1}",
-                    np.asarray(picture),
-                    stem,
-                    f"{path} page {n + 1}",
-                )
-            )
+            out.append(_page(path, stem, n, np.asarray(picture)))
     except RecordError:
         raise
     except Exception as exc:  # noqa: BLE001 - a page pdfium cannot draw
