@@ -17,9 +17,11 @@ actual PDF is saved beside the temp folder so it can be opened.
 
 from __future__ import annotations
 
+import atexit
 import difflib
 import io
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -33,8 +35,11 @@ FIXTURES = TESTS / "fixtures" / "layouts"
 _REGENERATE = False
 
 # sheetgen's user cache (parsed fonts, validated layouts: sheetgen.cache) in a fresh folder
-# of this run, never the user's, so that the tests start cold and leave nothing behind
-os.environ["SHEETGEN_CACHE_DIR"] = tempfile.mkdtemp(prefix="sheetgen-test-cache-")
+# of this run (of this worker, under pytest-xdist), never the user's, so that the tests start
+# cold; it is removed when the process ends, so a run leaves nothing in the temp folder
+_CACHE = tempfile.mkdtemp(prefix="sheetgen-test-cache-")
+os.environ["SHEETGEN_CACHE_DIR"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 MAX_DIFF_LINES = 24  # per differing part
 
 
@@ -45,11 +50,28 @@ def pytest_addoption(parser):
         default=False,
         help="rewrite the golden files (tests/golden/) instead of comparing with them",
     )
+    parser.addoption(
+        "--run-slow",
+        action="store_true",
+        default=False,
+        help="also run the tests marked slow (photos generated and read, subprocess batteries, "
+        "browsers, large Hypothesis budgets); .ci/run does",
+    )
 
 
 def pytest_configure(config):
     global _REGENERATE
     _REGENERATE = bool(config.getoption("--regenerate", default=False))
+
+
+def pytest_collection_modifyitems(config, items):
+    """The default run leaves out the tests marked slow (deselected, and counted so)."""
+    if config.getoption("--run-slow"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
 
 
 # --------------------------------------------------------------------------- PDF digest

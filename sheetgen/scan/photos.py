@@ -2,8 +2,8 @@
 orientation applied), or every page of a scanner's PDF (drawn as a viewer shows it) or of
 its multi-page TIFF. Their sizes are bounded before anything is decoded.
 
-OpenCV and numpy are the optional extra `sheetgen[scan]`: `need_cv` imports them, or says
-which extra to install. No module of sheetgen.scan imports them at its top.
+OpenCV and numpy are the optional extra `scan` (`pip install 'rollwrite[scan]'`):
+`need_cv` imports them, or says which extra to install. No module of sheetgen.scan imports them at its top.
 """
 
 from __future__ import annotations
@@ -28,7 +28,9 @@ def need_cv():
         import cv2
         import numpy
     except ImportError:
-        raise UsageError("sheetgen scan needs OpenCV and numpy: pip install 'sheetgen[scan]'") from None
+        raise UsageError(
+            "sheetgen scan needs OpenCV and numpy: pip install 'rollwrite[scan]' (from a clone: pip install '.[scan]')"
+        ) from None
     return cv2, numpy
 
 
