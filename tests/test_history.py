@@ -674,3 +674,26 @@ def test_concurrent_saves_from_two_processes_all_land(tmp_path, db):
         _, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
     assert consistent(db) == 52
+
+
+@pytest.mark.parametrize("layout_id", ["harvest-dice-normal", "imperial-settlers-advanced", "bosk", "plante-bataille"])
+def test_a_blank_record_is_scored_but_not_kept(tmp_path, db, layout_id):
+    template = run("template", layout_id)
+    assert template.exit_code == 0
+    path = write(tmp_path, "game.yaml", template.output)
+    result = run("score", path, "--save")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: {path}: nothing is marked on any player's sheet (a blank record); "
+        "nothing was saved: fill in the marks first"
+    )
+    assert store.find_games(path=db)[1] == 0
+
+
+def test_one_blank_record_among_several_saves_none(tmp_path, db):
+    played = write(tmp_path, "played.yaml", SEASON["g1.yaml"])
+    blank = write(tmp_path, "blank.yaml", run("template", "plante-bataille", "--players", "3").output)
+    result = run("score", played, blank, "--save")
+    assert result.exit_code == 1
+    assert "blank.yaml: nothing is marked" in result.stderr
+    assert store.find_games(path=db)[1] == 0

@@ -234,7 +234,15 @@ def now_iso() -> str:
 
 
 def to_keep(scored, text: str, source: str) -> KeptGame:
-    """What is kept of a scored record (sheetgen.scoring.record.Scored) and its file's text."""
+    """What is kept of a scored record (sheetgen.scoring.record.Scored) and its file's text.
+    A record in which nothing is marked (a blank template) is no played game: refused."""
+    from sheetgen.scoring.record import nothing_marked
+
+    if nothing_marked(scored):
+        raise HistoryError(
+            f"{source}: nothing is marked on any player's sheet (a blank record); "
+            "nothing was saved: fill in the marks first"
+        )
     raw = scored.record.get("_node", {})
     raw_players = raw.get("players", []) if isinstance(raw, dict) else []
     players = []

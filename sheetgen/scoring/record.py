@@ -245,6 +245,18 @@ def _scored(layout: Layout, game, record: dict, warnings: list, source: str) -> 
     return Scored(layout, record, scores, ranks, winners, warnings, source)
 
 
+def nothing_marked(scored: Scored) -> bool:
+    """True when every player's marks are those of a blank sheet (`sheetgen template`'s
+    record as it is written): a game nobody has filled in, which is no played game."""
+    plan = _plan(scored.layout)
+    try:
+        blank = plan.player_quick({"name": "_", **plan.game.blank_player(scored.layout)})
+    except Slow:  # a game whose blank sheet is not a valid record (none today) has no such game
+        return False
+    marks = {k: v for k, v in blank.items() if k not in ("name", "_where")}
+    return all({k: v for k, v in p.items() if k not in ("name", "_where")} == marks for p in scored.record["players"])
+
+
 CHUNK = 32  # records whose game checks are made together (a garden flood-fill of 96 gardens)
 
 
