@@ -1,4 +1,4 @@
-"""Issue 11's careless inputs that must work, not fail: outputs through links, to FIFOs
+"""Careless inputs that must work, not fail: outputs through links, to FIFOs
 and to standard output, modes kept, SIGTERM cleanup, --force, `-` for standard input,
 decimal leading zeros, CSV quoting, warnings and prompts on standard error, JSON lines,
 several filled PDFs as one game, --layout on score, paths relative to the record,

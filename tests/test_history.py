@@ -1,4 +1,4 @@
-"""Keep the games (issue 16): `score --save`, `history`, `stats`, the database's
+"""Keep the games: `score --save`, `history`, `stats`, the database's
 versions, and its safety (kill during a save, concurrent saves, newer or corrupt
 files). Every test uses its own database under tmp_path."""
 

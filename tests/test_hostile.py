@@ -1,4 +1,4 @@
-"""Every hostile or careless input of issue 11, run as the user runs it: a subprocess
+"""Every hostile or careless input, run as the user runs it: a subprocess
 `python -m sheetgen ...` under resource limits (address space and CPU seconds, set
 with resource.setrlimit in the child, so that a blow-up or a busy loop kills it
 instead of passing). Each must answer with exit code 1 or 2, exactly one `Error:`

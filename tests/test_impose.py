@@ -1,4 +1,4 @@
-"""Print production (issue 12): sheets 2 and 4 a page with cut marks, front and back,
+"""Print production: sheets 2 and 4 a page with cut marks, front and back,
 paper sizes, the writable-when-scaled rule, grey, PNG and the live preview."""
 
 from __future__ import annotations
@@ -238,7 +238,7 @@ def test_refusals(tmp_path, case):
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("layout", ["harvest-dice-normal", "harvest-dice-advanced"])
 def test_the_harvest_dice_sheets_print_two_a_page(tmp_path, layout, paper):
-    """The issue's pad: the Harvest Dice sheets are drawn with no text under 9.25 pt
+    """A pad of two a page: the Harvest Dice sheets are drawn with no text under 9.25 pt
     (`smallest_text`) and 8 mm boxes, so 50 copies print as 25 landscape pages of two
     sheets each, on A4 and on Letter, in French and in English; 4 a page still refuses."""
     width, height = PAPERS[paper]

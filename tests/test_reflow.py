@@ -1,8 +1,8 @@
-"""The built-in pads and sheets reflow (issue 14, deliverable 4): their zones follow each
+"""The built-in pads and sheets reflow: their zones follow each
 other (below:, right_of:) and their frames size to their contents, so that a row added
 to a score table, a taller building card or a taller worksheet moves everything after it,
 and a page that is then full says so, by how much, at the line of the variant that
-filled it. They render as they did before the rewrite (the goldens)."""
+filled it. The built-ins render as their goldens."""
 
 from __future__ import annotations
 
@@ -259,8 +259,8 @@ def test_a_size_that_overfills_an_inherited_text_is_reported_at_its_line(tmp_pat
 
 def test_an_inherited_card_made_too_short_by_the_childs_key_is_reported_at_that_key(tmp_path):
     """A bigger box on a building card leaves no room under the card's `size`, which the
-    parent writes: the error comes at the child's own key first, the card's place after
-    (the twelfth generator's variant named only the parent's line)."""
+    parent writes: the error comes at the child's own key first (the line the designer
+    can change), the card's place after."""
     body = "pages:\n  - id: village\n    elements:\n      - id: sawmill\n        box: 9\n        points: 3\n"
     path = variant(tmp_path, "imperial-settlers-advanced", body)
     assert problems(path) == [

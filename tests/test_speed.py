@@ -1,4 +1,4 @@
-"""What issue 15 made faster still gives the same results: the user cache (parsed fonts,
+"""What is made fast still gives the same results as the plain way: the user cache (parsed fonts,
 validated layouts), fillable fields sharing their appearance, scoring in bulk (the quick
 checkers, score_many, files of many games), the Harvest Dice adjacency by bits. No test
 here asserts a time: bench/run.py measures them."""

@@ -1,4 +1,4 @@
-"""Designing a variant (issue 14): `sheetgen show`, `sheetgen new`, errors at the
+"""Designing a variant: `sheetgen show`, `sheetgen new`, errors at the
 designer's own line, layouts that reflow (below:, right_of:, auto/fill frames, +=
 offsets), docs/games.md kept current, and the four worked variants of
 docs/variants.md validated, rendered and scored."""
@@ -202,7 +202,7 @@ def test_new_refuses_to_overwrite(tmp_path):
 
 
 def test_a_fourth_garden_row_needs_only_that_change_on_both_sheets(tmp_path):
-    """Issue 14: `rows: 4` alone validates on the normal and the advanced sheet; everything
+    """`rows: 4` alone validates on the normal and the advanced sheet; everything
     under the garden moves down by one row of cells."""
     for parent in ("harvest-dice-normal", "harvest-dice-advanced"):
         base = load_layout(parent)
@@ -238,7 +238,7 @@ def test_a_child_key_that_pushes_an_element_out_of_its_frame(tmp_path):
 
 
 def test_a_market_sized_to_its_boxes_takes_a_seventh_box_and_reports_an_eighth(tmp_path):
-    """Issue 14: a market track of 7 boxes needs only that one change (the market frame
+    """A market track of 7 boxes needs only that one change (the market frame
     reaches the sheet's edge, `size: [fill, auto]`, and leaves room for it); 8 do not fit
     beside the pig, and the error says by how much, at the child's line."""
     for parent in ("harvest-dice-normal", "harvest-dice-advanced"):

@@ -243,6 +243,10 @@ def to_keep(scored, text: str, source: str) -> KeptGame:
             f"{source}: nothing is marked on any player's sheet (a blank record); "
             "nothing was saved: fill in the marks first"
         )
+    return _kept(scored, text, source)
+
+
+def _kept(scored, text: str, source: str) -> KeptGame:
     raw = scored.record.get("_node", {})
     raw_players = raw.get("players", []) if isinstance(raw, dict) else []
     players = []
@@ -453,7 +457,7 @@ def rescore_games(gid: int | None = None, path: str | Path | None = None) -> lis
         except SheetgenError as exc:
             out.append(Rescored(g, None, exc.problems[0]))
             continue
-        now = to_keep(scored, g.record_text, g.source)
+        now = _kept(scored, g.record_text, g.source)
         now.id, now.played_at, now.saved_at = g.id, g.played_at, g.saved_at
         out.append(Rescored(g, now))
     return out
