@@ -462,12 +462,12 @@ def test_cli_notes_and_summary(tmp_path):
     assert "--fillable prints one full-size sheet a page" in result.output
 
 
-def test_the_readme_table_says_what_the_rule_computes():
-    """README.md lists, for each built-in layout, the largest --per-page on A4 and Letter
+def test_the_printing_docs_table_says_what_the_rule_computes():
+    """docs/printing.md lists, for each built-in layout, the largest --per-page on A4 and Letter
     (every player count checked, the strictest kept)."""
     from sheetgen.layout.resolve import builtin_ids
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "printing.md").read_text()
     for lid in builtin_ids():
         lay = load_layout(lid)
         best = {}
