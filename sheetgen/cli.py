@@ -572,7 +572,15 @@ class TerminalPrompter:
     that standard output holds only the data)."""
 
     def prompt(self, text: str, default: str | None = None) -> str:
-        return click.prompt(text, default=default, show_default=default is not None, err=True)
+        import sys
+
+        try:
+            return click.prompt(text, default=default, show_default=default is not None, err=True)
+        except click.exceptions.Abort:
+            if sys.stdin.isatty():
+                raise  # Ctrl-C at the terminal: Click's "Aborted!"
+            click.echo("", err=True)
+            raise click.ClickException("standard input ended before every question was answered") from None
 
     def say(self, text: str) -> None:
         click.echo(text, err=True)
@@ -635,8 +643,17 @@ def _find(game, player, since, until, aliases, db, limit=None):
     f = store.Filter(
         game=game, keys=keys, since=report.iso_bound(since, "--since"), until=report.iso_bound(until, "--until")
     )
-    games, total = store.find_games(f, db, limit)
+    damaged: list = []
+    games, total = store.find_games(f, db, limit, damaged)
+    _warn_damaged(damaged, db)
     return names.learn(games), keys, games, total
+
+
+def _warn_damaged(damaged: list, db) -> None:
+    from sheetgen.history.store import db_path
+
+    for line in damaged:
+        click.echo(f"warning: {printable(str(db_path(db)))}: {printable(line)}", err=True)
 
 
 @cli.command()
@@ -676,12 +693,15 @@ def history(game, player, since, until, aliases, fmt, lang, db, limit, remove_id
         )
         return
     if rescore:
-        results = store.rescore_games(game_id, db)
-        click.echo(report.rescore_report(results, lang) or report.WORDS[lang]["none"])
+        damaged: list = []
+        results = store.rescore_games(game_id, db, damaged)
+        _warn_damaged(damaged, db)
+        if results or not damaged:
+            click.echo(report.rescore_report(results, lang) or report.WORDS[lang]["none"])
         if apply:
             n = store.apply_rescore(results, db)
             click.echo(f"updated {n} game{'s' if n != 1 else ''}", err=True)
-        if any(r.now is None for r in results):
+        if damaged or any(r.now is None for r in results):
             click.get_current_context().exit(1)
         return
     if limit is None:
@@ -982,7 +1002,10 @@ def main():
 
     signal.signal(signal.SIGTERM, _terminate)
     try:
-        cli(prog_name="sheetgen", standalone_mode=False)
+        # outside standalone mode Click returns the code of a ctx.exit(n) instead of exiting
+        code = cli(prog_name="sheetgen", standalone_mode=False)
+        if isinstance(code, int) and code:
+            raise SystemExit(code)
     except click.exceptions.Abort:
         click.echo("Aborted!", err=True)
         raise SystemExit(1) from None

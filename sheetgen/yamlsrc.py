@@ -267,7 +267,55 @@ def _plain_key(key) -> bool:
     return key is None or isinstance(key, (str, int, float, bool))
 
 
+# an escape that writes half of a UTF-16 surrogate pair (`\ud800`, `\U0000DC00`): the only
+# way a lone surrogate, which no file, PDF or terminal can hold, gets into a parsed text
+_SURROGATE_ESCAPE = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _whole_text(value: str, name: str, line: int) -> str:
+    """`value` with its surrogate pairs joined (YAML writes an emoji's `\\ud83d\\ude00` as two
+    halves); a half alone is refused at its line."""
+    try:
+        return value.encode("utf-16", "surrogatepass").decode("utf-16")
+    except UnicodeDecodeError:
+        bad = next(ch for ch in value if "\ud800" <= ch <= "\udfff")
+        raise SheetgenError(
+            Problem(f"not valid text: a lone surrogate (\\u{ord(bad):04x}), which no file can hold", name, line)
+        ) from None
+
+
+def _valid_texts(tree, name: str):
+    """`tree` with every text (keys too) made whole by _whole_text."""
+    if isinstance(tree, str):
+        return _whole_text(tree, name, 0) if any("\ud800" <= ch <= "\udfff" for ch in tree) else tree
+    if isinstance(tree, dict):
+        for key in list(tree):
+            line = tree.lines.get(key, tree.line) if isinstance(tree, SrcDict) else 0
+            value = tree[key]
+            fixed = _whole_text(value, name, line) if isinstance(value, str) else _valid_texts(value, name)
+            new_key = _whole_text(key, name, line) if isinstance(key, str) else key
+            if new_key != key:
+                del tree[key]
+                if isinstance(tree, SrcDict):
+                    tree.lines[new_key] = tree.lines.pop(key, line)
+            tree[new_key] = fixed
+        return tree
+    if isinstance(tree, list):
+        for i, value in enumerate(tree):
+            line = tree.lines[i] if isinstance(tree, SrcList) and i < len(tree.lines) else 0
+            tree[i] = _whole_text(value, name, line) if isinstance(value, str) else _valid_texts(value, name)
+        return tree
+    return tree
+
+
 def loads(text: str, name: str = "<string>"):
+    """Parse YAML/JSON text; a syntax error becomes a one-line SheetgenError, and so does
+    a text that escapes half a surrogate pair."""
+    tree = _loads(text, name)
+    return _valid_texts(tree, name) if _SURROGATE_ESCAPE.search(text) else tree
+
+
+def _loads(text: str, name: str):
     """Parse YAML/JSON text; a syntax error becomes a one-line SheetgenError.
 
     libyaml parses it when PyYAML has it (~7x faster); a small text that it does not
@@ -309,6 +357,11 @@ def loads_all(text: str, name: str = "<string>") -> list:
     """The documents of a YAML stream (`---` between them) or of JSON lines (one JSON
     value a line, blank lines skipped), each within the limits of one document (see
     `loads`), with its lines in the whole text; a text of one document gives one."""
+    docs = _loads_all(text, name)
+    return [_valid_texts(doc, name) for doc in docs] if _SURROGATE_ESCAPE.search(text) else docs
+
+
+def _loads_all(text: str, name: str) -> list:
     if is_json_lines(text):
         return [_json_line(line, name, n) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
     if "\n---" not in text and "\n..." not in text:

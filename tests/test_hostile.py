@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import zlib
@@ -36,11 +37,17 @@ def _limits():
     resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
 
 
+# the installed console script, as a user runs it (its exit codes are main()'s), with this
+# tree's code first on the path; `python -m sheetgen` where it is not installed
+SCRIPT = shutil.which("sheetgen", path=os.path.dirname(sys.executable))
+COMMAND = [SCRIPT] if SCRIPT else [sys.executable, "-m", "sheetgen"]
+
+
 def sheetgen(args, cwd, stdin: bytes = b""):
     env = {k: v for k, v in os.environ.items() if k != "SHEETGEN_DEBUG"}
     env.update(PYTHONPATH=str(ROOT), LANG="C.UTF-8", LC_ALL="C.UTF-8")
     return subprocess.run(
-        [sys.executable, "-m", "sheetgen", *args],
+        [*COMMAND, *args],
         cwd=cwd,
         input=stdin,
         capture_output=True,
@@ -96,6 +103,40 @@ def odd_field_names_pdf() -> bytes:
     return buf.getvalue()
 
 
+def checkbox_grid_pdf() -> bytes:
+    """A filled PDF whose garden cell `garden_r1_c1` is a check box (ticked), not a text field."""
+    from pypdf.generic import NameObject
+
+    src = render_pdf(load_layout("harvest-dice-normal"), fillable=True)
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(src)))
+    for annot in writer.pages[0]["/Annots"]:
+        field = annot.get_object()
+        if field.get("/T") in ("garden_r1_c1", "pig_1"):
+            field[NameObject("/V")] = NameObject("/Yes")
+            if field.get("/T") == "garden_r1_c1":
+                field[NameObject("/FT")] = NameObject("/Btn")
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()
+
+
+def object_stream_bomb_pdf(megabytes: int = 2000) -> bytes:
+    """A sheet's PDF holding one more object stream, of 2 MB, that inflates to 2 GB."""
+    comp = zlib.compressobj(9)
+    chunk = b"\0" * (1024 * 1024)
+    body = b"".join(comp.compress(chunk) for _ in range(megabytes)) + comp.flush()
+    src = render_pdf(load_layout("harvest-dice-normal"))
+    bomb = (
+        b"999 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length "
+        + str(len(body)).encode()
+        + b" >>\nstream\n"
+        + body
+        + b"\nendstream\nendobj\n"
+    )
+    at = src.rfind(b"xref")
+    return src[:at] + bomb + src[at:]
+
+
 def bomb_pdf(megabytes: int = 400) -> bytes:
     """A PDF whose cross-reference stream inflates to `megabytes` MB of zeros."""
     comp = zlib.compressobj(9)
@@ -124,6 +165,8 @@ def pdfs(tmp_path_factory):
         "variant.pdf": filled_normal_pdf(str(variant)),
         "odd-names.pdf": odd_field_names_pdf(),
         "bomb.pdf": bomb_pdf(),
+        "checkbox-grid.pdf": checkbox_grid_pdf(),
+        "objstm-bomb.pdf": object_stream_bomb_pdf(),
     }
     good = made["normal.pdf"]
     made["truncated.pdf"] = good[: len(good) // 2]
@@ -324,11 +367,39 @@ CASES = {
     "an empty PDF name": (None, ["read", ""]),
     "score - with a broken record": (None, ["score", "-"], b"layout: bosk\nplayers: [1, 2\n"),
     "validate - with a broken layout": (None, ["validate", "-"], b"id: x\ngame: nope\n"),
+    "a lone surrogate in a record's name": (
+        lambda d: _w(d / "game.yaml", RECORD.replace("Bob", '"Bob\\ud800"').replace("PIG", "3")),
+        ["score", "game.yaml"],
+    ),
+    "a lone surrogate in a JSON record": (
+        lambda d: _w(
+            d / "game.json",
+            '{"layout": "plante-bataille", "players": [{"name": "A\\udc00", "harvested": [1]}, '
+            '{"name": "B", "harvested": [2]}, {"name": "C", "harvested": [3]}]}',
+        ),
+        ["score", "game.json", "--format", "json"],
+    ),
+    "a lone surrogate in a layout's label": (
+        lambda d: _w(d / "my.yaml", _layout_with('title: {fr: "a\\ud800", en: b}\n')),
+        ["validate", "my.yaml"],
+    ),
+    "a grid field that is a check box (read)": (None, ["read", "checkbox-grid.pdf"]),
+    "a grid field that is a check box (score)": (None, ["score", "checkbox-grid.pdf"]),
+    "an image of 100,000,000 x 1 pixels": (lambda d: _image(d / "strip.png", (100_000_000, 1)), ["scan", "strip.png"]),
+    "an image of 1 x 40,000 pixels": (lambda d: _image(d / "strip.png", (1, 40_000)), ["scan", "strip.png"]),
+    "a PDF whose object stream inflates to 2 GB": (None, ["scan", "objstm-bomb.pdf"]),
+    "interactive scoring at the end of its input": (None, ["score", "plante-bataille", "-i"], b"3\nAnn\n"),
     "terminal escapes in a name": (
         lambda d: _w(d / "game.yaml", RECORD.replace("Bob", '"\\e[31mBob\\nEvil"').replace("PIG", "99")),
         ["score", "game.yaml"],
     ),
 }
+
+
+def _image(path: Path, size: tuple) -> None:
+    from PIL import Image
+
+    Image.new("L", size, 255).save(path)
 
 
 def _files(d: Path, pdfs: dict) -> None:
@@ -404,3 +475,103 @@ def test_the_messages_name_the_limit_or_the_problem(tmp_path, pdfs):
         ["score", "game.yaml"],
         lambda d: _w(d / "game.yaml", RECORD.replace("Bob", '"\\e[31mBob\\nEvil"').replace("PIG", "99")),
     )
+
+
+def test_the_new_surfaces_say_what_is_wrong(tmp_path, pdfs):
+    """Text that no file can hold, a form field of another kind than its box, images and
+    PDFs too large to read: each said in one line, at its place."""
+    _files(tmp_path, pdfs)
+    _w(tmp_path / "game.yaml", RECORD.replace("Bob", '"Bob\\ud800"').replace("PIG", "3"))
+    assert sheetgen(["score", "game.yaml"], tmp_path).stderr.decode() == (
+        "Error: game.yaml:7: not valid text: a lone surrogate (\\ud800), which no file can hold\n"
+    )
+    assert sheetgen(["read", "checkbox-grid.pdf"], tmp_path).stderr.decode() == (
+        "Error: checkbox-grid.pdf: the form field 'garden_r1_c1' is a check box where the sheet has a box "
+        "to write in; fill the PDF that `sheetgen render --fillable` made\n"
+    )
+    _image(tmp_path / "strip.png", (100_000_000, 1))
+    assert sheetgen(["scan", "strip.png"], tmp_path).stderr.decode() == (
+        "Error: strip.png: an image of 100000000 x 1 pixels; sheetgen reads images of at most 30,000 pixels a side\n"
+    )
+    assert sheetgen(["scan", "objstm-bomb.pdf"], tmp_path).stderr.decode() == (
+        "Error: objstm-bomb.pdf: a stream of the PDF inflates to more than 64 MB (or all of them together "
+        "to more than 256 MB): not a page sheetgen reads\n"
+    )
+    ended = sheetgen(["score", "plante-bataille", "-i"], tmp_path, b"3\nAnn\n")
+    assert ended.returncode == 1
+    assert ended.stderr.decode().endswith("\nError: standard input ended before every question was answered\n")
+
+
+def test_an_emoji_written_as_two_escaped_halves_is_one_character(tmp_path):
+    _w(tmp_path / "game.yaml", RECORD.replace("Bob", '"Bob \\ud83c\\udf45"').replace("PIG", "3"))
+    done = sheetgen(["score", "game.yaml", "--format", "json"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert '"name": "Bob \U0001f345"' in done.stdout.decode()
+
+
+def test_a_damaged_exif_block_prints_no_warning_of_pillows(tmp_path):
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (800, 600), "white").save(buf, "JPEG")
+    exif = b"Exif\x00\x00MM\x00\x2a\x00\x00\x00\x08\x00\x05" + b"\xff" * 40
+    data = buf.getvalue()
+    (tmp_path / "photo.jpg").write_bytes(data[:2] + b"\xff\xe1" + (len(exif) + 2).to_bytes(2, "big") + exif + data[2:])
+    err = sheetgen(["scan", "photo.jpg"], tmp_path).stderr.decode()
+    assert err == "Error: photo.jpg: no scan marks found: this is not a sheetgen sheet, or too blurred or small\n"
+
+
+@pytest.mark.slow
+def test_a_108_megapixel_photo_is_read_in_under_1_gb(tmp_path):
+    """Read reduced to scan.photos.READ_PIXELS; the child's own peak, from wait4."""
+    from PIL import Image
+
+    Image.new("RGB", (12_000, 9_000), "white").save(tmp_path / "big.png")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    child = subprocess.Popen([*COMMAND, "scan", "big.png"], cwd=tmp_path, env=env, stderr=subprocess.PIPE)
+    err = child.stderr.read().decode()
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    assert child.returncode == 1 and err.startswith("Error: big.png: no scan marks found"), err
+    assert usage.ru_maxrss * 1024 < 1024**3, f"{usage.ru_maxrss / 1024:.0f} MiB"
+
+
+def test_exit_codes_of_the_installed_command(tmp_path):
+    """`history --rescore` exits 1 when a kept game cannot be scored again (Click returns a
+    ctx.exit code outside standalone mode; the console script must not drop it)."""
+    db = tmp_path / "h.sqlite"
+    _w(tmp_path / "v.yaml", "extends: plante-bataille\nid: pb\n")
+    _w(
+        tmp_path / "game.yaml",
+        "layout: v.yaml\nplayers:\n  - {name: A, harvested: [3]}\n  - {name: B, harvested: [1]}\n  - {name: C, harvested: [2]}\n",
+    )
+    assert sheetgen(["score", "game.yaml", "--save", "--db", str(db)], tmp_path).returncode == 0
+    (tmp_path / "v.yaml").unlink()
+    rescored = sheetgen(["history", "--rescore", "--db", str(db)], tmp_path)
+    assert rescored.returncode == 1, rescored.stderr
+    assert sheetgen(["list"], tmp_path).returncode == 0
+
+
+def test_a_damaged_history_row_is_named_and_the_rest_shown(tmp_path):
+    import sqlite3
+
+    db = tmp_path / "h.sqlite"
+    for n, harvested in enumerate(([3], [5]), 1):
+        _w(
+            tmp_path / f"g{n}.yaml",
+            "layout: plante-bataille\nplayers:\n"
+            f"  - {{name: A, harvested: {harvested}}}\n  - {{name: B, harvested: [1]}}\n  - {{name: C, harvested: [2]}}\n",
+        )
+        assert sheetgen(["score", f"g{n}.yaml", "--save", "--db", str(db)], tmp_path).returncode == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE players SET breakdown = '{not json' WHERE game_id = 1 AND seat = 1")
+    warning = f"warning: {db}: game 1: its breakdown of player 'B' cannot be read (not valid JSON); left out\n"
+    for command in (["history"], ["stats"], ["history", "--format", "csv"]):
+        done = sheetgen([*command, "--db", str(db)], tmp_path)
+        assert done.returncode == 0 and done.stderr.decode() == warning, (command, done.stderr)
+    assert "2  " in sheetgen(["history", "--db", str(db)], tmp_path).stdout.decode()
+    rescored = sheetgen(["history", "--rescore", "--db", str(db)], tmp_path)
+    assert rescored.returncode == 1 and rescored.stderr.decode() == warning
+    removed = sheetgen(["history", "--remove", "1", "--db", str(db)], tmp_path)
+    assert removed.returncode == 0 and removed.stdout.decode().startswith("removed game 1 (")
+    assert sheetgen(["history", "--db", str(db)], tmp_path).stderr == b""

@@ -83,3 +83,11 @@ def test_scanned_glassworks_overflow_is_an_error_for_score(tmp_path):
     assert result.exit_code == 1
     assert "players[0] 'Player 1': overflow: expected a whole number" in result.output
     assert "players[1] 'Player 2': overflow: expected a whole number" in result.output
+
+
+def test_a_qr_player_count_is_ascii_digits_only():
+    from sheetgen.layout.scanmarks import parse_payload
+
+    assert parse_payload("sg1 harvest-dice-normal sheet 2 en abcdef12")["players"] == 2
+    for count in ("²", "١", "0", "13", "+2", "02x"):
+        assert parse_payload(f"sg1 harvest-dice-normal sheet {count} en abcdef12") is None, count

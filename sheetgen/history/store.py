@@ -388,10 +388,13 @@ def _where(f: Filter) -> tuple[str, list]:
 
 
 def find_games(
-    f: Filter | None = None, path: str | Path | None = None, limit: int | None = None
+    f: Filter | None = None, path: str | Path | None = None, limit: int | None = None, damaged: list | None = None
 ) -> tuple[list[KeptGame], int]:
-    """The kept games matching `f`, newest first (at most `limit`), and how many match in all."""
+    """The kept games matching `f`, newest first (at most `limit`), and how many match in all.
+    A game whose row cannot be read back (its JSON damaged by another program) is left
+    out, and what is wrong with it is added to `damaged` (the rest are still shown)."""
     f = f or Filter()
+    damaged = [] if damaged is None else damaged
     with opened(path) as conn:
         if conn is None:
             return [], 0
@@ -403,9 +406,11 @@ def find_games(
             f"source, saved_at FROM games{where} ORDER BY played_at DESC, id DESC{tail}",
             args + ([limit] if limit else []),
         ).fetchall()
-        games = {
-            r[0]: KeptGame(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7], r[8], [], r[9]) for r in rows
-        }
+        games = {}
+        for r in rows:
+            warnings = _decoded(r[5], r[0], "warnings", damaged)
+            if warnings is not _BAD:
+                games[r[0]] = KeptGame(r[0], r[1], r[2], r[3], r[4], warnings, r[6], r[7], r[8], [], r[9])
         ids = list(games)
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
@@ -414,20 +419,49 @@ def find_games(
                 f"WHERE game_id IN ({', '.join('?' * len(chunk))}) ORDER BY game_id, seat",
                 chunk,
             ):
-                games[gid].players.append(
-                    KeptPlayer(name, total, rank, bool(winner), json.loads(breakdown), json.loads(marks))
-                )
-        return list(games.values()), count
+                if gid not in games:
+                    continue
+                breakdown = _decoded(breakdown, gid, f"breakdown of player '{name}'", damaged)
+                marks = _decoded(marks, gid, f"marks of player '{name}'", damaged)
+                if breakdown is _BAD or marks is _BAD:
+                    del games[gid]
+                    continue
+                games[gid].players.append(KeptPlayer(name, total, rank, bool(winner), breakdown, marks))
+        return list(games.values()), count - (len(rows) - len(games))
+
+
+_BAD = object()
+
+
+def _decoded(text, gid: int, what: str, damaged: list):
+    """The JSON `text` of game `gid`'s `what`, or _BAD (and a line in `damaged`)."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        damaged.append(f"game {gid}: its {what} cannot be read (not valid JSON); left out")
+        return _BAD
+    return value
 
 
 def remove_game(gid: int, path: str | Path | None = None) -> KeptGame:
-    """Remove game `gid` and its players (one transaction); the game as it was."""
+    """Remove game `gid` and its players (one transaction); the game as it was (of a
+    damaged game, what can be read: its date, layout and player names)."""
     games, _ = find_games(Filter(ids=[gid]), path)
-    if not games:
-        raise HistoryError(f"{db_path(path)}: no game {gid} in the history")
-    with opened(path) as conn, _write(conn):
-        if conn.execute("DELETE FROM games WHERE id = ?", (gid,)).rowcount != 1:
+    with opened(path) as conn:
+        row = (
+            None
+            if conn is None
+            else conn.execute("SELECT played_at, layout FROM games WHERE id = ?", (gid,)).fetchone()
+        )
+        if row is None:
             raise HistoryError(f"{db_path(path)}: no game {gid} in the history")
+        with _write(conn):
+            if not games:
+                names = conn.execute("SELECT name FROM players WHERE game_id = ? ORDER BY seat", (gid,)).fetchall()
+                players = [KeptPlayer(n, 0, 0, False, {}, {}) for (n,) in names]
+                games = [KeptGame(gid, row[0], row[1], "", "", [], "", "", "", players)]
+            if conn.execute("DELETE FROM games WHERE id = ?", (gid,)).rowcount != 1:
+                raise HistoryError(f"{db_path(path)}: no game {gid} in the history")
     return games[0]
 
 
@@ -441,14 +475,16 @@ class Rescored:
     problem: str = ""
 
 
-def rescore_games(gid: int | None = None, path: str | Path | None = None) -> list[Rescored]:
+def rescore_games(
+    gid: int | None = None, path: str | Path | None = None, damaged: list | None = None
+) -> list[Rescored]:
     """Score every kept game (or game `gid`) again from its kept record, against the
-    layouts as they are now. Changes nothing."""
+    layouts as they are now. Changes nothing. Damaged games are left out (see find_games)."""
     from sheetgen.scoring.record import score_data
     from sheetgen.yamlsrc import loads
 
-    games, _ = find_games(Filter(ids=[gid] if gid is not None else None), path)
-    if gid is not None and not games:
+    games, found = find_games(Filter(ids=[gid] if gid is not None else None), path, damaged=damaged)
+    if gid is not None and not found:
         raise HistoryError(f"{db_path(path)}: no game {gid} in the history")
     out = []
     for g in reversed(games):  # oldest first

@@ -9,6 +9,8 @@ from the sheet's top-left corner, like the rest of the display list.
 
 from __future__ import annotations
 
+import re
+
 from sheetgen.layout.display import QR, Rect
 
 MARKER = 6.0  # mm: a 4x4 ArUco marker with its black border is 6 x 6 cells of 1 mm
@@ -62,12 +64,18 @@ def toner_saving(data: str) -> str:
     return f"{data} {TONER}"
 
 
+_COUNT = re.compile(r"[0-9]{1,2}")
+
+
 def parse_payload(text: str) -> dict | None:
     """The fields of a QR payload, or None when the text is not one of ours. `grey`:
     printed toner-saving (see TONER)."""
     parts = text.split()
     grey = len(parts) == 7 and parts[6] == TONER
-    if len(parts) != 6 + grey or parts[0] != QR_PREFIX or not parts[3].isdigit() or not 1 <= int(parts[3]) <= 12:
+    # ASCII digits only: `str.isdigit` takes '²' and '١', which int() then refuses or reads
+    if len(parts) != 6 + grey or parts[0] != QR_PREFIX or not _COUNT.fullmatch(parts[3]):
+        return None
+    if not 1 <= int(parts[3]) <= 12:
         return None
     fields = {"layout": parts[1], "page": parts[2], "players": int(parts[3]), "lang": parts[4], "digest": parts[5]}
     return {**fields, "grey": grey}

@@ -9,6 +9,7 @@ OpenCV and numpy are the optional extra `scan` (`pip install 'rollwrite[scan]'`)
 from __future__ import annotations
 
 import io
+import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,16 @@ PDF_DPI = (150, 250, 200)  # a PDF page is drawn at its image's resolution withi
 MAX_PDF_PIXELS = 16e6  # ...and never larger than this
 MAX_PDF_TOTAL = 200e6  # pixels of all the pages of one PDF (24 A4 pages at 250 dpi: 146e6)
 MAX_PHOTO_PIXELS = 110e6  # an image's pixels at most (a 108-megapixel phone's full-size photo), known before decoding
+MAX_PHOTO_SIDE = 30_000  # pixels along either side at most (a strip of a few pixels is no sheet)
+# an image of more pixels is read reduced by a whole factor to this many or fewer: the page is
+# read at blank.PPMM (8 px/mm), and 24 MP still gives an A4 sheet over twice that, while a
+# 108 MP photo read whole needs several copies of 324 MB
+READ_PIXELS = 24e6
+# what a PDF's streams other than images (page contents, fonts, object and cross-reference
+# streams) may inflate to, each and all together; a scanner's PDF holds a few kB of them, and
+# pdfium would inflate a "zip bomb" stream whole before drawing a page
+MAX_PDF_STREAM = 64 * 1024 * 1024
+MAX_PDF_STREAMS = 256 * 1024 * 1024
 
 
 def need_cv():
@@ -83,26 +94,49 @@ def load_photos(path: str) -> list[Photo]:
         f"{path}: an image of over {MAX_PHOTO_PIXELS / 1e6:.0f} megapixels; sheetgen reads no larger: make it smaller"
     )
     try:
-        with warnings.catch_warnings():  # Pillow's warning over 89 megapixels: MAX_PHOTO_PIXELS is ours
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        # Pillow's warnings (its own bomb warning over 89 megapixels: MAX_PHOTO_PIXELS is ours; a
+        # damaged EXIF block) are not sheetgen's to print: what matters is said as a RecordError
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
             im = Image.open(io.BytesIO(data))
-        with im:
-            if im.width * im.height > MAX_PHOTO_PIXELS:  # (the header's size: nothing decoded yet)
-                raise RecordError(too_large)
-            frames = getattr(im, "n_frames", 1) if im.format == "TIFF" else 1
-            if frames > 1:  # a scanner's multi-page TIFF: its pages as a PDF's (not a phone's MPO previews)
-                return _tiff_pages(np, path, stem, im, frames)
-            return [Photo(Path(path).name, stem, _rgb(np, im), path=path)]
+            with im:
+                _check_size(path, im.width, im.height, too_large)  # (the header's size: nothing decoded yet)
+                frames = getattr(im, "n_frames", 1) if im.format == "TIFF" else 1
+                if frames > 1:  # a scanner's multi-page TIFF: its pages as a PDF's (not a phone's MPO previews)
+                    return _tiff_pages(np, path, stem, im, frames)
+                return [Photo(Path(path).name, stem, _rgb(np, im), path=path)]
     except Image.DecompressionBombError:  # (Pillow's own, over twice its limit, on opening)
         raise RecordError(too_large) from None
     except (UnidentifiedImageError, OSError, ValueError) as exc:
         raise RecordError(f"{path}: not an image or a PDF that sheetgen can read ({exc.__class__.__name__})") from None
 
 
+def _check_size(path: str, width: int, height: int, too_large: str) -> None:
+    """Refuse, before decoding, an image too large in all or along a side."""
+    if width * height > MAX_PHOTO_PIXELS:
+        raise RecordError(too_large)
+    if max(width, height) > MAX_PHOTO_SIDE:
+        raise RecordError(
+            f"{path}: an image of {width} x {height} pixels; sheetgen reads images of at most "
+            f"{MAX_PHOTO_SIDE:,} pixels a side"
+        )
+
+
 def _rgb(np, im):
-    """An opened image as RGB uint8: its EXIF orientation applied, transparency on white paper."""
+    """An opened image as RGB uint8: reduced to READ_PIXELS at most, its EXIF orientation
+    applied, transparency on white paper."""
+    import math
+
     from PIL import Image, ImageOps
 
+    factor = math.ceil(math.sqrt(im.width * im.height / READ_PIXELS))
+    if factor > 1:
+        if im.format == "JPEG":  # decoded at a reduced scale straight away
+            im.draft("RGB", (im.width // factor, im.height // factor))
+        if im.width * im.height > READ_PIXELS:
+            if im.mode not in ("L", "RGB", "RGBA", "LA", "I", "F"):
+                im = im.convert("RGBA" if "A" in im.getbands() or "transparency" in im.info else "RGB")
+            im = im.reduce(math.ceil(math.sqrt(im.width * im.height / READ_PIXELS)))
     im = ImageOps.exif_transpose(im)
     if "A" in im.getbands() or "transparency" in im.info:  # transparent: on white paper
         im = Image.alpha_composite(Image.new("RGBA", im.size, "white"), im.convert("RGBA"))
@@ -117,7 +151,7 @@ def _tiff_pages(np, path: str, stem: str, im, frames: int) -> list[Photo]:
     for n in range(frames):
         im.seek(n)
         total += im.width * im.height
-        if im.width * im.height > MAX_PHOTO_PIXELS or total > MAX_PDF_TOTAL:
+        if im.width * im.height > MAX_PHOTO_PIXELS or max(im.size) > MAX_PHOTO_SIDE or total > MAX_PDF_TOTAL:
             raise RecordError(f"{path}: its pages are too large to read ({MAX_PDF_TOTAL / 1e6:.0f} megapixels at most)")
         out.append(_page(path, stem, n, _rgb(np, im)))
     return out
@@ -140,6 +174,42 @@ def _eight_bits(np, im):
     return Image.fromarray(np.clip(levels * (255.0 / top), 0, 255).astype(np.uint8), "L")
 
 
+_STREAM = re.compile(rb"stream\r?\n")
+
+
+def _streams_within_bounds(path: str, data: bytes) -> None:
+    """Refuse a PDF whose streams other than images inflate past MAX_PDF_STREAM each or
+    MAX_PDF_STREAMS in all, before pdfium inflates them; counted chunk by chunk, never held.
+    (An image is decoded by pdfium to the size its dictionary declares, which the page's
+    pixel bounds keep in check.)"""
+    import zlib
+
+    total = 0
+    for found in _STREAM.finditer(data):
+        start = found.end()
+        head = data[max(0, found.start() - 2048) : found.start()]
+        head = head[head.rfind(b"obj") + 1 :] if b"obj" in head else head
+        if not head.rstrip().endswith(b">>") or b"/Image" in head or b"/Flate" not in head:
+            continue  # not a stream's start, an image, or a stream stored another way
+        end = data.find(b"endstream", start)
+        body = memoryview(data)[start : end if end >= 0 else len(data)]
+        inflate, size = zlib.decompressobj(), 0
+        try:
+            chunk = inflate.decompress(body, 1 << 20)
+            while chunk:
+                size += len(chunk)
+                if size > MAX_PDF_STREAM or total + size > MAX_PDF_STREAMS:
+                    raise RecordError(
+                        f"{path}: a stream of the PDF inflates to more than {MAX_PDF_STREAM // (1 << 20)} MB "
+                        "(or all of them together to more than "
+                        f"{MAX_PDF_STREAMS // (1 << 20)} MB): not a page sheetgen reads"
+                    )
+                chunk = inflate.decompress(inflate.unconsumed_tail, 1 << 20)
+        except zlib.error:
+            pass  # damaged data: pdfium says what it makes of it
+        total += size
+
+
 def _pdf_photos(path: str, stem: str, data: bytes) -> list[Photo]:
     """Every page of a PDF as a picture, rendered by pdfium as a viewer shows it: a
     scanner's page image (at its own resolution, PDF_DPI at most; whether it is stored whole,
@@ -152,6 +222,7 @@ def _pdf_photos(path: str, stem: str, data: bytes) -> list[Photo]:
     import pypdfium2
     import pypdfium2.raw as pdfium_c
 
+    _streams_within_bounds(path, data)
     try:
         pdf = pypdfium2.PdfDocument(data)
         pdf.init_forms()  # ticked form fields are drawn too

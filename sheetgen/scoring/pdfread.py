@@ -112,10 +112,23 @@ def _marked(value) -> bool:
     return False
 
 
-def markable_fields(layout: Layout) -> set[str]:
+def markable_fields(layout: Layout) -> dict[str, str]:
     """The field names of the boxes a player marks, at the most players (the display
-    list's `PageDisplay.boxes()`: pre-printed boxes excepted)."""
-    return {b.field for page in layout.document(players=layout.players["max"]).pages for b in page.boxes()}
+    list's `PageDisplay.boxes()`: pre-printed boxes excepted), with their kind."""
+    return {b.field: b.kind for page in layout.document(players=layout.players["max"]).pages for b in page.boxes()}
+
+
+def _field_kinds_match(path, values: dict, markable: dict[str, str]) -> None:
+    """Refuse a form field of another kind than its box (a check box where the sheet has
+    a box to write in, or text in a box to tick): not a PDF that sheetgen filled."""
+    for name, value in values.items():
+        kind = markable.get(name)
+        if kind is not None and isinstance(value, bool) != (kind != "write"):
+            has, wants = ("a check box", "a box to write in") if isinstance(value, bool) else ("text", "a box to tick")
+            raise RecordError(
+                f"{path}: the form field '{name}' is {has} where the sheet has {wants}; "
+                "fill the PDF that `sheetgen render --fillable` made"
+            )
 
 
 def is_blank(values: dict, markable: set[str]) -> bool:
@@ -170,6 +183,7 @@ def record_from_pdfs(paths: list[str], layout_ref: str | None = None, warnings: 
             )
         markable = markable_fields(layout)
         for n, values in enumerate(copies, 1):
+            _field_kinds_match(path, values, markable)
             if is_blank(values, markable):
                 continue
             found: list = []
