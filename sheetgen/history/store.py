@@ -83,7 +83,26 @@ def _v2(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX players_name_key ON players (name_key)")
 
 
-MIGRATIONS = [_v1, _v2]  # MIGRATIONS[i]: version i -> i + 1
+def _v3(conn: sqlite3.Connection) -> None:
+    """Games in progress at the table (`sheetgen serve`, sheetgen.history.live): kept
+    beside the finished ones so that a restart loses nothing."""
+    conn.execute("""CREATE TABLE live_games (
+        id TEXT PRIMARY KEY,               -- random, in the game's address
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        layout TEXT NOT NULL,              -- the layout as the server offers it (a built-in id or a file)
+        layout_hash TEXT NOT NULL,         -- the resolved layout's hash when the game began
+        lang TEXT NOT NULL,
+        players TEXT NOT NULL,             -- JSON list of names, in seat order
+        marks TEXT NOT NULL,               -- JSON list, per player, of {box field name: value}
+        version INTEGER NOT NULL,          -- one more at every change
+        undo TEXT NOT NULL,                -- JSON list of changes, oldest first
+        redo TEXT NOT NULL,                -- JSON list of changes undone, most recent last
+        kept_id INTEGER                    -- the history's game once finished
+    )""")
+
+
+MIGRATIONS = [_v1, _v2, _v3]  # MIGRATIONS[i]: version i -> i + 1
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
