@@ -467,3 +467,96 @@ def test_a_record_from_marks_reads_as_a_filled_pdf_reads(tmp_path):
     from_pdf = api.numbers(record_from_pdfs([str(path)]))
     assert api.record_from_marks(layout, [values]) == from_pdf
     assert from_pdf["players"][0]["garden"] == ["C.....", "...T..", "......"]
+
+
+def test_a_history_from_before_games_in_progress_gains_their_table_and_keeps_its_games(db, tmp_path):
+    """A version-2 history file (kept games only) opens for `serve` at version 3: the
+    table of games in progress added, the kept games as they were."""
+    import sqlite3
+
+    from sheetgen.history import store
+
+    record = tmp_path / "g.yaml"
+    record.write_text(
+        "layout: plante-bataille\nplayers:\n- {name: Ann, harvested: 5}\n- {name: Bob, harvested: 0}\n- {name: Cy, harvested: 0}\n"
+    )
+    assert run("score", str(record), "--save", "--db", db).exit_code == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute("DROP TABLE live_games")
+        conn.execute("PRAGMA user_version = 2")
+    conn.close()
+    client, config = make(db)
+    gid = start(client, config)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (store.SCHEMA_VERSION,) == (3,)
+        assert conn.execute("SELECT id FROM live_games").fetchall() == [(gid,)]
+        assert conn.execute("SELECT name, total FROM players ORDER BY seat").fetchall() == [
+            ("Ann", 5),
+            ("Bob", 0),
+            ("Cy", 0),
+        ]
+    conn.close()
+
+
+def test_a_port_in_use_is_a_one_line_error(db):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        out = CliRunner().invoke(cli, ["serve", "--port", str(port), "--db", db])
+    assert out.exit_code == 2
+    assert re.fullmatch(
+        rf"Error: --port: cannot listen on 127\.0\.0\.1:{port} \([^)]+\); give another --port\n", out.output
+    )
+
+
+@pytest.mark.slow
+def test_the_command_serves_and_ctrl_c_stops_it_keeping_the_games(tmp_path):
+    """`sheetgen serve` as a process: it prints its address, answers, and stops on Ctrl-C
+    (SIGINT) with exit 0, a game begun kept for the next start."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    db = str(tmp_path / "h.sqlite")
+
+    def serve():
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "sheetgen", "serve", "--port", str(port), "--db", db],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert proc.stderr.readline() == f"sheetgen serve: http://127.0.0.1:{port}/\n"
+        for _ in range(200):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/") as r:
+                    return proc, r.read().decode()
+            except OSError:
+                time.sleep(0.05)
+        raise AssertionError("no answer")
+
+    proc, home = serve()
+    token = re.search(r'name="token" value="([^"]+)"', home).group(1)
+    data = f"token={token}&layout=bosk&players=Ann%0ABob&lang=fr".encode()
+    with urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/games", data=data)) as r:
+        gid = r.url.rsplit("/", 1)[1]
+    # an open page listening for events does not hold the stop up
+    events = urllib.request.urlopen(f"http://127.0.0.1:{port}/game/{gid}/events")
+    assert events.readline() == b"retry: 1000\n"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=15)
+    events.close()
+    assert proc.returncode == 0, err
+    assert err.endswith("stopped; the games in progress are kept\n") and "Traceback" not in err
+    proc, home = serve()
+    assert f'href="/game/{gid}"' in home and "Ann, Bob" in home
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(15) == 0

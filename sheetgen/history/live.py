@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sheetgen.errors import HistoryError
-from sheetgen.history.store import _write, now_iso, opened
+from sheetgen.history.store import _sql_errors, _write, connect, db_path, now_iso
 
 MAX_UNDO = 5000  # changes kept to undo, per game (a long game has a few hundred)
 MAX_OPEN = 200  # games in progress listed
@@ -73,58 +73,74 @@ def _dump(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def create(game: LiveGame, path: str | Path | None = None) -> LiveGame:
-    """Keep a new game (version 0)."""
-    game.created_at = game.updated_at = now_iso()
-    with opened(path, create=True) as conn, _write(conn):
-        conn.execute(
-            f"INSERT INTO live_games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                game.id,
-                game.created_at,
-                game.updated_at,
-                game.layout,
-                game.layout_hash,
-                game.lang,
-                _dump(game.players),
-                _dump(game.marks),
-                game.version,
-                _dump(game.undo),
-                _dump(game.redo),
-                game.kept_id,
-            ),
-        )
-    return game
+class Games:
+    """The games in progress of one history file, through one connection kept open (a
+    server's: opening the file at every change would cost more than the change). Its
+    commits are not flushed to the disk one by one (`synchronous = NORMAL`, safe in WAL
+    mode against a crash of the program; a power cut may lose the last changes, never
+    damage the file)."""
 
+    def __init__(self, path: str | Path | None = None):
+        self.path = path
+        self.conn = None
 
-def load(gid: str, path: str | Path | None = None) -> LiveGame | None:
-    """The game `gid`, or None."""
-    with opened(path) as conn:
-        if conn is None:
-            return None
-        r = conn.execute(f"SELECT {_COLUMNS} FROM live_games WHERE id = ?", (gid,)).fetchone()
+    def _db(self):
+        if self.conn is None:
+            self.conn = connect(self.path, create=True)
+            self.conn.execute("PRAGMA synchronous = NORMAL")
+        return self.conn
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+    def create(self, game: LiveGame) -> LiveGame:
+        """Keep a new game (version 0)."""
+        game.created_at = game.updated_at = now_iso()
+        with _sql_errors(db_path(self.path)), _write(self._db()) as conn:
+            conn.execute(
+                f"INSERT INTO live_games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game.id,
+                    game.created_at,
+                    game.updated_at,
+                    game.layout,
+                    game.layout_hash,
+                    game.lang,
+                    _dump(game.players),
+                    _dump(game.marks),
+                    game.version,
+                    _dump(game.undo),
+                    _dump(game.redo),
+                    game.kept_id,
+                ),
+            )
+        return game
+
+    def load(self, gid: str) -> LiveGame | None:
+        """The game `gid`, or None."""
+        with _sql_errors(db_path(self.path)):
+            r = self._db().execute(f"SELECT {_COLUMNS} FROM live_games WHERE id = ?", (gid,)).fetchone()
         return _row(r) if r else None
 
-
-def open_games(path: str | Path | None = None) -> list[LiveGame]:
-    """The games not finished yet, the latest changed first."""
-    with opened(path) as conn:
-        if conn is None:
-            return []
-        rows = conn.execute(
-            f"SELECT {_COLUMNS} FROM live_games WHERE kept_id IS NULL ORDER BY updated_at DESC, id LIMIT ?",
-            (MAX_OPEN,),
-        ).fetchall()
+    def open_games(self) -> list[LiveGame]:
+        """The games not finished yet, the latest changed first."""
+        with _sql_errors(db_path(self.path)):
+            rows = (
+                self._db()
+                .execute(
+                    f"SELECT {_COLUMNS} FROM live_games WHERE kept_id IS NULL ORDER BY updated_at DESC, id LIMIT ?",
+                    (MAX_OPEN,),
+                )
+                .fetchall()
+            )
         return [_row(r) for r in rows]
 
-
-def update(gid: str, change: Callable[[LiveGame], None], path: str | Path | None = None) -> LiveGame:
-    """Change game `gid` in one transaction: `change(game)` edits it in place (or raises,
-    and nothing is written); it is written back with its version one more."""
-    with opened(path) as conn:
-        if conn is None:
-            raise HistoryError(f"no game {gid}")
-        with _write(conn):
+    def update(self, gid: str, change: Callable[[LiveGame], None]) -> LiveGame:
+        """Change game `gid` in one transaction: `change(game)` edits it in place (or raises,
+        and nothing is written); it is written back with its version one more."""
+        with _sql_errors(db_path(self.path)), _write(self._db()) as conn:
             r = conn.execute(f"SELECT {_COLUMNS} FROM live_games WHERE id = ?", (gid,)).fetchone()
             if r is None:
                 raise HistoryError(f"no game {gid}")

@@ -152,26 +152,40 @@ def _write(conn: sqlite3.Connection):
 def opened(path: str | Path | None = None, create: bool = False):
     """A connection to the history, checked and migrated to SCHEMA_VERSION; None when
     the file does not exist and `create` is false (nothing kept yet)."""
+    conn = connect(path, create)
+    if conn is None:
+        yield None
+        return
+    try:
+        with _sql_errors(db_path(path)):
+            yield conn
+    finally:
+        conn.close()
+
+
+def connect(path: str | Path | None = None, create: bool = False) -> sqlite3.Connection | None:
+    """What `opened` gives, for a caller that keeps it open (and closes it): a server
+    keeps one connection rather than opening the file at every change. Usable from any
+    one thread at a time."""
     path = db_path(path)
     if path.is_dir():
         raise HistoryError(f"{path}: is a folder, not a history file")
     if not path.exists():
         if not create:
-            yield None
-            return
+            return None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise HistoryError(f"{path}: cannot create the history: {exc.strerror}") from None
     with _sql_errors(path):
-        conn = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+        conn = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
     try:
         with _sql_errors(path):
             _prepare(conn, path)
-        with _sql_errors(path):
-            yield conn
-    finally:
+    except BaseException:
         conn.close()
+        raise
+    return conn
 
 
 def _prepare(conn: sqlite3.Connection, path: Path) -> None:

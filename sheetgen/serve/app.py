@@ -21,6 +21,7 @@ import hmac
 import ipaddress
 import json
 import secrets
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,6 +103,7 @@ class Guard:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        scope.setdefault("state", {})["began"] = time.perf_counter()
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         refusal = self.refusal(scope, headers)
 
@@ -259,7 +261,7 @@ class Hub:
 
 def _game(request: Request) -> live.LiveGame:
     gid = request.path_params["gid"]
-    game = live.load(gid, request.app.state.config.db) if _valid_id(gid) else None
+    game = request.app.state.games.load(gid) if _valid_id(gid) else None
     if game is None:
         raise HTTPException(404, "no such game")
     return game
@@ -288,16 +290,17 @@ def _changed(request: Request, gid: str, change) -> JSONResponse:
         scored.append(got)
 
     try:
-        game = live.update(gid, run, app.config.db)
+        game = app.games.update(gid, run)
     except live.Conflict as exc:
         return JSONResponse({"error": exc.problems[0].message, "state": _current(request, gid)}, status_code=409)
     state = app.tables.state(game, scored[0] if scored else None)
     app.hub.publish(gid, _state_json(state))
-    return JSONResponse(state)
+    took = (time.perf_counter() - request.state.began) * 1000
+    return JSONResponse(state, headers={"server-timing": f"change;dur={took:.1f}"})
 
 
 def _current(request: Request, gid: str) -> dict | None:
-    game = live.load(gid, request.app.state.config.db)
+    game = request.app.state.games.load(gid)
     return request.app.state.tables.state(game) if game else None
 
 
@@ -306,7 +309,7 @@ def _current(request: Request, gid: str) -> dict | None:
 
 async def home(request: Request) -> HTMLResponse:
     app = request.app.state
-    games = live.open_games(app.config.db)
+    games = app.games.open_games()
     return HTMLResponse(pages.home(app.config, app.tables, games, _lang(request)))
 
 
@@ -351,7 +354,7 @@ async def create_game(request: Request) -> Response:
     if not lo <= len(names) <= hi:
         raise HTTPException(400, f"players: {layout.id} is for {lo}-{hi} players, got {len(names)}")
     game = live.LiveGame(live.new_id(), key, layout.digest, lang, names, [{} for _ in names])
-    live.create(game, app.config.db)
+    app.games.create(game)
     return RedirectResponse(f"/game/{game.id}", status_code=303)
 
 
@@ -576,6 +579,7 @@ def make_app(config: Config) -> Starlette:
     app.state.config = config
     app.state.tables = Tables(config)
     app.state.hub = Hub()
+    app.state.games = live.Games(config.db)
     return app
 
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 from html import escape
 
-from sheetgen.render.svg import Defs, page_svg
-
 WORDS = {
     "en": {
         "start": "Start the game",
@@ -161,6 +159,8 @@ def _sections(layout, lang: str) -> list:
 
 
 def game(config, tables, game, state: dict) -> str:
+    from sheetgen.render.svg import Defs, page_svg  # (only a game page draws: the home page starts quicker)
+
     lang = game.lang
     w = WORDS[lang]
     tab = tables.table(game)

@@ -60,9 +60,6 @@ def _check_port(host: str, port: int) -> None:
 def serve(port: int, lan: bool, db, files: list[str], say: Callable[[str], None]) -> None:
     """Serve until Ctrl-C: the built-in layouts and `files` offered, games kept in the
     history file `db` (sheetgen.history.store.db_path)."""
-    import uvicorn
-
-    from sheetgen.history import live
     from sheetgen.history.store import db_path, opened
 
     layouts = offered_layouts(files)
@@ -76,43 +73,49 @@ def serve(port: int, lan: bool, db, files: list[str], say: Callable[[str], None]
         join_url = f"http://{host}:{port}/join?t={token}"
     _check_port(host, port)
     app = make_app(Config(layouts, db, frozenset(hosts), token, join_url))
-    settings = uvicorn.Config(
-        app, host=host, port=port, log_level="warning", lifespan="off", timeout_graceful_shutdown=GRACE
-    )
-    server = _Server(settings, app.state.hub.close)
+    server = make_server(app, host, port)
     say(f"sheetgen serve: http://{host}:{port}/")
     if join_url:
         say(f"join from a phone on this network: {join_url}")
         say(terminal_qr(join_url))
     say(f"games are kept in {db_path(db)}; Ctrl-C stops (games in progress go on at the next start)")
-    open_games = live.open_games(db)
+    open_games = app.state.games.open_games()
     if open_games:
         say(f"{len(open_games)} game{'s' if len(open_games) > 1 else ''} in progress")
-    server.run()
+    try:
+        server.run()
+    except KeyboardInterrupt:  # uvicorn raises Ctrl-C again once it has stopped cleanly
+        pass
+    finally:
+        app.state.games.close()
     say("stopped; the games in progress are kept")
 
 
-class _Server:
-    """uvicorn's server, whose Ctrl-C also ends the pages' event streams (else the stop
-    would wait for each open page)."""
+def make_server(app, host: str, port: int):
+    """A uvicorn server of `app` whose stop (Ctrl-C, or `stop()` from another thread) also
+    ends the pages' event streams, else it would wait for every open page."""
+    import uvicorn
 
-    def __init__(self, settings, on_exit: Callable[[], None]):
-        import uvicorn
+    class Server(uvicorn.Server):
+        loop = None
 
-        on = on_exit
+        async def startup(self, sockets=None):
+            self.loop = asyncio.get_running_loop()
+            await super().startup(sockets)
 
-        class Server(uvicorn.Server):
-            async def startup(self, sockets=None):
-                self.sheetgen_loop = asyncio.get_running_loop()
-                await super().startup(sockets)
+        def handle_exit(self, sig, frame):
+            self.close_streams()
+            super().handle_exit(sig, frame)
 
-            def handle_exit(self, sig, frame):
-                loop = getattr(self, "sheetgen_loop", None)
-                if loop is not None:
-                    loop.call_soon_threadsafe(on)
-                super().handle_exit(sig, frame)
+        def close_streams(self):
+            if self.loop is not None:
+                self.loop.call_soon_threadsafe(app.state.hub.close)
 
-        self.server = Server(settings)
+        def stop(self):
+            self.close_streams()
+            self.should_exit = True
 
-    def run(self) -> None:
-        self.server.run()
+    settings = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", lifespan="off", timeout_graceful_shutdown=GRACE
+    )
+    return Server(settings)

@@ -184,6 +184,7 @@
     drawAll();
     drawScores();
     body.dataset.version = String(state.version);
+    body.dataset.shownAt = String(Date.now()); // when this page showed it (bench/serve.py)
   }
 
   // ------------------------------------------------------------------ talking to the server
@@ -380,7 +381,7 @@
     const p = parts[section];
     const width = shown.querySelector(".pages").clientWidth || window.innerWidth;
     // at least 44 CSS px for the smallest box of the section: wider than the screen when it must
-    const scale = Math.max(width / p.w, 44 / p.smallest);
+    const scale = Math.max(width / p.w, 46 / p.smallest); // 44 CSS px and a margin for rounding
     for (const svg of shown.querySelectorAll("svg.page")) {
       if (svg.dataset.page !== p.page) {
         svg.style.display = "none";
