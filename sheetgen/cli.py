@@ -870,6 +870,12 @@ def _record_yaml(record: dict) -> str:
     return record_yaml(record)
 
 
+def _numbers(record: dict) -> dict:
+    from sheetgen.api import numbers
+
+    return numbers(record)
+
+
 def _emit(text: str, output: str | None, inputs=(), force: bool = False) -> None:
     """Write a record's `text` to `output` (see fileio.write_output), or to standard output."""
     from sheetgen.fileio import write_output

@@ -78,8 +78,10 @@ class LiveServer:
         assert not self.thread.is_alive(), "the server did not stop"
 
     def new_game(self, players=("Ann", "Bob"), layout="harvest-dice-normal", lang="en") -> str:
+        from urllib.parse import urlencode
+
         token = self.app.state.config.page_token
-        data = f"token={token}&layout={layout}&players={'%0A'.join(players)}&lang={lang}".encode()
+        data = urlencode({"token": token, "layout": layout, "players": "\n".join(players), "lang": lang}).encode()
         request = urllib.request.Request(f"{self.url}/games", data=data, method="POST")
         with urllib.request.urlopen(request) as r:  # follows the 303 to the game page
             return r.url.rsplit("/", 1)[1]
@@ -287,6 +289,17 @@ def test_the_keyboard_reaches_every_box_and_space_toggles(browser, live):
     page.keyboard.press("Enter")
     version(page, 2)
     assert live.state(gid)["marks"][0] == {"pig_3": True, "garden_r2_c2": "S"}
+
+
+def test_a_name_is_text_in_the_sheet_never_markup(browser, live):
+    name = '<b id="x">Ann</b>&<script>z()</script>'  # 38 characters: a name is at most 40
+    gid = live.new_game(players=(name, "Bob"))
+    page = open_game(browser, live, gid)
+    shown = box(page, 1, "player_name_box").locator(".mark text")
+    assert shown.text_content() == name
+    assert page.locator("svg b, svg script, .sheets script, h2 b").count() == 0
+    assert page.locator('.sheet[data-sheet="1"] h2').inner_text() == name
+    assert page.errors == []
 
 
 # --------------------------------------------------------------------------- the drawing itself

@@ -237,6 +237,14 @@ def _check_version(conn: sqlite3.Connection, path: Path, version: int) -> None:
 # --- keeping games ----------------------------------------------------------------------
 
 
+class AlreadyKept(HistoryError):
+    """Games refused as kept already (the same record): `kept`, the ids they are kept as."""
+
+    def __init__(self, problems, kept: list[int]):
+        super().__init__(problems)
+        self.kept = kept
+
+
 @dataclass
 class KeptPlayer:
     name: str
@@ -297,12 +305,13 @@ def save_games(games: list[KeptGame], path: str | Path | None = None, again: boo
     """Keep `games` in one transaction (all or none); their new ids. A game whose record is
     already kept (same data, whatever its layout in the file) is refused unless `again`."""
     with opened(path, create=True) as conn, _write(conn):
-        problems, seen = [], {}
+        problems, seen, kept = [], {}, []
         for g in () if again else games:
             hit = conn.execute(
                 "SELECT id, played_at FROM games WHERE record_hash = ? ORDER BY id LIMIT 1", (g.record_hash,)
             ).fetchone()
             if hit:
+                kept.append(hit[0])
                 problems.append(
                     f"{g.source}: this game is already kept (game {hit[0]}, played {hit[1]}); "
                     "nothing was saved; use --again to keep it twice"
@@ -314,7 +323,7 @@ def save_games(games: list[KeptGame], path: str | Path | None = None, again: boo
                 )
             seen.setdefault(g.record_hash, g.source)
         if problems:
-            raise HistoryError(problems)
+            raise AlreadyKept(problems, kept)
         saved = now_iso()
         ids = []
         for g in games:

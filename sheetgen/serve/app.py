@@ -45,6 +45,7 @@ from starlette.routing import Route
 from sheetgen import api
 from sheetgen.errors import SheetgenError, printable
 from sheetgen.history import live
+from sheetgen.history.store import AlreadyKept
 from sheetgen.serve import assets, pages
 
 MAX_BODY = 16 * 1024  # bytes of a request body (a mark is ~100, the home form ~1,000)
@@ -60,7 +61,7 @@ SECURITY_HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"no-referrer"),
+    (b"referrer-policy", b"same-origin"),  # "no-referrer" makes a form's Origin "null"
 ]
 GAME_ID = r"[A-Za-z0-9_-]{12}"
 KEEPALIVE = 15.0  # seconds between the comments that keep an idle event stream open
@@ -480,6 +481,9 @@ async def finish(request: Request) -> JSONResponse:
         scored = api.score(record, f"<sheetgen serve: game {gid}>")
         again = body.get("again") is True
         ids, _ = api.keep([scored], [api.record_yaml(record)], [scored.source], app.config.db, again)
+    except AlreadyKept as exc:
+        where = f" (game {exc.kept[0]})" if exc.kept else ""
+        raise HTTPException(409, f"this game is already kept in the history{where}: keep it a second time?") from None
     except SheetgenError as exc:
         raise HTTPException(409, exc.problems[0].message) from None
 

@@ -29,14 +29,13 @@ WORDS = {
         "winners": "Winners",
         "warnings": "Warnings",
         "sections": "Sections",
-        "whole": "Whole sheet",
         "empty": "Empty",
         "ok": "OK",
         "cancel": "Cancel",
         "kept": "Kept in the history as game",
         "game": "Game",
         "new": "New game",
-        "cannot": "Cannot be scored",
+        "colon": ":",
     },
     "fr": {
         "start": "Commencer la partie",
@@ -57,14 +56,13 @@ WORDS = {
         "winners": "Gagnants",
         "warnings": "Avertissements",
         "sections": "Parties de la feuille",
-        "whole": "Feuille entière",
         "empty": "Vide",
         "ok": "OK",
         "cancel": "Annuler",
         "kept": "Gardée dans l'historique : partie",
         "game": "Partie",
         "new": "Nouvelle partie",
-        "cannot": "Impossible à compter",
+        "colon": " :",
     },
 }
 
@@ -195,7 +193,7 @@ def game(config, tables, game, state: dict) -> str:
     )
     info = {"sections": _sections(layout, lang), "choices": choices, "pad": tab.pad, "words": w}
     body = (
-        f'<header><h1>{escape(layout.title[lang])}</h1><nav class="who-list"><span>{w["me"]}:</span>{who}'
+        f'<header><h1>{escape(layout.title[lang])}</h1><nav class="who-list"><span>{w["me"]}{w["colon"]}</span>{who}'
         f'<button type="button" class="who" data-who="0">{w["everyone"]}</button></nav>'
         f'<nav class="tools"><a href="/game/{game.id}/board">{w["board"]}</a>'
         f'<button type="button" data-act="undo">{w["undo"]}</button>'
@@ -228,7 +226,8 @@ def _scores(game, lang: str) -> str:
         f'<aside class="scores"><table><thead><tr><th></th>{heads}</tr></thead><tbody class="breakdown"></tbody>'
         f'<tfoot><tr class="total"><th scope="row">{w["total"]}</th>{totals}</tr>'
         f'<tr class="rank"><th scope="row">{w["rank"]}</th>{ranks}</tr></tfoot></table>'
-        f'<p class="winners"></p><p class="kept"></p><ul class="warnings"></ul><ul class="errors"></ul></aside>'
+        f'<p class="winners"></p><p class="kept"></p><ul class="warnings" aria-label="{w["warnings"]}"></ul>'
+        f'<ul class="errors"></ul></aside>'
     )
 
 

@@ -160,7 +160,7 @@
       el.textContent = p ? String(p.rank) + (score.winners.includes(p.name) ? " ★" : "") : "";
     });
     const winners = document.querySelector(".scores .winners");
-    if (winners) winners.textContent = score ? (words.winners || "Winners") + ": " + score.winners.join(", ") : "";
+    if (winners) winners.textContent = score ? words.winners + words.colon + " " + score.winners.join(", ") : "";
     const kept = document.querySelector(".scores .kept");
     if (kept) kept.textContent = state.kept ? (words.kept || "Kept as game") + " " + state.kept : "";
     body.classList.toggle("finished", Boolean(state.kept));
