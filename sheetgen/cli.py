@@ -7,6 +7,7 @@ so that `sheetgen --help` starts fast.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -72,6 +73,18 @@ class Group(click.Group):
 def _bad_parameter(exc) -> click.BadParameter:
     """An option's bad value from the library (sheetgen.api.OptionError), as Click says its own."""
     return click.BadParameter(exc.problems[0].message, param_hint=exc.param)
+
+
+@contextmanager
+def _option_errors():
+    """Within a command: the library's OptionError raised as Click's BadParameter, which
+    Click then shows with the command's usage line, as for its own checks."""
+    from sheetgen.api import OptionError
+
+    try:
+        yield
+    except OptionError as exc:
+        raise _bad_parameter(exc) from None
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -274,13 +287,10 @@ def render(layout, **opts):
 
 def _render_watched(job: dict) -> None:
     """One render of --watch: a bad option value is reported like a bad layout."""
-    from sheetgen.api import OptionError
     from sheetgen.errors import UsageError
 
     try:
         _render_once(job, watching=True)
-    except OptionError as exc:
-        raise UsageError(_bad_parameter(exc).format_message()) from None
     except click.ClickException as exc:
         raise UsageError(exc.format_message()) from None
 
@@ -291,7 +301,8 @@ def _render_once(job: dict, watching: bool = False) -> None:
     from sheetgen import api
     from sheetgen.paper import paper_name
 
-    done = api.render(job, progress=_progress)
+    with _option_errors():
+        done = api.render(job, progress=_progress)
     for note in done.notes:
         click.echo(note, err=True)
     n, per_page = done.sides, job["per_page"]
@@ -861,7 +872,8 @@ def new_cmd(file, parent):
 def _game_players(lay, players: int | None) -> int | None:
     from sheetgen.api import player_count
 
-    return player_count(lay, players)
+    with _option_errors():
+        return player_count(lay, players)
 
 
 def _record_yaml(record: dict) -> str:

@@ -133,6 +133,21 @@ def version(page, n):
     page.wait_for_selector(f"body[data-version='{n}']", timeout=SHORT)
 
 
+def test_a_game_starts_from_the_home_form(browser, live):
+    page = browser.new_page()
+    page.goto(live.url + "/")
+    page.select_option("select[name=layout]", "harvest-dice-advanced")
+    page.fill("textarea[name=players]", "Léa\nTom, Zoé")
+    page.select_option("select[name=lang]", "fr")
+    page.click("button[type=submit]")
+    page.wait_for_selector("body[data-ready=true]")
+    assert "/game/" in page.url
+    assert [h.inner_text() for h in page.locator(".sheet h2").all()] == ["Léa", "Tom", "Zoé"]
+    assert page.locator("nav.tools button[data-act=undo]").inner_text() == "Annuler"
+    page.goto(live.url + "/")
+    assert page.locator("section li a").count() == 1
+
+
 def test_a_tap_ticks_the_box_keeps_it_on_the_server_and_scores_it(browser, live):
     gid = live.new_game()
     page = open_game(browser, live, gid)

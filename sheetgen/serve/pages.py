@@ -191,7 +191,8 @@ def game(config, tables, game, state: dict) -> str:
         f'<button type="button" class="who" data-who="{n}">{escape(name)}</button>'
         for n, name in enumerate(game.players, 1)
     )
-    info = {"sections": _sections(layout, lang), "choices": choices, "pad": tab.pad, "words": w}
+    pages = [[pg.id, pg.title[lang], layout.width, layout.height] for pg in layout.pages]
+    info = {"sections": _sections(layout, lang), "pages": pages, "choices": choices, "pad": tab.pad, "words": w}
     body = (
         f'<header><h1>{escape(layout.title[lang])}</h1><nav class="who-list"><span>{w["me"]}{w["colon"]}</span>{who}'
         f'<button type="button" class="who" data-who="0">{w["everyone"]}</button></nav>'

@@ -328,18 +328,24 @@
   let section = -1;
 
   function sectionsOf(sheet) {
-    // the frames of the sheet that hold a box to mark
+    // the frames of the sheet that hold a box to mark, then, for a page with boxes in no
+    // frame, the whole page
     const out = [];
-    (info.sections || []).forEach((s, n) => {
-      const [page, , , x, y, w, h] = s;
+    const placed = new Set();
+    const part = (page, x, y, w, h, title, only) => {
       const svg = sheet.querySelector(`svg[data-page="${CSS.escape(page)}"]`);
       if (!svg) return;
-      const inside = [...svg.querySelectorAll(".box")].filter((b) => {
+      const inside = [...svg.querySelectorAll(only || ".box")].filter((b) => {
         const [bx, by, bw, bh] = rect(b);
         return bx >= x - 0.01 && by >= y - 0.01 && bx + bw <= x + w + 0.01 && by + bh <= y + h + 0.01;
       });
-      if (inside.length) out.push({ n, page, x, y, w, h, title: s[2], smallest: Math.min(...inside.map((b) => Math.min(...rect(b).slice(2)))) });
-    });
+      if (!inside.length || inside.every((b) => placed.has(b))) return;
+      inside.forEach((b) => placed.add(b));
+      out.push({ page, x, y, w, h, title, smallest: Math.min(...inside.map((b) => Math.min(...rect(b).slice(2)))) });
+    };
+    for (const [page, , title, x, y, w, h] of info.sections || []) part(page, x, y, w, h, title);
+    const markable = ".box:not([data-mode=name]):not([data-mode=computed])"; // the name box is the app's
+    for (const [page, title, w, h] of info.pages || []) part(page, 0, 0, w, h, title, markable);
     return out;
   }
 
