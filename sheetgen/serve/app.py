@@ -192,6 +192,7 @@ class Tables:
     def __init__(self, config: Config):
         self.config = config
         self.loaded: dict = {}
+        self.drawn: dict = {}  # a game page's sheets before any mark (serve.pages._drawn)
 
     def layout(self, key: str):
         if key not in self.config.layouts:

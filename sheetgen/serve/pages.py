@@ -157,36 +157,17 @@ def _sections(layout, lang: str) -> list:
 
 
 def game(config, tables, game, state: dict) -> str:
-    from sheetgen.render.svg import Defs, page_svg  # (only a game page draws: the home page starts quicker)
-
     lang = game.lang
     w = WORDS[lang]
     tab = tables.table(game)
     layout = tab.layout
-    defs = Defs()
-    doc = tab.sheets[0]
-    data = {}
-    labels = {}
-    for (player, fname), box in tab.boxes.items():
-        data.setdefault(player, {})[fname] = {"mode": box.mode, **({"player": player} if tab.pad else {})}
+    drawn, defs_svg, choices = _drawn(tables, tab)
     sheets = []
-    players = [0] if tab.pad else range(1, len(game.players) + 1)
-    for player in players:
-        if tab.pad:
-            merged = {f: d for p in data.values() for f, d in p.items()}
-            svgs = "".join(page_svg(pg, defs, 1, labels, merged, ' class="page"') for pg in doc.pages)
-            head = escape(layout.title[lang])
-        else:
-            svgs = "".join(page_svg(pg, defs, player, labels, data.get(player), ' class="page"') for pg in doc.pages)
-            head = escape(game.players[player - 1])
+    for n, svgs in drawn:
+        head = escape(layout.title[lang] if tab.pad else game.players[n - 1])
         sheets.append(
-            f'<section class="sheet" data-sheet="{player}"><h2>{head}</h2><div class="pages">{svgs}</div></section>'
+            f'<section class="sheet" data-sheet="{n}"><h2>{head}</h2><div class="pages">{svgs}</div></section>'
         )
-    choices = {}
-    for box in tab.boxes.values():
-        for letter, icon, names in box.choices:
-            if letter not in choices:
-                choices[letter] = {"symbol": defs.icon(icon, 36, None, 0.0), "name": names[lang]}
     who = "".join(
         f'<button type="button" class="who" data-who="{n}">{escape(name)}</button>'
         for n, name in enumerate(game.players, 1)
@@ -210,11 +191,42 @@ def game(config, tables, game, state: dict) -> str:
         f'<div class="dialog" id="numpad" hidden><form><input name="value" inputmode="decimal" maxlength="40" '
         f'autocomplete="off"><button type="submit">{w["ok"]}</button>'
         f'<button type="button" data-close>{w["cancel"]}</button></form></div>'
-        f'<svg class="defs" width="0" height="0" aria-hidden="true">{defs.svg()}</svg>'
+        f'<svg class="defs" width="0" height="0" aria-hidden="true">{defs_svg}</svg>'
         f'<script type="application/json" id="state">{_data(state)}</script>'
         f'<script type="application/json" id="info">{_data(info)}</script>'
     )
     return _page(f"{layout.title[lang]} — sheetgen", lang, config.page_token, body, "game", f' data-game="{game.id}"')
+
+
+def _drawn(tables, tab) -> tuple[list, str, dict]:
+    """The sheets of a table as SVG ([(sheet number, its pages' <svg>s)]: a pad is sheet 0),
+    their icons' symbols, and the choices' symbols: what a game page of that layout, language
+    and player count shows before any mark, drawn once (tables.drawn keeps it)."""
+    key = (tab.layout.id, tab.layout.digest, tab.lang, len(tab.names))
+    got = tables.drawn.get(key)
+    if got is not None:
+        return got
+    from sheetgen.render.svg import Defs, page_svg  # (only a game page draws: the home page starts quicker)
+
+    defs = Defs()
+    doc = tab.sheets[0]
+    data: dict = {}
+    for (player, fname), box in tab.boxes.items():
+        data.setdefault(player, {})[fname] = {"mode": box.mode, **({"player": player} if tab.pad else {})}
+    drawn = []
+    if tab.pad:
+        merged = {f: d for p in data.values() for f, d in p.items()}
+        drawn.append((0, "".join(page_svg(pg, defs, 1, None, merged, ' class="page"') for pg in doc.pages)))
+    else:
+        for n in range(1, len(tab.names) + 1):
+            drawn.append((n, "".join(page_svg(pg, defs, n, None, data.get(n), ' class="page"') for pg in doc.pages)))
+    choices = {}
+    for box in tab.boxes.values():
+        for letter, icon, names in box.choices:
+            if letter not in choices:
+                choices[letter] = {"symbol": defs.icon(icon, 36, None, 0.0), "name": names[tab.lang]}
+    got = tables.drawn[key] = (drawn, defs.svg(), choices)
+    return got
 
 
 def _scores(game, lang: str) -> str:
