@@ -596,3 +596,23 @@ def test_the_terminals_qr_code_reads_back():
         rows += [[255 if c in "█▀" else 0 for c in line], [255 if c in "█▄" else 0 for c in line]]
     picture = np.array(rows, dtype=np.uint8).repeat(8, axis=0).repeat(8, axis=1)
     assert cv2.QRCodeDetector().detectAndDecode(picture)[0] == link
+
+
+def test_a_failure_inside_a_change_is_one_line_and_changes_nothing(db, monkeypatch):
+    """An error of sheetgen itself while a change is applied: a 500 with one line, no
+    traceback, and the change's transaction undone."""
+    from sheetgen import api
+
+    client, config = make(db)
+    client = TestClient(client.app, raise_server_exceptions=False, follow_redirects=False)
+    gid = start(client, config)
+    tick(client, config, gid, 1, "pig_1")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(api, "table_score", broken)
+    r = tick(client, config, gid, 1, "pig_2")
+    assert (r.status_code, r.text) == (500, "internal error (RuntimeError); reload the page to see the game as it is\n")
+    monkeypatch.undo()
+    assert state(client, gid)["marks"][0] == {"pig_1": True} and state(client, gid)["version"] == 1

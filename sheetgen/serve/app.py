@@ -20,6 +20,7 @@ import asyncio
 import hmac
 import ipaddress
 import json
+import re
 import secrets
 import time
 from collections import defaultdict
@@ -63,7 +64,7 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"same-origin"),  # "no-referrer" makes a form's Origin "null"
 ]
-GAME_ID = r"[A-Za-z0-9_-]{12}"
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # live.new_id's
 KEEPALIVE = 15.0  # seconds between the comments that keep an idle event stream open
 
 
@@ -270,9 +271,7 @@ def _game(request: Request) -> live.LiveGame:
 
 
 def _valid_id(gid: str) -> bool:
-    import re
-
-    return re.fullmatch(GAME_ID, gid) is not None
+    return GAME_ID.fullmatch(gid) is not None
 
 
 def _state_json(state: dict) -> str:
@@ -554,7 +553,7 @@ async def _http_error(request: Request, exc: HTTPException) -> Response:
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
-    return _refuse(500, f"internal error ({type(exc).__name__}); the game is as it was before the request")
+    return _refuse(500, f"internal error ({type(exc).__name__}); reload the page to see the game as it is")
 
 
 def make_app(config: Config) -> Starlette:
