@@ -250,6 +250,8 @@ def test_a_phone_shows_one_sheet_a_section_at_a_time_with_boxes_of_44_px(browser
     phone = open_game(
         browser, live, gid, "?player=2", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
+    # the page itself never scrolls sideways (a part of the sheet wider than the screen does)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     assert phone.locator('.sheet[data-sheet="1"]').is_hidden()
     assert phone.locator('.sheet[data-sheet="2"]').is_visible()
     sections = phone.locator("nav.sections button")
@@ -276,11 +278,14 @@ def test_a_phone_shows_one_sheet_a_section_at_a_time_with_boxes_of_44_px(browser
                 assert rect["width"] >= 44 and rect["height"] >= 44, (titles[i], b.get_attribute("data-box"), rect)
                 measured += 1
     assert measured >= 42 + 7 + 18 + 15  # pig, its circles, the garden, the markets
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     sections.nth(1).tap()
     box(phone, 2, "pig_1").tap()
     version(phone, 1)
     assert live.state(gid)["marks"][1] == {"pig_1": True}
     assert phone.errors == []
+    phone.goto(live.url + "/")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
 
 
 def test_the_keyboard_reaches_every_box_and_space_toggles(browser, live):
