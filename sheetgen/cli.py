@@ -7,7 +7,7 @@ so that `sheetgen --help` starts fast.
 from __future__ import annotations
 
 import os
-import re
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -59,12 +59,32 @@ class Group(click.Group):
     """The command group: library errors become Click errors here, and only here."""
 
     def invoke(self, ctx):
+        from sheetgen.api import OptionError
         from sheetgen.errors import SheetgenError
 
         try:
             return super().invoke(ctx)
+        except OptionError as exc:
+            raise _bad_parameter(exc) from None
         except SheetgenError as exc:
             raise LibraryErrors(exc) from None
+
+
+def _bad_parameter(exc) -> click.BadParameter:
+    """An option's bad value from the library (sheetgen.api.OptionError), as Click says its own."""
+    return click.BadParameter(exc.problems[0].message, param_hint=exc.param)
+
+
+@contextmanager
+def _option_errors():
+    """Within a command: the library's OptionError raised as Click's BadParameter, which
+    Click then shows with the command's usage line, as for its own checks."""
+    from sheetgen.api import OptionError
+
+    try:
+        yield
+    except OptionError as exc:
+        raise _bad_parameter(exc) from None
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -150,14 +170,12 @@ def _output_option(help_text: str):
 
 FORCE_OPTION = click.option("--force", is_flag=True, help="Overwrite an existing record or layout file (YAML/JSON).")
 MAX_FILLABLE_COPIES = 100  # every copy of a fillable pad has its own form fields
-MAX_FORM_FIELDS = 25_000  # in one fillable PDF (100 copies of the largest built-in pad: 21,600)
 
 
 def _layout_inputs(ref: str) -> list[str]:
-    """The input file a LAYOUT argument names (none for a built-in id or stdin)."""
-    from sheetgen.layout.resolve import is_builtin_ref
+    from sheetgen.api import layout_inputs
 
-    return [] if ref == "-" or is_builtin_ref(ref) else [ref]
+    return layout_inputs(ref)
 
 
 @cli.command()
@@ -278,99 +296,27 @@ def _render_watched(job: dict) -> None:
 
 
 def _render_once(job: dict, watching: bool = False) -> None:
-    """One render of the `render` command (`job`: its options): check the request, draw,
-    write, say what was written."""
-    layout, output, lang, paper, copies, players = (
-        job[k] for k in ("layout", "output", "lang", "paper", "copies", "players")
-    )
-    pages, fillable, per_page, duplex, flip, fmt = (
-        job[k] for k in ("pages", "fillable", "per_page", "duplex", "flip", "fmt")
-    )
-    from sheetgen.errors import UsageError
-    from sheetgen.fileio import check_output, write_output
-    from sheetgen.games import load_layout
+    """One render of the `render` command (`job`: its options), by sheetgen.api.render; say
+    what was written."""
+    from sheetgen import api
     from sheetgen.paper import paper_name
-    from sheetgen.render import impose
-    from sheetgen.render.pdf import pdf_bytes
-    from sheetgen.schema import did_you_mean
 
-    inputs = _layout_inputs(layout)
-    lay = load_layout(layout)
-    lo, hi = lay.players["min"], lay.players["max"]
-    if players is not None and not lo <= players <= hi:
-        allowed = f"{lo}-{hi} players" if lo != hi else f"{lo} player{'s' if lo > 1 else ''}"
-        raise click.BadParameter(f"{lay.id} is for {allowed}, got {players}", param_hint="'--players'")
-    known = [p.id for p in lay.pages]
-    pages = tuple(dict.fromkeys(pages))
-    for p in pages:
-        if p not in known:
-            raise click.BadParameter(
-                f"no page '{printable(p)}' in {lay.id}{did_you_mean(p, known)}; pages: {', '.join(known)}",
-                param_hint="'--page'",
-            )
-    if fillable:
-        _check_form_fields(lay, list(pages) or known, players, copies)
-    doc = lay.document(lang, players, list(pages) or None, scan_marks=not job["no_scan_marks"])
-    notes = []
-    if duplex and len(doc.pages) < 2:
-        notes.append(f"note: {lay.id} prints one page{' here' if pages else ''}: --duplex ignored")
-        duplex = False
-    if fillable and (per_page > 1 or duplex or paper not in ("a4", "letter", "legal")):
-        raise UsageError(
-            "--fillable prints one full-size sheet a page: not with --per-page 2/4, --duplex or --paper a5"
-        )
-    impose.check_scale(doc, paper, per_page, lay.id)
-    g = impose.grid(paper, per_page)
-    sides = impose.sequence(g, len(doc.pages), copies, duplex, flip)
-    n = len(sides)
-    bar = _progress(
-        n * (2 if fmt == "png" else 1), slow=(fillable and copies >= 20) or n >= 2000 or (fmt == "png" and n >= 4)
-    )
-    with bar as update:
-        data = pdf_bytes(
-            doc,
-            paper=paper,
-            copies=copies,
-            fillable=fillable,
-            per_page=per_page,
-            duplex=duplex,
-            flip=flip,
-            marks=job["marks"],
-            grey=job["grey"],
-            progress=update,
-        )
-        outputs = [data]
-        if fmt == "png":
-            from sheetgen.render.png import png_pages
-
-            outputs = png_pages(data, job["dpi"], job["grey"], progress=update and (lambda k: update(n + k)))
-    suffix = ".png" if fmt == "png" else ".pdf"
-    path = output if output is not None else str(Path("output") / f"{lay.id}{suffix}")
-    if fmt == "png":
-        from sheetgen.render.png import png_paths
-
-        if path == "-" and len(outputs) > 1:
-            raise UsageError(f"-o -: {len(outputs)} PNG pages cannot all go to standard output; give a file name")
-        paths = png_paths(path, len(outputs))
-        for p in paths:
-            check_output(p, inputs=inputs)
-    else:
-        paths = [path]
-    shown = [write_output(p, d, inputs=inputs) for p, d in zip(paths, outputs)]
-    for note in notes:
+    with _option_errors():
+        done = api.render(job, progress=_progress)
+    for note in done.notes:
         click.echo(note, err=True)
+    n, per_page = done.sides, job["per_page"]
     what = [f"{n} page{'s' if n > 1 else ''}"]
     if per_page > 1:
-        what.append(f"{per_page} sheets a page on {paper_name(paper)}")
-        empty = impose.empty_cells(sides)
-        if empty:
-            what.append(f"{empty} empty cell{'s' if empty > 1 else ''} on the last page")
-    if duplex:
-        what.append(f"front and back, {flip}-edge flip")
-    size = sum(len(d) for d in outputs)
+        what.append(f"{per_page} sheets a page on {paper_name(job['paper'])}")
+        if done.empty:
+            what.append(f"{done.empty} empty cell{'s' if done.empty > 1 else ''} on the last page")
+    if done.duplex:
+        what.append(f"front and back, {job['flip']}-edge flip")
+    shown = done.paths
     where = printable(shown[0]) if len(shown) == 1 else f"{printable(shown[0])} ... {printable(shown[-1])}"
     stamp = f"{_now()} " if watching else ""
-    click.echo(f"{stamp}wrote {where} ({', '.join(what)}, {size / 1024:.0f} KiB)", err=True)
+    click.echo(f"{stamp}wrote {where} ({', '.join(what)}, {done.size / 1024:.0f} KiB)", err=True)
 
 
 def _now() -> str:
@@ -415,20 +361,6 @@ def _progress(total: int, slow: bool):
     import sys
 
     return _Bar(total) if slow and sys.stderr.isatty() else _NoBar()
-
-
-def _check_form_fields(lay, pages: list[str], players, copies: int) -> None:
-    """A fillable pad has a form field per markable box per copy: bounded before the work."""
-    from sheetgen.layout.display import Box
-
-    per_copy = sum(1 for pid in pages for prim in lay.display(lay.page(pid), "en", players) if isinstance(prim, Box))
-    if per_copy * copies > MAX_FORM_FIELDS:
-        most = max(1, MAX_FORM_FIELDS // max(per_copy, 1))
-        raise click.BadParameter(
-            f"{copies} fillable copies of {lay.id} would hold {per_copy * copies:,} form "
-            f"fields; the limit is {MAX_FORM_FIELDS:,} (at most {most} copies)",
-            param_hint="'--copies'",
-        )
 
 
 DB_OPTION = click.option(
@@ -490,6 +422,7 @@ def score(records, fmt, lang, layout_ref, interactive, players, record_out, save
     sheetgen score game.yaml --save
     sheetgen score harvest-dice-normal --interactive --record game.yaml
     """
+    from sheetgen.api import score_pdfs
     from sheetgen.errors import RecordError, SheetgenError
     from sheetgen.fileio import read_text
     from sheetgen.scoring import output
@@ -516,7 +449,7 @@ def score(records, fmt, lang, layout_ref, interactive, players, record_out, save
             try:
                 if path in pdfs:
                     if path == pdfs[0]:
-                        one, record = _score_pdfs(pdfs, layout_ref, score_data)
+                        one, record = score_pdfs(pdfs, layout_ref)
                         scored.append(one)
                         texts.append(_record_yaml(record))
                 else:
@@ -542,29 +475,16 @@ def score(records, fmt, lang, layout_ref, interactive, players, record_out, save
     else:
         click.echo("\n\n".join(output.as_table(s, lang) for s in scored))
     if save:
-        from sheetgen.history.store import db_path, save_games, to_keep
+        from sheetgen.api import keep
 
-        ids = save_games([to_keep(s, t, s.source) for s, t in zip(scored, texts)], db, again)
-        click.echo(f"kept as game{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))} in {db_path(db)}", err=True)
+        ids, where = keep(scored, texts, [s.source for s in scored], db, again)
+        click.echo(f"kept as game{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))} in {where}", err=True)
 
 
 def _stdin_is_pdf() -> bool:
     from sheetgen.fileio import MAX_PDF_INPUT, read_input
 
     return read_input("-", MAX_PDF_INPUT)[:1024].lstrip().startswith(b"%PDF-")
-
-
-def _score_pdfs(pdfs, layout_ref, score_data):
-    """Filled PDFs of one layout as one game."""
-    from sheetgen.scoring.pdfread import record_from_pdfs
-
-    warnings: list = []
-    record = record_from_pdfs(pdfs, layout_ref, warnings)
-    if layout_ref is not None and _layout_inputs(layout_ref):
-        record["layout"] = os.path.abspath(layout_ref)
-    scored = score_data(record, pdfs[0] if len(pdfs) == 1 else f"{pdfs[0]} (+{len(pdfs) - 1})")
-    scored.warnings[:0] = warnings
-    return scored, record
 
 
 class TerminalPrompter:
@@ -588,6 +508,7 @@ class TerminalPrompter:
 
 def _interactive(ref, players, record_out, force, score_data):
     """The record asked for, scored, and as YAML text."""
+    from sheetgen.api import layout_ref_for
     from sheetgen.fileio import check_output, write_output
     from sheetgen.games import load_layout
     from sheetgen.scoring.interactive import ask_record
@@ -595,7 +516,7 @@ def _interactive(ref, players, record_out, force, score_data):
     if record_out is not None:  # before the questions, not after them
         check_output(record_out, inputs=_layout_inputs(ref), force=force, record=True)
     layout = load_layout(ref)
-    record = ask_record(TerminalPrompter(), layout, _layout_ref_for(ref, record_out), _game_players(layout, players))
+    record = ask_record(TerminalPrompter(), layout, layout_ref_for(ref, record_out), _game_players(layout, players))
     scored = score_data(record, record_out or "<interactive>")
     text = _record_yaml(record)
     if record_out:
@@ -735,6 +656,39 @@ def stats(game, player, since, until, aliases, fmt, lang, db):
 
 
 @cli.command()
+@click.argument("layout_files", nargs=-1, type=click.Path(dir_okay=False, exists=True))
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="The port to listen on.")
+@click.option(
+    "--lan",
+    is_flag=True,
+    help="Listen on this machine's local network address, for the players' phones: prints a join link "
+    "and its QR code (it carries a token; another device without it is refused).",
+)
+@DB_OPTION
+def serve(layout_files, port, lan, db):
+    """Score at the table: a web page to start a game, mark every player's sheet (on a
+    screen or on the players' phones) and score it live with the game's rules. Finished
+    games go to the history (`sheetgen history`); games in progress go on after a restart.
+
+    LAYOUT_FILES (variants) are offered beside the built-in layouts. Needs the serve
+    extra: pip install 'rollwrite[serve]'.
+
+    \b
+    sheetgen serve
+    sheetgen serve --lan my-variant.yaml
+    """
+    from sheetgen.errors import UsageError
+
+    try:
+        from sheetgen.serve.run import serve as run
+    except ImportError as exc:
+        raise UsageError(
+            f"`sheetgen serve` needs the serve extra ({exc.name} is missing): pip install 'rollwrite[serve]'"
+        ) from None
+    run(port, lan, db, list(layout_files), lambda text: click.echo(text, err=True))
+
+
+@cli.command()
 @click.argument("pdfs", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
     "--layout",
@@ -752,6 +706,7 @@ def read(pdfs, layout_ref, output, force):
     Every filled sheet is one player (a pad: every filled column). Check the
     record, then `sheetgen score` it. A layout path is written relative to the record.
     """
+    from sheetgen.api import layout_ref_for, numbers
     from sheetgen.fileio import check_output
     from sheetgen.scoring.pdfread import record_from_pdfs
 
@@ -759,11 +714,11 @@ def read(pdfs, layout_ref, output, force):
     if output not in (None, "-"):
         check_output(output, inputs=inputs, force=force, record=True)
     warnings: list = []
-    record = _numbers(record_from_pdfs(list(pdfs), layout_ref, warnings))
+    record = numbers(record_from_pdfs(list(pdfs), layout_ref, warnings))
     for w in warnings:
         click.echo(f"warning: {printable(w)}", err=True)
     if layout_ref is not None:
-        record["layout"] = _layout_ref_for(layout_ref, output)
+        record["layout"] = layout_ref_for(layout_ref, output)
     _emit(_record_yaml(record), output, inputs, force)
 
 
@@ -805,6 +760,7 @@ def scan(images, layout_ref, output, then_score, check_png, lang, force, save, a
     sheetgen scan scans.pdf --score
     sheetgen scan photo.jpg --layout my-variant.yaml --check check.png
     """
+    from sheetgen.api import layout_ref_for, numbers
     from sheetgen.errors import RecordError
     from sheetgen.fileio import check_output, write_output
     from sheetgen.scan.check import check_png as draw_check
@@ -832,7 +788,7 @@ def scan(images, layout_ref, output, then_score, check_png, lang, force, save, a
     warnings: list = []
     reads = read_photos(list(images), layout_ref, warnings)
     warnings += unsure_warnings(reads)
-    record = _numbers(record_from_reads(reads, layout_ref, warnings))
+    record = numbers(record_from_reads(reads, layout_ref, warnings))
     if check_png is not None:
         for n, read in enumerate(reads, 1):
             path = check_png if n == 1 else str(Path(check_png).with_stem(f"{Path(check_png).stem}-{n}"))
@@ -841,7 +797,7 @@ def scan(images, layout_ref, output, then_score, check_png, lang, force, save, a
     for w in warnings:
         click.echo(f"warning: {printable(w)}", err=True)
     if layout_ref is not None:
-        record["layout"] = _layout_ref_for(layout_ref, output)
+        record["layout"] = layout_ref_for(layout_ref, output)
     if then_score:
         from sheetgen.scoring import output as formats
         from sheetgen.scoring.record import score_data
@@ -853,35 +809,12 @@ def scan(images, layout_ref, output, then_score, check_png, lang, force, save, a
             click.echo(f"warning: {printable(w)}", err=True)
         click.echo(formats.as_table(scored, lang or default_lang()))
         if save:
-            from sheetgen.history.store import db_path, save_games, to_keep
+            from sheetgen.api import keep
 
-            ids = save_games([to_keep(scored, _record_yaml(record), images[0])], db, again)
-            click.echo(f"kept as game {ids[0]} in {db_path(db)}", err=True)
+            ids, where = keep([scored], [_record_yaml(record)], [images[0]], db, again)
+            click.echo(f"kept as game {ids[0]} in {where}", err=True)
         return
     _emit(_record_yaml(record), output, inputs, force)
-
-
-def _layout_ref_for(ref: str, record_path: str | None) -> str:
-    """How a record written to `record_path` names the layout `ref` (given relative to the
-    current folder): a built-in id as is, a path relative to the record's folder."""
-    if not _layout_inputs(ref) or record_path in (None, "-"):
-        return ref
-    return os.path.relpath(os.path.abspath(ref), os.path.dirname(os.path.abspath(record_path)))
-
-
-_WHOLE = re.compile(r"-?(?:0|[1-9][0-9]{0,8})")
-
-
-def _numbers(value, key=None):
-    """A record with the whole numbers read from text fields as numbers (`overflow: 2`,
-    not `'2'`); names and sums ("3+4") stay text."""
-    if isinstance(value, dict):
-        return {k: _numbers(v, k) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_numbers(v, key) for v in value]
-    if isinstance(value, str) and key not in ("name", "layout") and _WHOLE.fullmatch(value):
-        return int(value)
-    return value
 
 
 @cli.command()
@@ -891,6 +824,7 @@ def _numbers(value, key=None):
 @FORCE_OPTION
 def template(layout, players, output, force):
     """Print a commented blank game record for LAYOUT, to fill in and score."""
+    from sheetgen.api import layout_ref_for
     from sheetgen.fileio import check_output
     from sheetgen.games import game_for, load_layout
     from sheetgen.scoring.template import make_template
@@ -902,7 +836,7 @@ def template(layout, players, output, force):
     if players is None:
         lo, hi = game_for(lay).player_range(lay)
         players = max(lo, min(hi, lay.players["default"]))
-    _emit(make_template(lay, _game_players(lay, players), _layout_ref_for(layout, output)), output, inputs, force)
+    _emit(make_template(lay, _game_players(lay, players), layout_ref_for(layout, output)), output, inputs, force)
 
 
 @cli.command()
@@ -956,19 +890,22 @@ def new_cmd(file, parent):
 
 
 def _game_players(lay, players: int | None) -> int | None:
-    """`players` checked against the game's range (a usage error outside it)."""
-    from sheetgen.games import game_for
+    from sheetgen.api import player_count
 
-    lo, hi = game_for(lay).player_range(lay)
-    if players is not None and not lo <= players <= hi:
-        raise click.BadParameter(f"expected {lo}-{hi}, got {players}", param_hint="'--players'")
-    return players
+    with _option_errors():
+        return player_count(lay, players)
 
 
 def _record_yaml(record: dict) -> str:
-    import yaml
+    from sheetgen.api import record_yaml
 
-    return yaml.safe_dump(record, allow_unicode=True, sort_keys=False, default_flow_style=None)
+    return record_yaml(record)
+
+
+def _numbers(record: dict) -> dict:
+    from sheetgen.api import numbers
+
+    return numbers(record)
 
 
 def _emit(text: str, output: str | None, inputs=(), force: bool = False) -> None:

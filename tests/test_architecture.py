@@ -10,7 +10,18 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "sheetgen"
 
 # lower number = lower layer; a module may import its own layer or a lower one
-LAYERS = {"ground": 0, "layout": 1, "games": 2, "scoring": 3, "render": 3, "history": 4, "scan": 4, "cli": 5}
+LAYERS = {
+    "ground": 0,
+    "layout": 1,
+    "games": 2,
+    "scoring": 3,
+    "render": 3,
+    "history": 4,
+    "scan": 4,
+    "api": 5,
+    "serve": 6,
+    "cli": 7,
+}
 GROUND = {
     "errors",
     "srctree",

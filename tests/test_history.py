@@ -489,7 +489,7 @@ def test_migration_from_a_version_1_file(tmp_path, db):
         "7,2025-12-24,plante-bataille,plante-bataille,ÉLODIE,12,1,yes\n"
         "7,2025-12-24,plante-bataille,plante-bataille,Bob,3,2,\n"
     )
-    assert rows(db, "PRAGMA user_version") == [(2,)]
+    assert rows(db, "PRAGMA user_version") == [(store.SCHEMA_VERSION,)]
     assert rows(db, "SELECT name_key FROM players ORDER BY seat") == [("élodie",), ("bob",)]
     assert rows(db, "PRAGMA integrity_check") == [("ok",)]
     record = write(tmp_path, "g1.yaml", SEASON["g1.yaml"])

@@ -51,6 +51,10 @@ def _no_alternatives(layout, players: int) -> dict:
     return {}
 
 
+def _no_choices(layout) -> dict:
+    return {}
+
+
 def pad_players(layout) -> tuple[int, int]:
     """A score pad's player range: the layout's `players` (one column each)."""
     return layout.players["min"], layout.players["max"]
@@ -93,6 +97,9 @@ class Game:
     - `any_order(layout) -> {element id}`: the tracks whose boxes the rules let a player
       check in any order (a layout's `order: any` says the same of its own tracks): a gap
       among their checked boxes is no mistake, and no warning;
+    - `cell_choices(layout) -> {grid id: [(letter, icon name, {"fr", "en"})]}`: what a cell
+      of a grid may hold, for a screen's picker (`sheetgen serve`); a grid not named takes
+      any one character;
     - `record_from_sheets(layout, sheets)`: players from filled sheets (one
       dict of marks per sheet, see sheetgen.scoring.pdfread), or None with
       `unreadable` saying why filled sheets cannot be read.
@@ -113,6 +120,7 @@ class Game:
     tiebreak_labels: Callable = _no_labels
     template_alternatives: Callable = _no_alternatives
     any_order: Callable = _all_in_order
+    cell_choices: Callable = _no_choices
     record_from_sheets: Callable | None = None
     unreadable: str = "the sheet does not hold every mark the scorer needs"
 
@@ -240,9 +248,25 @@ class Report:
     def error(self, at, message: str):
         return self.ctx.error(at, message)
 
-    def warn(self, player: int | None, message: str) -> None:
+    def warn(self, player: int | None, message: str, box: str | None = None) -> None:
+        """A warning about player `player` (an index; None: the game), at the box named
+        `box` (a field name, see sheetgen.layout.elements.common) when one box is concerned."""
         who = f"players[{player}] '{self.names[player]}': " if player is not None else ""
-        self.ctx.warnings.append(who + message)
+        self.ctx.warnings.append(Warned(who + message, player, box))
+
+
+class Warned(str):
+    """A warning's text, as every output prints it, and where it points: the player (an
+    index, or None for the whole game) and the box (a field name, or None); a screen shows
+    it there (`sheetgen serve`)."""
+
+    player: int | None
+    box: str | None
+
+    def __new__(cls, text: str, player: int | None = None, box: str | None = None):
+        out = super().__new__(cls, text)
+        out.player, out.box = player, box
+        return out
 
 
 def player_label(p, i: int) -> str:

@@ -18,6 +18,7 @@ from sheetgen.cells import strays_each
 from sheetgen.games.base import Game, PlayerScore, Reads, label, per_layout, track_boxes
 from sheetgen.games.base import sheet_players as player_range
 from sheetgen.games.fields import Count
+from sheetgen.layout.elements.common import cell_field
 from sheetgen.schema import Field, ListOf, Map, Slow, Spec, describe
 
 VEGETABLES = ("carrot", "salad", "tomato")
@@ -209,6 +210,7 @@ def check_many(layout, records: list, reports: list) -> None:
                         i,
                         f"garden: the {ONE[veg]} at row {r + 1}, column {c + 1} is not orthogonally adjacent "
                         f"to the other {NAMES[veg]['en']} (each new vegetable must touch one of its kind)",
+                        cell_field("garden", r + 1, c + 1),
                     )
         for p in players[1:]:
             if p["market"] != players[0]["market"]:
@@ -283,6 +285,11 @@ def record_from_sheets(layout, sheets: list[dict]) -> dict:
     }
 
 
+def cell_choices(layout) -> dict:
+    """A garden cell holds one of the vegetables, by its letter."""
+    return {"garden": [(letter, veg, NAMES[veg]) for letter, veg in LETTERS.items()]}
+
+
 GAME = Game(
     id="harvest-dice",
     reads=Reads(
@@ -297,4 +304,5 @@ GAME = Game(
     check_many=check_many,
     score=score,
     record_from_sheets=record_from_sheets,
+    cell_choices=cell_choices,
 )

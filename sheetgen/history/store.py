@@ -83,7 +83,26 @@ def _v2(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX players_name_key ON players (name_key)")
 
 
-MIGRATIONS = [_v1, _v2]  # MIGRATIONS[i]: version i -> i + 1
+def _v3(conn: sqlite3.Connection) -> None:
+    """Games in progress at the table (`sheetgen serve`, sheetgen.history.live): kept
+    beside the finished ones so that a restart loses nothing."""
+    conn.execute("""CREATE TABLE live_games (
+        id TEXT PRIMARY KEY,               -- random, in the game's address
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        layout TEXT NOT NULL,              -- the layout as the server offers it (a built-in id or a file)
+        layout_hash TEXT NOT NULL,         -- the resolved layout's hash when the game began
+        lang TEXT NOT NULL,
+        players TEXT NOT NULL,             -- JSON list of names, in seat order
+        marks TEXT NOT NULL,               -- JSON list, per player, of {box field name: value}
+        version INTEGER NOT NULL,          -- one more at every change
+        undo TEXT NOT NULL,                -- JSON list of changes, oldest first
+        redo TEXT NOT NULL,                -- JSON list of changes undone, most recent last
+        kept_id INTEGER                    -- the history's game once finished
+    )""")
+
+
+MIGRATIONS = [_v1, _v2, _v3]  # MIGRATIONS[i]: version i -> i + 1
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -133,26 +152,40 @@ def _write(conn: sqlite3.Connection):
 def opened(path: str | Path | None = None, create: bool = False):
     """A connection to the history, checked and migrated to SCHEMA_VERSION; None when
     the file does not exist and `create` is false (nothing kept yet)."""
+    conn = connect(path, create)
+    if conn is None:
+        yield None
+        return
+    try:
+        with _sql_errors(db_path(path)):
+            yield conn
+    finally:
+        conn.close()
+
+
+def connect(path: str | Path | None = None, create: bool = False) -> sqlite3.Connection | None:
+    """What `opened` gives, for a caller that keeps it open (and closes it): a server
+    keeps one connection rather than opening the file at every change. Usable from any
+    one thread at a time."""
     path = db_path(path)
     if path.is_dir():
         raise HistoryError(f"{path}: is a folder, not a history file")
     if not path.exists():
         if not create:
-            yield None
-            return
+            return None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise HistoryError(f"{path}: cannot create the history: {exc.strerror}") from None
     with _sql_errors(path):
-        conn = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+        conn = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
     try:
         with _sql_errors(path):
             _prepare(conn, path)
-        with _sql_errors(path):
-            yield conn
-    finally:
+    except BaseException:
         conn.close()
+        raise
+    return conn
 
 
 def _prepare(conn: sqlite3.Connection, path: Path) -> None:
@@ -202,6 +235,14 @@ def _check_version(conn: sqlite3.Connection, path: Path, version: int) -> None:
 
 
 # --- keeping games ----------------------------------------------------------------------
+
+
+class AlreadyKept(HistoryError):
+    """Games refused as kept already (the same record): `kept`, the ids they are kept as."""
+
+    def __init__(self, problems, kept: list[int]):
+        super().__init__(problems)
+        self.kept = kept
 
 
 @dataclass
@@ -276,12 +317,13 @@ def save_games(games: list[KeptGame], path: str | Path | None = None, again: boo
     """Keep `games` in one transaction (all or none); their new ids. A game whose record is
     already kept (same data, whatever its layout in the file) is refused unless `again`."""
     with opened(path, create=True) as conn, _write(conn):
-        problems, seen = [], {}
+        problems, seen, kept = [], {}, []
         for g in () if again else games:
             hit = conn.execute(
                 "SELECT id, played_at FROM games WHERE record_hash = ? ORDER BY id LIMIT 1", (g.record_hash,)
             ).fetchone()
             if hit:
+                kept.append(hit[0])
                 problems.append(
                     f"{g.source}: this game is already kept (game {hit[0]}, played {hit[1]}); "
                     "nothing was saved; use --again to keep it twice"
@@ -293,7 +335,7 @@ def save_games(games: list[KeptGame], path: str | Path | None = None, again: boo
                 )
             seen.setdefault(g.record_hash, g.source)
         if problems:
-            raise HistoryError(problems)
+            raise AlreadyKept(problems, kept)
         saved = now_iso()
         ids = []
         for g in games:

@@ -394,6 +394,7 @@ def pdf_bytes(
     marks: bool = True,
     grey: bool = False,
     progress=None,
+    sides=None,
 ) -> bytes:
     """The PDF bytes of `copies` sets of the document's pages.
 
@@ -402,7 +403,8 @@ def pdf_bytes(
     `per_page` sheets share a page (sheetgen.render.impose), with cut marks unless
     not `marks`; `duplex` orders them front and back for a printer that turns the
     paper over its `flip` edge; `grey` maps every colour to a grey (render.grey).
-    `progress(n)`, when given, is called with the number of pages drawn so far."""
+    `progress(n)`, when given, is called with the number of pages drawn so far; `sides`,
+    the printed sides when the caller has them already (render.impose.sequence)."""
     from sheetgen.render import impose
 
     g = impose.grid(paper, per_page)
@@ -419,7 +421,7 @@ def pdf_bytes(
             "--fillable prints one full-size sheet a page, front side up: not with this --per-page, --paper or --duplex"
         )
     if not plain:
-        return _imposed(doc, g, copies, duplex, flip, marks, grey, paper, progress)
+        return _imposed(doc, g, copies, duplex, flip, marks, grey, paper, progress, sides)
     pw, ph = PAPERS[paper]
     buf = io.BytesIO()
     c = _canvas(buf, (pw, ph), doc, paper, grey)
@@ -444,7 +446,9 @@ def pdf_bytes(
     return buf.getvalue()
 
 
-def _imposed(doc: Document, g, copies: int, duplex: bool, flip: str, marks: bool, grey: bool, paper: str, progress):
+def _imposed(
+    doc: Document, g, copies: int, duplex: bool, flip: str, marks: bool, grey: bool, paper: str, progress, sides=None
+):
     """`pdf_bytes` when sheets are scaled, several a page, or turned: each sheet page
     drawn once as a form at its own size, placed in the cells of every printed page;
     printed pages that show the same share one content stream (see _repeat_pages)."""
@@ -459,7 +463,8 @@ def _imposed(doc: Document, g, copies: int, duplex: bool, flip: str, marks: bool
         draw_prims(c, _prims(page, grey), Placement(page.height, 0, 0))
         c.endForm()
         names.append(name)
-    sides = impose.sequence(g, len(doc.pages), copies, duplex, flip)
+    if sides is None:
+        sides = impose.sequence(g, len(doc.pages), copies, duplex, flip)
     drawn: dict = {}
     for n, side in enumerate(sides, 1):
         key = side.key()

@@ -300,6 +300,8 @@ class ElementType:
     # (element, env) -> [(key path, message)]: what makes the placed element impossible to
     # draw as written (in env's language, with env's players); the build assumes none
     check: Callable | None = None
+    # its boxes stand in player columns (player_field): one sheet for the whole table (a pad)
+    player_columns: bool = False
 
 
 # ----------------------------------------------------------------------------- field names
@@ -322,6 +324,17 @@ def cell_field(prefix: str, r: int, c: int) -> str:
 def player_field(rid: str, i: int) -> str:
     """Player column i (1-based) of a score table's row, or of a tally."""
     return f"{rid}_p{i}"
+
+
+_PLAYER_PART = re.compile(r"_p([1-9][0-9]?)(?=_|$)")
+
+
+def field_player(field: str) -> int | None:
+    """The player column (1-based) of a box of an element with player columns: the last
+    `_p<i>` part of its name (player_field's; what follows it, `_count`, `_r1_c2`, `_name`,
+    `_3`, never looks like one); None when the name has none."""
+    found = _PLAYER_PART.findall(field)
+    return int(found[-1]) if found else None
 
 
 def _spans(numbers: list[int]) -> str:

@@ -128,5 +128,6 @@ TYPE = ElementType(
     _tally_build,
     read=_tally_read,
     check=_tally_check,
+    player_columns=True,
     doc="one number box per board line (rows 1..N) for each player, N a constant that depends on the player count",
 )

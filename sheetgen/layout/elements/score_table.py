@@ -328,5 +328,6 @@ TYPE = ElementType(
     _st_build,
     post=_st_post,
     read=_st_read,
+    player_columns=True,
     doc="a score pad: one row per category, one column per player",
 )

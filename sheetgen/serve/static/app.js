@@ -1,0 +1,423 @@
+// sheetgen serve: the page's script. It draws the marks into the sheets the server drew
+// (render/svg.py), sends each tap to the server, and shows every state the server sends
+// (server-sent events). It never scores: the totals come from the game's own scorer.
+"use strict";
+
+(function () {
+  const SVG = "http://www.w3.org/2000/svg";
+  const PEN = "#1f3a93";
+  const token = document.querySelector('meta[name="sheetgen-token"]').content;
+  const body = document.body;
+  const gid = body.dataset.game;
+  const read = (id) => {
+    const el = document.getElementById(id);
+    return el ? JSON.parse(el.textContent) : null;
+  };
+  let state = read("state");
+  const info = read("info") || {};
+  const words = info.words || {};
+  const message = document.querySelector(".message");
+
+  function say(text) {
+    if (message) message.textContent = text || "";
+  }
+
+  // ------------------------------------------------------------------ the boxes
+  const boxes = new Map(); // "player|field" -> [element]
+  document.querySelectorAll(".box").forEach((el) => {
+    const key = el.dataset.player + "|" + el.dataset.box;
+    if (!boxes.has(key)) boxes.set(key, []);
+    boxes.get(key).push(el);
+  });
+
+  function rect(el) {
+    return el.dataset.rect.split(" ").map(Number);
+  }
+
+  function valueOf(player, field) {
+    const marks = state.marks[player - 1] || {};
+    return marks[field];
+  }
+
+  function node(name, attrs) {
+    const el = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
+    return el;
+  }
+
+  function drawMark(el, value, computed) {
+    const layer = el.querySelector(".mark");
+    while (layer.firstChild) layer.removeChild(layer.firstChild);
+    const [x, y, w, h] = rect(el);
+    const kind = el.dataset.kind;
+    const mode = el.dataset.mode;
+    const ticked = value === true;
+    if (kind !== "write") {
+      el.setAttribute("aria-checked", ticked ? "true" : "false");
+      if (!ticked) return;
+      if (kind === "round") {
+        layer.appendChild(node("circle", { cx: x + w / 2, cy: y + h / 2, r: Math.min(w, h) / 2 - 0.1,
+          fill: "none", stroke: PEN, "stroke-width": 0.6 }));
+      } else if (kind === "mini") {
+        layer.appendChild(node("rect", { x: x + 0.3, y: y + 0.3, width: w - 0.6, height: h - 0.6, fill: PEN }));
+      } else {
+        const k = Math.min(w, h) * 0.24;
+        layer.appendChild(node("path", { d: `M${x + k} ${y + k}L${x + w - k} ${y + h - k}M${x + k} ${y + h - k}L${x + w - k} ${y + k}`,
+          stroke: PEN, "stroke-width": 0.7, "stroke-linecap": "round", fill: "none" }));
+      }
+      return;
+    }
+    const text = computed !== undefined ? computed : value;
+    if (text === undefined || text === null || text === "") {
+      el.removeAttribute("data-value");
+      return;
+    }
+    el.dataset.value = text;
+    const choice = mode === "choice" ? (info.choices || {})[text] : null;
+    if (choice) {
+      const pad = Math.min(w, h) * 0.1;
+      const size = Math.min(w, h) - 2 * pad;
+      const k = size / 36;
+      const use = node("use", { href: "#" + choice.symbol,
+        transform: `translate(${x + (w - size) / 2} ${y + (h + size) / 2}) scale(${k} ${-k})` });
+      layer.appendChild(use);
+      return;
+    }
+    const size = Math.min(h * 0.62, 7);
+    const t = node("text", { x: x + w / 2, y: y + h / 2 + size * 0.36, "text-anchor": "middle",
+      "font-size": size, "font-family": "sg-sans, 'DejaVu Sans', sans-serif",
+      fill: computed !== undefined ? "#555" : PEN, class: computed !== undefined ? "computed" : "written" });
+    t.textContent = String(text);
+    layer.appendChild(t);
+  }
+
+  function drawAll() {
+    for (const [key, els] of boxes) {
+      const [player, field] = [Number(key.split("|")[0]), key.slice(key.indexOf("|") + 1)];
+      const computedSet = (state.computed || [])[player - 1] || {};
+      for (const el of els) {
+        const mode = el.dataset.mode;
+        let computed;
+        if (mode === "computed") computed = computedSet[field];
+        if (mode === "name") computed = state.players[player - 1];
+        drawMark(el, valueOf(player, field), computed);
+        el.classList.remove("warn");
+        const title = el.querySelector("title");
+        if (title) title.remove();
+      }
+    }
+    for (const w of state.warnings || []) {
+      if (w.player === null || w.player === undefined || !w.box) continue;
+      for (const el of boxes.get(w.player + 1 + "|" + w.box) || []) {
+        el.classList.add("warn");
+        const title = node("title");
+        title.textContent = w.text;
+        el.insertBefore(title, el.firstChild);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ the scores
+  function cell(tag, text, attrs) {
+    const el = document.createElement(tag);
+    el.textContent = text;
+    for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
+    return el;
+  }
+
+  function drawScores() {
+    const score = state.score;
+    const tbody = document.querySelector(".scores .breakdown");
+    if (!tbody) return;
+    while (tbody.firstChild) tbody.removeChild(tbody.firstChild);
+    const rows = (state.categories || []).slice();
+    if (score) {
+      for (const p of score.players) {
+        for (const key of Object.keys(p.breakdown)) {
+          if (!rows.some((r) => r[0] === key)) rows.push([key, key]);
+        }
+      }
+      for (const [key, label] of rows) {
+        const tr = document.createElement("tr");
+        tr.appendChild(cell("th", label, { scope: "row" }));
+        for (const p of score.players) tr.appendChild(cell("td", String(p.breakdown[key] ?? "")));
+        tbody.appendChild(tr);
+      }
+      for (const [label, values] of state.tiebreak || []) {
+        const tr = document.createElement("tr");
+        tr.className = "tiebreak";
+        tr.appendChild(cell("th", label, { scope: "row" }));
+        for (const v of values) tr.appendChild(cell("td", v));
+        tbody.appendChild(tr);
+      }
+    }
+    document.querySelectorAll("[data-total]").forEach((el) => {
+      const p = score ? score.players[Number(el.dataset.player) - 1] : null;
+      el.textContent = p ? String(p.total) : "";
+    });
+    document.querySelectorAll("[data-rank]").forEach((el) => {
+      const p = score ? score.players[Number(el.dataset.player) - 1] : null;
+      el.textContent = p ? String(p.rank) + (score.winners.includes(p.name) ? " ★" : "") : "";
+    });
+    const winners = document.querySelector(".scores .winners");
+    if (winners) winners.textContent = score ? words.winners + words.colon + " " + score.winners.join(", ") : "";
+    const kept = document.querySelector(".scores .kept");
+    if (kept) kept.textContent = state.kept ? (words.kept || "Kept as game") + " " + state.kept : "";
+    body.classList.toggle("finished", Boolean(state.kept));
+    for (const [cls, list] of [["warnings", (state.warnings || []).map((w) => w.text)], ["errors", state.errors || []]]) {
+      const ul = document.querySelector(".scores ." + cls);
+      if (!ul) continue;
+      while (ul.firstChild) ul.removeChild(ul.firstChild);
+      for (const text of list) ul.appendChild(cell("li", text));
+    }
+    const undo = document.querySelector('[data-act="undo"]');
+    const redo = document.querySelector('[data-act="redo"]');
+    if (undo) undo.disabled = !state.undo || Boolean(state.kept);
+    if (redo) redo.disabled = !state.redo || Boolean(state.kept);
+    const finish = document.querySelector('[data-act="finish"]');
+    if (finish) finish.disabled = Boolean(state.kept) || !score;
+  }
+
+  function show(next) {
+    if (!next || (state && next.game === state.game && next.version < state.version)) return;
+    state = next;
+    drawAll();
+    drawScores();
+    body.dataset.version = String(state.version);
+    body.dataset.shownAt = String(Date.now()); // when this page showed it (bench/serve.py)
+  }
+
+  // ------------------------------------------------------------------ talking to the server
+  async function post(path, data) {
+    let response;
+    try {
+      response = await fetch(`/game/${gid}/${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-sheetgen-token": token },
+        body: JSON.stringify(data || {}),
+        credentials: "same-origin",
+      });
+    } catch (err) {
+      say("The server cannot be reached; the mark was not kept.");
+      return null;
+    }
+    const type = response.headers.get("content-type") || "";
+    const got = type.startsWith("application/json") ? await response.json() : { error: (await response.text()).trim() };
+    if (response.ok) {
+      say("");
+      show(got);
+      return got;
+    }
+    if (response.status === 403 && /token/.test(got.error || "")) {
+      location.reload();
+      return null;
+    }
+    say(got.error || response.statusText);
+    if (got.state) show(got.state);
+    return null;
+  }
+
+  function setBox(el, after) {
+    const player = Number(el.dataset.player);
+    const field = el.dataset.box;
+    const before = valueOf(player, field);
+    return post("mark", { player, box: field, before: before === undefined ? null : before, after });
+  }
+
+  // ------------------------------------------------------------------ pickers
+  const picker = document.getElementById("picker");
+  const numpad = document.getElementById("numpad");
+  let target = null;
+
+  function close() {
+    if (picker) picker.hidden = true;
+    if (numpad) numpad.hidden = true;
+    if (target) target.focus();
+  }
+
+  function openPicker(el) {
+    target = el;
+    const list = picker.querySelector(".choices");
+    while (list.firstChild) list.removeChild(list.firstChild);
+    const now = valueOf(Number(el.dataset.player), el.dataset.box) || "";
+    const options = Object.entries(info.choices || {}).concat([["", { name: words.empty || "Empty" }]]);
+    for (const [letter, choice] of options) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.letter = letter;
+      button.setAttribute("aria-label", choice.name);
+      button.setAttribute("aria-pressed", String(letter === now));
+      if (choice.symbol) {
+        const svg = node("svg", { viewBox: "0 0 36 36", width: 44, height: 44, "aria-hidden": "true" });
+        svg.appendChild(node("use", { href: "#" + choice.symbol, transform: "translate(0 36) scale(1 -1)" }));
+        button.appendChild(svg);
+      } else {
+        button.textContent = choice.name;
+      }
+      button.addEventListener("click", () => {
+        close();
+        setBox(el, letter);
+      });
+      list.appendChild(button);
+    }
+    picker.hidden = false;
+    list.firstChild.focus();
+  }
+
+  function openNumpad(el) {
+    target = el;
+    const input = numpad.querySelector("input");
+    input.value = valueOf(Number(el.dataset.player), el.dataset.box) || "";
+    input.setAttribute("aria-label", el.getAttribute("aria-label") || "");
+    numpad.hidden = false;
+    input.focus();
+    input.select();
+  }
+
+  if (numpad) {
+    numpad.querySelector("form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const el = target;
+      const value = numpad.querySelector("input").value.trim();
+      close();
+      if (el) setBox(el, value);
+    });
+  }
+  document.querySelectorAll("[data-close]").forEach((b) => b.addEventListener("click", close));
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") close();
+  });
+
+  function activate(el) {
+    if (state.kept) {
+      say(words.kept ? words.kept + " " + state.kept : "");
+      return;
+    }
+    const mode = el.dataset.mode;
+    if (mode === "tick") setBox(el, valueOf(Number(el.dataset.player), el.dataset.box) !== true);
+    else if (mode === "choice") openPicker(el);
+    else if (mode === "number" || mode === "text") openNumpad(el);
+  }
+
+  document.addEventListener("click", (ev) => {
+    const el = ev.target.closest && ev.target.closest(".box");
+    if (el) activate(el);
+  });
+  document.addEventListener("keydown", (ev) => {
+    const el = ev.target.closest && ev.target.closest(".box");
+    if (el && (ev.key === " " || ev.key === "Enter")) {
+      ev.preventDefault();
+      activate(el);
+    }
+  });
+
+  document.querySelectorAll("[data-act]").forEach((button) => {
+    button.addEventListener("click", async () => {
+      const act = button.dataset.act;
+      if (act !== "finish") return post(act);
+      const done = await post("finish", { again: false });
+      if (!done && message && /already kept/.test(message.textContent) && window.confirm(message.textContent)) {
+        post("finish", { again: true });
+      }
+    });
+  });
+
+  // ------------------------------------------------------------------ who is this device, sections
+  const phone = window.matchMedia("(max-width: 700px)");
+  let me = Number(new URLSearchParams(location.search).get("player") || localStorage.getItem("sheetgen-me-" + gid) || 0);
+  let section = -1;
+
+  function sectionsOf(sheet) {
+    // the frames of the sheet that hold a box to mark, then, for a page with boxes in no
+    // frame, the whole page
+    const out = [];
+    const placed = new Set();
+    const part = (page, x, y, w, h, title, only) => {
+      const svg = sheet.querySelector(`svg[data-page="${CSS.escape(page)}"]`);
+      if (!svg) return;
+      const inside = [...svg.querySelectorAll(only || ".box")].filter((b) => {
+        const [bx, by, bw, bh] = rect(b);
+        return bx >= x - 0.01 && by >= y - 0.01 && bx + bw <= x + w + 0.01 && by + bh <= y + h + 0.01;
+      });
+      if (!inside.length || inside.every((b) => placed.has(b))) return;
+      inside.forEach((b) => placed.add(b));
+      out.push({ page, x, y, w, h, title, smallest: Math.min(...inside.map((b) => Math.min(...rect(b).slice(2)))) });
+    };
+    for (const [page, , title, x, y, w, h] of info.sections || []) part(page, x, y, w, h, title);
+    const markable = ".box:not([data-mode=name]):not([data-mode=computed])"; // the name box is the app's
+    for (const [page, title, w, h] of info.pages || []) part(page, 0, 0, w, h, title, markable);
+    return out;
+  }
+
+  function layoutSheets() {
+    const sheets = [...document.querySelectorAll(".sheet")];
+    const small = phone.matches;
+    body.classList.toggle("phone", small);
+    document.querySelectorAll(".who").forEach((b) => b.setAttribute("aria-pressed", String(Number(b.dataset.who) === me)));
+    for (const sheet of sheets) {
+      // a phone shows one player's sheet: this device's player, else the first
+      sheet.hidden = small && !info.pad && Number(sheet.dataset.sheet) !== (me || 1);
+    }
+    const nav = document.querySelector("nav.sections");
+    if (!nav) return;
+    while (nav.firstChild) nav.removeChild(nav.firstChild);
+    const shown = sheets.find((s) => !s.hidden) || sheets[0];
+    for (const svg of document.querySelectorAll("svg.page")) {
+      if (!svg.dataset.full) svg.dataset.full = svg.getAttribute("viewBox");
+      svg.setAttribute("viewBox", svg.dataset.full);
+      svg.style.width = "";
+      svg.style.height = "";
+      svg.style.display = "";
+    }
+    if (!small || !shown) return;
+    const parts = sectionsOf(shown);
+    if (!parts.length) return;
+    if (section < 0 || section >= parts.length) section = 0;
+    parts.forEach((p, i) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = p.title || String(i + 1);
+      b.setAttribute("aria-pressed", String(i === section));
+      b.addEventListener("click", () => {
+        section = i;
+        layoutSheets();
+      });
+      nav.appendChild(b);
+    });
+    const p = parts[section];
+    const width = shown.querySelector(".pages").clientWidth || window.innerWidth;
+    // at least 44 CSS px for the smallest box of the section: wider than the screen when it must
+    const scale = Math.max(width / p.w, 46 / p.smallest); // 44 CSS px and a margin for rounding
+    for (const svg of shown.querySelectorAll("svg.page")) {
+      if (svg.dataset.page !== p.page) {
+        svg.style.display = "none";
+        continue;
+      }
+      svg.setAttribute("viewBox", `${p.x} ${p.y} ${p.w} ${p.h}`);
+      svg.style.width = `${p.w * scale}px`;
+      svg.style.height = `${p.h * scale}px`;
+    }
+  }
+
+  document.querySelectorAll(".who").forEach((b) =>
+    b.addEventListener("click", () => {
+      me = Number(b.dataset.who);
+      localStorage.setItem("sheetgen-me-" + gid, String(me));
+      section = 0;
+      layoutSheets();
+    }),
+  );
+  phone.addEventListener("change", layoutSheets);
+  window.addEventListener("resize", () => {
+    if (phone.matches) layoutSheets();
+  });
+
+  // ------------------------------------------------------------------ start
+  if (gid && state) {
+    show(state);
+    if (body.classList.contains("game")) layoutSheets();
+    const events = new EventSource(`/game/${gid}/events`);
+    events.addEventListener("state", (ev) => show(JSON.parse(ev.data)));
+  }
+  body.dataset.ready = "true";
+})();

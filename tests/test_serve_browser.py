@@ -1,0 +1,408 @@
+"""`sheetgen serve` in a real browser: Playwright driving Debian's chromium-headless-shell
+(`executable_path`; `playwright install` is never used). Marked slow (`--run-slow`); they
+skip where Chromium is missing, and fail then under CI=true (.ci/run installs it).
+
+A tap, the box's state, the server's state and the total; marks and undo kept across a
+reload and a restart; two browsers seeing each other's taps; a phone (touch, 390 px) whose
+boxes are at least 44 CSS px; the keyboard; and the SVG sheet against the PDF's picture."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import shutil
+import socket
+import threading
+import time
+import urllib.request
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+pytest.importorskip("starlette")
+pytest.importorskip("fontTools")
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = "/usr/bin/chromium-headless-shell"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SHORT = 5000  # ms a page waits for what a change shows
+
+
+def _chromium() -> str:
+    found = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium-headless-shell")
+    if found is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs it (apt-get install chromium-headless-shell)")
+        pytest.skip("chromium-headless-shell is not installed (apt-get install chromium-headless-shell)")
+    return found
+
+
+class LiveServer:
+    """The app served by uvicorn in a thread, on a loopback port, as `sheetgen serve` runs it."""
+
+    def __init__(self, db: str, port: int):
+        self.db, self.port = db, port
+        self.server = self.thread = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> LiveServer:
+        from sheetgen.serve.app import Config, loopback_hosts, make_app, offered_layouts
+        from sheetgen.serve.run import make_server
+
+        self.app = make_app(Config(offered_layouts([]), self.db, loopback_hosts(self.port)))
+        self.server = make_server(self.app, "127.0.0.1", self.port)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.stop()
+        self.thread.join(10)
+        assert not self.thread.is_alive(), "the server did not stop"
+
+    def new_game(self, players=("Ann", "Bob"), layout="harvest-dice-normal", lang="en") -> str:
+        from urllib.parse import urlencode
+
+        token = self.app.state.config.page_token
+        data = urlencode({"token": token, "layout": layout, "players": "\n".join(players), "lang": lang}).encode()
+        request = urllib.request.Request(f"{self.url}/games", data=data, method="POST")
+        with urllib.request.urlopen(request) as r:  # follows the 303 to the game page
+            return r.url.rsplit("/", 1)[1]
+
+    def state(self, gid: str) -> dict:
+        with urllib.request.urlopen(f"{self.url}/game/{gid}/state") as r:
+            return json.loads(r.read())
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    path = _chromium()
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def live(tmp_path):
+    server = LiveServer(str(tmp_path / "history.sqlite"), _free_port()).start()
+    yield server
+    if server.thread.is_alive():
+        server.stop()
+
+
+def open_game(browser, live, gid, query="", **context):
+    page = browser.new_context(**context).new_page()
+    errors: list = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(f"{live.url}/game/{gid}{query}")
+    page.wait_for_selector("body[data-ready=true]")
+    page.errors = errors
+    return page
+
+
+def box(page, player, field):
+    return page.locator(f'.box[data-player="{player}"][data-box="{field}"]')
+
+
+def version(page, n):
+    page.wait_for_selector(f"body[data-version='{n}']", timeout=SHORT)
+
+
+def test_a_game_starts_from_the_home_form(browser, live):
+    page = browser.new_page()
+    page.goto(live.url + "/")
+    page.select_option("select[name=layout]", "harvest-dice-advanced")
+    page.fill("textarea[name=players]", "Léa\nTom, Zoé")
+    page.select_option("select[name=lang]", "fr")
+    page.click("button[type=submit]")
+    page.wait_for_selector("body[data-ready=true]")
+    assert "/game/" in page.url
+    assert [h.inner_text() for h in page.locator(".sheet h2").all()] == ["Léa", "Tom", "Zoé"]
+    assert page.locator("nav.tools button[data-act=undo]").inner_text() == "Annuler"
+    page.goto(live.url + "/")
+    assert page.locator("section li a").count() == 1
+
+
+def test_a_tap_ticks_the_box_keeps_it_on_the_server_and_scores_it(browser, live):
+    gid = live.new_game()
+    page = open_game(browser, live, gid)
+    for n in range(1, 8):
+        box(page, 1, f"pig_{n}").click()
+        version(page, n)
+    assert box(page, 1, "pig_7").get_attribute("aria-checked") == "true"
+    assert box(page, 2, "pig_7").get_attribute("aria-checked") == "false"
+    assert live.state(gid)["marks"][0] == {f"pig_{n}": True for n in range(1, 8)}
+    assert page.locator('[data-total][data-player="1"]').inner_text() == "3"  # the pig's second row
+    assert page.locator('[data-total][data-player="2"]').inner_text() == "0"
+    # a garden cell: the picker of the game's vegetables, as icons
+    box(page, 2, "garden_r1_c1").click()
+    choices = page.locator("#picker button[data-letter]")
+    assert choices.count() == 4 and page.locator("#picker button[data-letter='C'] svg use").count() == 1
+    page.locator("#picker button[data-letter='C']").click()
+    version(page, 8)
+    assert box(page, 2, "garden_r1_c1").locator(".mark use").count() == 1
+    assert live.state(gid)["marks"][1] == {"garden_r1_c1": "C"}
+    # the final score line is the app's: filled, not asked
+    assert box(page, 2, "score_carrot").get_attribute("data-value") == "1"
+    box(page, 2, "score_total").click()
+    assert page.locator("#numpad").is_hidden() and page.locator("#picker").is_hidden()
+    assert page.errors == []
+
+
+def test_marks_and_undo_survive_a_reload_and_a_restart(browser, live):
+    gid = live.new_game()
+    page = open_game(browser, live, gid)
+    for n, field in enumerate(("pig_1", "pig_2", "market_salad_2"), 1):
+        box(page, 1, field).click()
+        version(page, n)
+    page.click('[data-act="undo"]')
+    version(page, 4)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert box(page, 1, "pig_2").get_attribute("aria-checked") == "true"
+    assert box(page, 1, "market_salad_2").get_attribute("aria-checked") == "false"
+    live.stop()
+    live.start()  # the same history file, the same port: a restart
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert body_version(page) == "4"
+    page.click('[data-act="redo"]')
+    version(page, 5)
+    assert box(page, 1, "market_salad_2").get_attribute("aria-checked") == "true"
+    assert live.state(gid)["marks"][0] == {"pig_1": True, "pig_2": True, "market_salad_2": True}
+
+
+def body_version(page) -> str:
+    return page.locator("body").get_attribute("data-version")
+
+
+def test_two_browsers_see_each_others_taps_and_play_a_game_to_the_end(browser, live, tmp_path):
+    gid = live.new_game()
+    ann = open_game(browser, live, gid, "?player=1")
+    bob = open_game(browser, live, gid, "?player=2")
+    box(ann, 1, "pig_1").click()
+    version(bob, 1)  # told by the server (server-sent events), not reloaded
+    assert box(bob, 1, "pig_1").get_attribute("aria-checked") == "true"
+    box(bob, 2, "garden_r1_c1").click()
+    bob.locator("#picker button[data-letter='T']").click()
+    version(ann, 2)
+    assert box(ann, 2, "garden_r1_c1").locator(".mark use").count() == 1
+    # Ann completes her carrot market (the end of the game), each fills a garden row
+    n = 2
+    for k in range(2, 7):
+        box(ann, 1, f"market_carrot_{k}").click()
+        n += 1
+        version(bob, n)
+    for player, page, letter in ((1, ann, "C"), (2, bob, "S")):
+        for col in range(1, 7):
+            box(page, player, f"garden_r2_c{col}").click()
+            page.locator(f"#picker button[data-letter='{letter}']").click()
+            n += 1
+            version(ann, n)
+            version(bob, n)
+    scores = {p["name"]: p["total"] for p in live.state(gid)["score"]["players"]}
+    assert scores == {"Ann": 6 * 6 + 5 + 1, "Bob": 6 * 1 + 5 + 1}  # vegetables x market, a row, pig or tomato
+    assert ann.locator('[data-total][data-player="1"]').inner_text() == "42"
+    assert bob.locator('[data-total][data-player="1"]').inner_text() == "42"
+    assert "no end condition" not in bob.locator(".scores .warnings").inner_text()
+    bob.click('[data-act="finish"]')
+    version(ann, n + 1)
+    assert "Kept in the history as game 1" in ann.locator(".scores .kept").inner_text()
+    from click.testing import CliRunner
+
+    from sheetgen.cli import cli
+
+    listed = CliRunner().invoke(cli, ["history", "--db", live.db, "--format", "csv"])
+    assert listed.stdout.splitlines()[1:] == [
+        f"1,{listed.stdout.splitlines()[1].split(',')[1]},harvest-dice,harvest-dice-normal,Ann,42,1,yes",
+        f"1,{listed.stdout.splitlines()[1].split(',')[1]},harvest-dice,harvest-dice-normal,Bob,12,2,",
+    ]
+    assert ann.errors == [] and bob.errors == []
+
+
+def test_a_phone_shows_one_sheet_a_section_at_a_time_with_boxes_of_44_px(browser, live):
+    gid = live.new_game()
+    phone = open_game(
+        browser, live, gid, "?player=2", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    # the page itself never scrolls sideways (a part of the sheet wider than the screen does)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert phone.locator('.sheet[data-sheet="1"]').is_hidden()
+    assert phone.locator('.sheet[data-sheet="2"]').is_visible()
+    sections = phone.locator("nav.sections button")
+    titles = [sections.nth(i).inner_text() for i in range(sections.count())]
+    assert titles == ["Garden", "Pig", "Market", "Final score"]
+    measured = 0
+    for i in range(len(titles)):
+        sections.nth(i).tap()
+        boxes = phone.locator('.sheet[data-sheet="2"] .box')
+        for k in range(boxes.count()):
+            b = boxes.nth(k)
+            if not b.is_visible():
+                continue
+            rect = b.locator(".hit").bounding_box()
+            if rect is None or rect["width"] == 0:
+                continue  # outside this section
+            frame = phone.locator('.sheet[data-sheet="2"] svg.page').bounding_box()
+            inside = rect["x"] >= frame["x"] - 1 and rect["x"] + rect["width"] <= frame["x"] + frame["width"] + 1
+            if (
+                inside
+                and rect["y"] >= frame["y"] - 1
+                and rect["y"] + rect["height"] <= frame["y"] + frame["height"] + 1
+            ):
+                assert rect["width"] >= 44 and rect["height"] >= 44, (titles[i], b.get_attribute("data-box"), rect)
+                measured += 1
+    assert measured >= 42 + 7 + 18 + 15  # pig, its circles, the garden, the markets
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    sections.nth(1).tap()
+    box(phone, 2, "pig_1").tap()
+    version(phone, 1)
+    assert live.state(gid)["marks"][1] == {"pig_1": True}
+    assert phone.errors == []
+    phone.goto(live.url + "/")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_keyboard_reaches_every_box_and_space_toggles(browser, live):
+    gid = live.new_game(players=("Ann",))
+    page = open_game(browser, live, gid)
+    wanted = {b.get_attribute("data-box") for b in page.locator(".box").all()}
+    reached = set()
+    page.locator("body").focus()
+    for _ in range(len(wanted) + 40):
+        page.keyboard.press("Tab")
+        reached.add(page.evaluate("document.activeElement && document.activeElement.dataset.box"))
+    assert wanted <= reached
+    box(page, 1, "pig_3").focus()
+    page.keyboard.press(" ")
+    version(page, 1)
+    assert box(page, 1, "pig_3").get_attribute("aria-checked") == "true"
+    box(page, 1, "garden_r2_c2").focus()
+    page.keyboard.press(" ")
+    page.wait_for_selector("#picker:not([hidden])")
+    page.keyboard.press("Tab")  # from the first choice to the second: the salad
+    page.keyboard.press("Enter")
+    version(page, 2)
+    assert live.state(gid)["marks"][0] == {"pig_3": True, "garden_r2_c2": "S"}
+
+
+def test_a_name_is_text_in_the_sheet_never_markup(browser, live):
+    name = '<b id="x">Ann</b>&<script>z()</script>'  # 38 characters: a name is at most 40
+    gid = live.new_game(players=(name, "Bob"))
+    page = open_game(browser, live, gid)
+    shown = box(page, 1, "player_name_box").locator(".mark text")
+    assert shown.text_content() == name
+    assert page.locator("svg b, svg script, .sheets script, h2 b").count() == 0
+    assert page.locator('.sheet[data-sheet="1"] h2').inner_text() == name
+    assert page.errors == []
+
+
+# --------------------------------------------------------------------------- the drawing itself
+
+PX = 4.0  # CSS px a millimetre: the sheet 776 px wide
+
+
+def _pictures(browser, page_display, move=None):
+    """The SVG of `page_display` in Chromium (the app's fonts) and the PDF's picture, same size;
+    `move`: a box's field, drawn 2 mm to the right in the SVG."""
+    import pypdfium2 as pdfium
+    from PIL import Image
+
+    from sheetgen.layout.display import Document
+    from sheetgen.render.pdf import pdf_bytes, placement
+    from sheetgen.render.svg import standalone_svg
+    from sheetgen.serve import assets
+
+    w, h = round(page_display.width * PX), round(page_display.height * PX)
+    faces = "".join(
+        f"@font-face{{font-family:{family};font-weight:{weight};"
+        f"src:url(data:font/woff;base64,{base64.b64encode(assets.font(face)).decode()})}}"
+        for face, family, weight in (
+            ("sans", "sg-sans", 400),
+            ("sans-bold", "sg-sans", 700),
+            ("condensed", "sg-condensed", 400),
+            ("condensed-bold", "sg-condensed", 700),
+        )
+    )
+    svg = standalone_svg(page_display).replace(
+        f'width="{page_display.width:g}mm" height="{page_display.height:g}mm"', f'width="{w}" height="{h}"'
+    )
+    page = browser.new_page(viewport={"width": w, "height": h})
+    page.set_content(
+        f"<html><head><style>{faces} body{{margin:0}} svg{{display:block}}</style></head><body>{svg}</body></html>"
+    )
+    page.evaluate("document.fonts.ready.then(() => true)")
+    if move:
+        page.locator(f'[data-box="{move}"]').evaluate("e => e.setAttribute('transform', 'translate(2 0)')")
+    shot = Image.open(io.BytesIO(page.screenshot())).convert("L")
+    page.close()
+    doc = Document("t", "x", "x", "en", (page_display,))
+    pdf = pdfium.PdfDocument(pdf_bytes(doc))
+    picture = pdf[0].render(scale=PX * 25.4 / 72).to_pil().convert("L")
+    at = placement(page_display, "a4")
+    left, top = round(at.left * PX), round(at.top * PX)
+    return shot, picture.crop((left, top, left + w, top + h))
+
+
+def _worst_tile(a, b, blur, threshold=None, tile=32) -> float:
+    """The largest difference in any tile (8 mm) of two pictures: the share of its pixels
+    more than `threshold` grey levels apart after a 1-pixel blur, or (no threshold) the mean
+    difference after a Gaussian blur of `blur` pixels."""
+    import numpy as np
+    from PIL import ImageFilter
+
+    kind = ImageFilter.BoxBlur(blur) if threshold is not None else ImageFilter.GaussianBlur(blur)
+    x = np.asarray(a.filter(kind), dtype=np.int16)
+    y = np.asarray(b.filter(kind), dtype=np.int16)
+    d = np.abs(x - y)
+    d = (d > threshold).astype(float) if threshold is not None else d.astype(float)
+    rows, cols = d.shape
+    return max(
+        d[i : i + tile, j : j + tile].mean()
+        for i in range(0, rows - tile + 1, tile // 2)
+        for j in range(0, cols - tile + 1, tile // 2)
+    )
+
+
+def test_the_svg_sheet_is_the_pdf_sheet(browser):
+    """The drawings must not drift apart: the lines, boxes and icons match the PDF's to the
+    pixel (a box moved by 2 mm is caught), the text closely (glyphs rasterised by another
+    engine differ at their edges only)."""
+    _chromium()
+    from sheetgen import api
+    from sheetgen.layout.display import Text
+    from sheetgen.values import replace
+
+    page = api.table(api.load("harvest-dice-normal"), ["Ann"], "en").sheets[0].pages[0]
+    drawing = replace(page, prims=tuple(p for p in page.prims if not isinstance(p, Text)))
+    svg, pdf = _pictures(browser, drawing)
+    assert _worst_tile(svg, pdf, 1, threshold=64) < 0.03
+    moved, _ = _pictures(browser, drawing, move="pig_1")
+    assert _worst_tile(moved, pdf, 1, threshold=64) > 0.06
+    svg, pdf = _pictures(browser, page)
+    assert _worst_tile(svg, pdf, 2) < 20
