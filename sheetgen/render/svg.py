@@ -282,6 +282,9 @@ def prims_svg(
     return "".join(out)
 
 
+PAPER = 1.5  # mm of paper drawn round a sheet on screen
+
+
 def page_svg(
     page: PageDisplay,
     defs: Defs,
@@ -290,11 +293,15 @@ def page_svg(
     data: dict | None = None,
     attrs: str = "",
 ) -> str:
-    """One page as an `<svg>` element (its icons in `defs`, which the caller writes once)."""
+    """One page as an `<svg>` element (its icons in `defs`, which the caller writes once),
+    with a margin of PAPER mm round the sheet: a box on the sheet's edge keeps its whole
+    stroke, as the PDF's paper margin keeps it."""
+    box = f"{_n(-PAPER)} {_n(-PAPER)} {_n(page.width + 2 * PAPER)} {_n(page.height + 2 * PAPER)}"
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_n(page.width)} {_n(page.height)}"'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{box}"'
         f" data-page={quoteattr(page.id)}{attrs}>"
-        f'<rect width="{_n(page.width)}" height="{_n(page.height)}" fill="#ffffff"/>'
+        f'<rect x="{_n(-PAPER)}" y="{_n(-PAPER)}" width="{_n(page.width + 2 * PAPER)}" '
+        f'height="{_n(page.height + 2 * PAPER)}" fill="#ffffff"/>'
         + prims_svg(page.prims, defs, player, 1, labels, data)
         + "</svg>"
     )
