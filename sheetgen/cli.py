@@ -336,10 +336,10 @@ class _NoBar:
 class _Bar:
     """A progress bar on standard error (click's), fed with the count done so far."""
 
-    def __init__(self, total: int):
+    def __init__(self, total: int, label: str = "rendering"):
         import sys
 
-        self.bar = click.progressbar(length=total, label="rendering", file=sys.stderr)
+        self.bar = click.progressbar(length=total, label=label, file=sys.stderr)
         self.done = 0
 
     def __enter__(self):
@@ -355,12 +355,15 @@ class _Bar:
         return self.bar.__exit__(*exc)
 
 
-def _progress(total: int, slow: bool):
+def _progress(total: int, slow: bool, label: str = "rendering"):
     """A progress bar for a job expected to take over a second, when standard error is a
     terminal; nothing otherwise (a pipe, a log file, a test)."""
     import sys
 
-    return _Bar(total) if slow and sys.stderr.isatty() else _NoBar()
+    return _Bar(total, label) if slow and sys.stderr.isatty() else _NoBar()
+
+
+SLOW_SAVE = 2000  # games kept at once from which a save takes a second or two: a progress bar
 
 
 DB_OPTION = click.option(
@@ -405,7 +408,10 @@ DB_OPTION = click.option(
 @click.option("--again", is_flag=True, help="With --save: keep a game even if the same record is already kept.")
 @DB_OPTION
 @FORCE_OPTION
-def score(records, fmt, lang, layout_ref, interactive, players, record_out, save, again, db, force):
+@click.option(
+    "-q", "--quiet", is_flag=True, help="Print no warnings, nor what --save kept: only the scores and errors."
+)
+def score(records, fmt, lang, layout_ref, interactive, players, record_out, save, again, db, force, quiet):
     """Score finished games from RECORDS (YAML or JSON game records, or PDFs filled
     on a screen from `sheetgen render --fillable`; `-` reads either from standard input).
 
@@ -422,12 +428,11 @@ def score(records, fmt, lang, layout_ref, interactive, players, record_out, save
     sheetgen score game.yaml --save
     sheetgen score harvest-dice-normal --interactive --record game.yaml
     """
-    from sheetgen.api import score_pdfs
+    from sheetgen.api import record_json, score_pdfs
     from sheetgen.errors import RecordError, SheetgenError
     from sheetgen.fileio import read_text
     from sheetgen.scoring import output
     from sheetgen.scoring.record import Batch, score_data, score_documents
-    from sheetgen.yamlsrc import plain_tree
 
     lang = lang or default_lang()
     if again and not save:
@@ -458,14 +463,14 @@ def score(records, fmt, lang, layout_ref, interactive, players, record_out, save
                     if len(games) == 1:
                         texts.append(read_text(path) if save else "")
                     else:  # one game of several in the file: kept as its own record
-                        texts += [_record_yaml(plain_tree(g.record["_node"])) if save else "" for g in games]
+                        texts += [record_json(g.record["_node"]) if save else "" for g in games]
             except SheetgenError as exc:
                 problems += exc.problems
         if problems:
             raise RecordError(problems)
-    for s in scored:
-        for w in s.warnings:
-            click.echo(f"warning: {printable(w)}", err=True)
+    if not quiet:
+        for line in output.warning_lines(scored):
+            click.echo(line, err=True)
     if fmt == "json":
         click.echo(output.as_json(scored))
     elif fmt == "jsonl":
@@ -477,8 +482,10 @@ def score(records, fmt, lang, layout_ref, interactive, players, record_out, save
     if save:
         from sheetgen.api import keep
 
-        ids, where = keep(scored, texts, [s.source for s in scored], db, again)
-        click.echo(f"kept as game{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))} in {where}", err=True)
+        with _progress(len(scored), len(scored) >= SLOW_SAVE, "keeping") as progress:
+            ids, where = keep(scored, texts, [s.source for s in scored], db, again, progress)
+        if not quiet:
+            click.echo(output.kept_line(ids, where), err=True)
 
 
 def _stdin_is_pdf() -> bool:

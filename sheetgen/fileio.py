@@ -23,14 +23,20 @@ from sheetgen.errors import SheetgenError
 
 MB = 1024 * 1024
 MAX_TEXT_INPUT = 1 * MB  # a layout or a game record (a built-in layout is < 25 KB)
+MAX_RECORDS_INPUT = 50 * MB  # a file of game records: a season's (each game within MAX_TEXT_INPUT)
 MAX_PDF_INPUT = 50 * MB  # a filled PDF
 PROTECTED_SUFFIXES = (".yaml", ".yml", ".json")
 _CHUNK = 64 * 1024
 _STDIN: tuple | None = None  # (the stream, its bytes)
 
 
+KINDS = {MAX_RECORDS_INPUT: "for a file of game records"}  # what a limit is called in its message
+
+
 def _size_error(shown: str, limit: int) -> SheetgenError:
-    return SheetgenError(f"{shown}: larger than the limit of {limit // MB} MB for this kind of file")
+    return SheetgenError(
+        f"{shown}: larger than the limit of {limit // MB} MB {KINDS.get(limit, 'for this kind of file')}"
+    )
 
 
 def read_input(path: str | Path, limit: int, shown: str | None = None) -> bytes:
