@@ -575,3 +575,55 @@ def test_a_damaged_history_row_is_named_and_the_rest_shown(tmp_path):
     removed = sheetgen(["history", "--remove", "1", "--db", str(db)], tmp_path)
     assert removed.returncode == 0 and removed.stdout.decode().startswith("removed game 1 (")
     assert sheetgen(["history", "--db", str(db)], tmp_path).stderr == b""
+
+
+def _forged_photo(path: Path, layout_id: str, named: str) -> None:
+    """A photo-like picture of a blank-but-ticked `layout_id` sheet whose QR code names the
+    sheet `named` (its code cut from that sheet and pasted on)."""
+    import pypdfium2
+    from PIL import ImageDraw
+
+    from sheetgen.layout import scanmarks
+
+    other = load_layout(named)
+    real = scanmarks.payload
+    forged = lambda layout_id_, page, players, lang, digest: real(named, page, players, lang, other.digest)  # noqa: E731
+    scanmarks.payload = forged
+    try:
+        layout = load_layout(layout_id)
+        pdf = render_pdf(layout, lang="en")
+    finally:
+        scanmarks.payload = real
+    image = pypdfium2.PdfDocument(pdf)[0].render(scale=150 / 72).to_pil().convert("RGB")
+    draw = ImageDraw.Draw(image)
+    page = layout.document("en", None, None, scan_marks=True).pages[0]
+    from sheetgen.render.pdf import placement
+
+    at = placement(page, "a4")
+    px = 150 / 25.4
+    for box in [b for b in page.boxes() if b.field and b.field.startswith("pig_")][:5]:
+        x0, y0 = (at.left + box.x) * px, (at.top + box.y) * px
+        x1, y1 = x0 + box.w * px, y0 + box.h * px
+        draw.line([(x0 + 3, y0 + 3), (x1 - 3, y1 - 3)], fill=(40, 40, 40), width=3)
+        draw.line([(x0 + 3, y1 - 3), (x1 - 3, y0 + 3)], fill=(40, 40, 40), width=3)
+    image.save(path)
+
+
+@pytest.mark.slow
+def test_a_qr_code_from_another_sheet_is_refused_by_the_print(tmp_path):
+    """The print says what the sheet is: a normal Harvest Dice sheet whose QR code names the
+    advanced sheet (or the Glassworks pad) is refused naming both, not scored as the other."""
+    _forged_photo(tmp_path / "forged.png", "harvest-dice-normal", "harvest-dice-advanced")
+    done = sheetgen(["scan", "forged.png", "--score"], tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "Error: forged.png: its QR code names the 'sheet' page of 'harvest-dice-advanced', but its print is "
+        "the 'sheet' page of 'harvest-dice-normal': a QR code from another sheet? print the sheet again\n"
+    )
+    _forged_photo(tmp_path / "pad.png", "harvest-dice-normal", "river-valley-glassworks")
+    done = sheetgen(["scan", "pad.png"], tmp_path)
+    assert done.returncode == 1
+    assert "but its print is the 'sheet' page of 'harvest-dice-normal'" in done.stderr.decode()
+    _forged_photo(tmp_path / "true.png", "harvest-dice-normal", "harvest-dice-normal")
+    done = sheetgen(["scan", "true.png", "--score"], tmp_path)
+    assert done.returncode == 0, done.stderr

@@ -111,10 +111,14 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 def db_path(path: str | Path | None = None) -> Path:
     """The history file: `path`, else $SHEETGEN_DB, else the user's data folder."""
+    from sheetgen.fileio import not_a_folder_name
+
     if path:
+        not_a_folder_name(str(path))
         return Path(path)
     env = os.environ.get("SHEETGEN_DB")
     if env:
+        not_a_folder_name(env)
         return Path(env)
     import platformdirs
 

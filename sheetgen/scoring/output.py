@@ -56,10 +56,24 @@ def as_jsonl(scored_list) -> str:
 
 def csv_text(value):
     """A CSV cell: numbers stay numbers; a text that a spreadsheet would run as a formula
-    (starting with =, +, -, @, tab or CR) gets a leading apostrophe."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
+    (starting with =, +, -, @, tab or CR) gets a leading apostrophe, and its control
+    characters but its tabs and line breaks are shown escaped (a CSV is printed to
+    terminals too)."""
+    if isinstance(value, str):
+        value = printable(value, keep_lines=True)
+        return "'" + value if value.startswith(_FORMULA_START) else value
     return value
+
+
+def csv_rows(keys: list[str], rows: list[dict], lineterminator: str = "\r\n") -> str:
+    """A CSV of `rows` (dicts) under the header `keys`, every cell through csv_text: every
+    CSV sheetgen prints is written here or by as_csv."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator=lineterminator)
+    w.writerow(keys)
+    for r in rows:
+        w.writerow([csv_text(r[k]) for k in keys])
+    return buf.getvalue()
 
 
 def as_csv(scored_list) -> str:
@@ -94,7 +108,10 @@ def as_csv(scored_list) -> str:
 
 def lines(table: list[list[str]], left=(0,)) -> list[str]:
     """Each row of `table` as one line, every column padded to its widest cell: the
-    columns in `left` aligned left, the others (numbers) right."""
+    columns in `left` aligned left, the others (numbers) right. Every table sheetgen
+    prints for people is laid out here, its cells' control characters shown escaped
+    (a name cannot drive the terminal)."""
+    table = [[printable(c) for c in row] for row in table]
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
     return [
         "  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i]) for i, c in enumerate(r)).rstrip()
