@@ -10,22 +10,13 @@ np = pytest.importorskip("numpy")
 import yaml  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
+from bench.photos import READABLE, WITH_ADVANCED, mixed_pens, pages, pencil  # noqa: E402
 from sheetgen.cli import cli  # noqa: E402
 from sheetgen.errors import RecordError  # noqa: E402
 from sheetgen.games import load_layout  # noqa: E402
 from sheetgen.layout import scanmarks  # noqa: E402
 from sheetgen.layout.display import QR, Box  # noqa: E402
-from sheetgen.scan import (  # noqa: E402
-    colour,
-    levels,
-    printed,
-    probe,
-    reader,
-    rings,
-    strokes,
-    synth,
-    verdict,
-)
+from sheetgen.scan import colour, levels, printed, reader, rings, strokes, verdict  # noqa: E402
 from sheetgen.scan.blank import PPMM, blank_colours, blank_page, grid_cells, inside  # noqa: E402
 from sheetgen.scan.markers import Unreadable, _aruco, _dark_square, _detect, better_match, find_markers, find_sheets  # noqa: E402
 from sheetgen.scan.photos import MAX_PDF_PAGES, Photo, load_photos  # noqa: E402
@@ -72,7 +63,7 @@ def test_a_toner_saving_print_says_so_in_its_qr_code():
 
 
 def _photo(lid, page, seed, **kw):
-    return synth.photo(load_layout(lid), page, np.random.default_rng(seed), **kw)
+    return pencil.photo(load_layout(lid), page, np.random.default_rng(seed), **kw)
 
 
 def _read(img, name="alice", layout_ref=None):
@@ -368,21 +359,12 @@ def test_score_and_save_keeps_the_scanned_game(tmp_path):
     assert CliRunner().invoke(cli, ["scan", *files, "--save"]).exit_code == 2
 
 
-BENCH_PAGES = [
-    ("harvest-dice-normal", "sheet"),
-    ("harvest-dice-advanced", "sheet"),
-    ("imperial-settlers", "empire"),
-    ("imperial-settlers", "village"),
-    ("river-valley-glassworks", "pad"),
-]
-
-
 def _hard_photo(n):
     """Photo `n` of a run of low-resolution (100-130 dpi) generated photos, seed 5, that
     `scan` used to refuse."""
-    lid, page = BENCH_PAGES[n % 5]
+    lid, page = READABLE[n % len(READABLE)]
     rng = np.random.default_rng([5, n])
-    return synth.photo(load_layout(lid), page, rng, dpi=float(rng.uniform(100, 130)))[0]
+    return pencil.photo(load_layout(lid), page, rng, dpi=float(rng.uniform(100, 130)))[0]
 
 
 def test_a_marker_missed_at_first_is_found_where_the_others_say():
@@ -409,7 +391,7 @@ def test_a_stroke_straying_into_the_next_board_cell_is_never_read_as_its_mark():
     (a tenth of its inside inked); the ink stays in its corner, so it reads unsure."""
     layout = load_layout("river-valley-glassworks")
     dpi = 160.0
-    img, display, (ox, oy) = synth.blank_paper(layout, "pad", dpi, "en", 5)
+    img, display, (ox, oy) = pages.blank_paper(layout, "pad", dpi, "en", 5)
     ppmm = dpi / 25.4
     boxes = {b.field: b for b in display.boxes()}
     a, b = boxes["board_p2_r3_c3"], boxes["board_p2_r3_c4"]
@@ -419,8 +401,8 @@ def test_a_stroke_straying_into_the_next_board_cell_is_never_read_as_its_mark():
         return round(ox + (a.x + fx * a.w) * ppmm), round(oy + (a.y + fy * a.h) * ppmm)
 
     for start, end in (((0.15, 0.25), (1.36, 0.72)), ((0.2, 0.8), (0.8, 0.2))):
-        cv2.line(img, at(*start), at(*end), synth.PENCIL, round(0.5 * ppmm), cv2.LINE_AA)
-    read = _read(synth.degrade(cv2, np, img, np.random.default_rng(5), dpi))
+        cv2.line(img, at(*start), at(*end), pencil.PENCIL, round(0.5 * ppmm), cv2.LINE_AA)
+    read = _read(pencil.degrade(cv2, np, img, np.random.default_rng(5), dpi))
     assert read.readings[a.field] == verdict.MARKED
     assert read.scores[b.field] > strokes.HIGH  # enough ink for a mark, all of it in a corner
     assert read.spreads[b.field] < verdict.SPREAD
@@ -459,7 +441,7 @@ def test_a_light_orange_garden_cell_is_never_read_empty():
     grid cell colour counts as ink: the cell reads marked (its colour '?' at worst) and no
     box of the photo is read wrong."""
     layout = load_layout("harvest-dice-advanced")
-    img, truth = synth.photo(layout, "sheet", np.random.default_rng([11, 781]))
+    img, truth = pencil.photo(layout, "sheet", np.random.default_rng([11, 781]))
     read = _read(img)
     assert truth["garden_r2_c1"] == "C"
     assert read.readings["garden_r2_c1"] == verdict.MARKED
@@ -477,7 +459,7 @@ def test_a_faint_stroke_is_never_read_empty():
     level came from 1 mm squares; 7% of the box holds a faint trace, which empty boxes do
     not have: it reads unsure (or marked), never empty, and no box of the photo is read wrong."""
     layout = load_layout("imperial-settlers")
-    img, truth = synth.photo(layout, "empire", np.random.default_rng([3, 2]))
+    img, truth = pencil.photo(layout, "empire", np.random.default_rng([3, 2]))
     read = _read(img)
     assert truth["walls_1"] is True
     assert read.readings["walls_1"] != verdict.EMPTY
@@ -492,7 +474,7 @@ def test_a_black_and_white_image_is_read_with_all_its_print_black():
     looked for on the print, and the photo is told it may have lost light strokes. Here a
     flat generated photo of an Imperial Settlers page thresholded at 0.83 of the paper's white."""
     layout = load_layout("imperial-settlers")
-    img, truth = synth.photo(layout, "empire", np.random.default_rng([3, 5]), dpi=200, photographed=False)
+    img, truth = pencil.photo(layout, "empire", np.random.default_rng([3, 5]), dpi=200, photographed=False)
     gray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY).astype(np.float32)
     white = cv2.dilate(cv2.GaussianBlur(gray, (0, 0), 3), np.ones((31, 31), np.uint8))
     bw = np.where(gray < 0.83 * white, 0, 255).astype(np.uint8)
@@ -533,7 +515,7 @@ def test_decide_a_faint_trace_is_unsure_not_empty():
 
 
 def _probe(lid, page, seed, effects):
-    img, truth, kinds = probe.probe_photo(load_layout(lid), page, np.random.default_rng(seed), effects=effects)
+    img, truth, kinds = mixed_pens.photo(load_layout(lid), page, np.random.default_rng(seed), effects=effects)
     return _read(img), truth, kinds
 
 
@@ -602,13 +584,12 @@ def test_decide_a_grey_wash_without_a_core_is_unsure():
 
 # the reader's second round on the probe (bench/RESULTS.md): photos of bench/scan_probe.py's
 # runs, each made again by its seed and number, as that bench makes them (every effect drawn)
-PROBE_PAGES = [*BENCH_PAGES, ("imperial-settlers-advanced", "empire"), ("imperial-settlers-advanced", "village")]
 
 
 def _probe_run(seed, n):
     """Photo `n` of `python bench/scan_probe.py --seed SEED`: (reading, truth, kinds)."""
-    lid, page = PROBE_PAGES[n % len(PROBE_PAGES)]
-    img, truth, kinds = probe.probe_photo(load_layout(lid), page, np.random.default_rng([seed, n]))
+    lid, page = WITH_ADVANCED[n % len(WITH_ADVANCED)]
+    img, truth, kinds = mixed_pens.photo(load_layout(lid), page, np.random.default_rng([seed, n]))
     return _read(img), truth, kinds
 
 
@@ -1133,8 +1114,8 @@ def test_a_qr_code_smeared_by_a_shaken_phone_is_read_module_by_module(monkeypatc
     OpenCV's decoder found nothing, so the whole photo was refused. Its finder patterns
     still show where the page puts them: the code is read module by module and drawn again
     clean for the decoder (_qr_grid)."""
-    lid, page = PROBE_PAGES[72 % len(PROBE_PAGES)]
-    img, truth, _ = probe.probe_photo(load_layout(lid), page, np.random.default_rng([1, 72]))
+    lid, page = WITH_ADVANCED[72 % len(WITH_ADVANCED)]
+    img, truth, _ = mixed_pens.photo(load_layout(lid), page, np.random.default_rng([1, 72]))
     photo = Photo("photo 72", "p72", img)
     markers = find_markers(photo)
     with monkeypatch.context() as m:
@@ -1232,7 +1213,7 @@ def test_a_transparent_png_is_read_on_white_paper(tmp_path):
     renderers leave it) is read on white paper, not on black."""
     from PIL import Image
 
-    img, _, _ = synth.blank_paper(load_layout("harvest-dice-normal"), "sheet", 200)
+    img, _, _ = pages.blank_paper(load_layout("harvest-dice-normal"), "sheet", 200)
     paper = (img > 250).all(axis=2)
     rgba = np.dstack([np.where(paper[..., None], 0, img), np.where(paper, 0, 255)]).astype(np.uint8)
     Image.fromarray(rgba, "RGBA").save(tmp_path / "sheet.png")
@@ -1243,8 +1224,8 @@ def test_a_transparent_png_is_read_on_white_paper(tmp_path):
 
 def _read_unread_qr(seed: int, n: int):
     """(read, truth) of probe photo `n` of `seed`, whose QR code no decoder reads."""
-    lid, page = PROBE_PAGES[n % len(PROBE_PAGES)]
-    img, truth, _ = probe.probe_photo(load_layout(lid), page, np.random.default_rng([seed, n]))
+    lid, page = WITH_ADVANCED[n % len(WITH_ADVANCED)]
+    img, truth, _ = mixed_pens.photo(load_layout(lid), page, np.random.default_rng([seed, n]))
     photo = Photo(f"photo {n}", f"p{n}", img)
     with pytest.raises(RecordError, match="QR code cannot be read"):
         read_qr(photo, find_markers(photo))
@@ -1291,9 +1272,9 @@ def test_a_page_matching_its_variant_better_overall_is_still_told_by_what_differ
     whose pig grid and score boxes sit a little apart. Had its QR code been unread, the
     normal sheet would have been taken; what only one page prints (the pig's bonus circles,
     the normal sheet's pre-checked market boxes, the subtitle) says it is the advanced."""
-    lid, page = PROBE_PAGES[15 % len(PROBE_PAGES)]
+    lid, page = WITH_ADVANCED[15 % len(WITH_ADVANCED)]
     assert lid == "harvest-dice-advanced"
-    img, _, _ = probe.probe_photo(load_layout(lid), page, np.random.default_rng([3, 15]))
+    img, _, _ = mixed_pens.photo(load_layout(lid), page, np.random.default_rng([3, 15]))
     photo = Photo("photo 15", "p15", img)
     fields, _ = recognise(photo, find_markers(photo), None, Unreadable("unread"))
     assert (fields["layout"], fields["page"]) == ("harvest-dice-advanced", "sheet")
@@ -1340,7 +1321,7 @@ def test_a_qr_code_read_but_not_ours_is_refused_not_recognised(monkeypatch):
     not one sheetgen prints (an older version's, another program's) is refused as it was."""
     with monkeypatch.context() as m:
         m.setattr(scanmarks, "payload", lambda *a: "https://example.org/not-a-sheet")
-        img, _, _ = synth.blank_paper(load_layout("harvest-dice-normal"), "sheet", 200)
+        img, _, _ = pages.blank_paper(load_layout("harvest-dice-normal"), "sheet", 200)
     with pytest.raises(RecordError, match=r"^x.jpg: the QR code is not one sheetgen prints"):
         _read(img, "x")
 
@@ -1352,8 +1333,8 @@ def test_a_band_matching_anywhere_along_it_does_not_move_the_page():
     shift, and an empty board cell read the scribble and border beside it as a mark.
     A square is now moved only when it matches clearly better than where the page says
     (printed.CLEARER)."""
-    lid, page = BENCH_PAGES[994 % 5]
-    img, truth = synth.photo(load_layout(lid), page, np.random.default_rng([11, 994]))
+    lid, page = READABLE[994 % len(READABLE)]
+    img, truth = pencil.photo(load_layout(lid), page, np.random.default_rng([11, 994]))
     read = _read(img)
     assert not truth["board_p2_r1_c7"] and read.readings["board_p2_r1_c7"] == verdict.EMPTY
     assert _wrong(read, truth) == []
@@ -1413,8 +1394,8 @@ def _two_up(tmp_path, marked_cells, paper="a4", seed=7):
     for cell in range(2):
         x, y, s = grid.place(cell, layout.width, layout.height)
         origin, share = (x * dpi / 25.4, y * dpi / 25.4), 0.4 if cell in marked_cells else None
-        truths.append(synth.mark_boxes(cv2, img, display, cells, s * dpi / 25.4, origin, rng, share))
-    photo = synth.degrade(cv2, np, img, rng, dpi)
+        truths.append(pencil.mark_boxes(cv2, img, display, cells, s * dpi / 25.4, origin, rng, share))
+    photo = pencil.degrade(cv2, np, img, rng, dpi)
     path = tmp_path / "page.jpg"
     cv2.imwrite(str(path), cv2.cvtColor(photo, cv2.COLOR_RGB2BGR))
     return str(path), truths
@@ -1474,7 +1455,7 @@ def test_four_sheets_in_two_rows_read_row_by_row():
     rng = np.random.default_rng(30)
     papers = [_photo("harvest-dice-normal", "sheet", 30 + k, dpi=100, share=0.5, photographed=False) for k in range(4)]
     img = np.vstack([np.hstack([papers[0][0], papers[1][0]]), np.hstack([papers[2][0], papers[3][0]])])
-    photo = Photo("four.jpg", "four", synth.degrade(cv2, np, img, rng, 100))
+    photo = Photo("four.jpg", "four", pencil.degrade(cv2, np, img, rng, 100))
     sheets, note = find_sheets(photo)
     assert note == "" and len(sheets) == 4
     for markers, (_, truth) in zip(sheets, papers, strict=True):
@@ -1646,12 +1627,12 @@ def _printed(tmp_path, lid, page, options, seed=5, qr=True):
     cells = grid_cells(layout, page)
     rng = np.random.default_rng(seed)
     origin = (at.left * dpi / 25.4, at.top * dpi / 25.4)
-    truth = synth.mark_boxes(cv2, img, display, cells, dpi / 25.4, origin, rng, 0.4)
+    truth = pencil.mark_boxes(cv2, img, display, cells, dpi / 25.4, origin, rng, 0.4)
     if not qr:
         x, y, size = (round(v * dpi / 25.4) for v in scanmarks.qr_spot(layout.width))
         left, top = round(at.left * dpi / 25.4), round(at.top * dpi / 25.4)
         img[top + y : top + y + size, left + x : left + x + size] = 255
-    return synth.degrade(cv2, np, img, rng, dpi), truth
+    return pencil.degrade(cv2, np, img, rng, dpi), truth
 
 
 @pytest.mark.parametrize(
