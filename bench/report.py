@@ -52,13 +52,14 @@ def _dates(rows: list[dict]) -> str:
 def accuracy(rows: list[dict]) -> str:
     """docs/scan-accuracy.md: how well `sheetgen scan` reads, one row a generator."""
     scan = _scan_rows(results.latest(rows))
+    tuning = sum(not g.held_out for g in GENERATORS)
     lines = [
         "# How well scan reads",
         "",
         "`sheetgen scan` is measured on generated photos of played sheets whose every box is known.",
-        "Each row is one photo generator of the bench (`bench/photos`), its latest run. Two are the",
-        "sets the reader is tuned on; the others are held out: each was written apart from the",
-        "reader's tuning, to measure how far it generalises.",
+        "Each row is one photo generator of the bench (`bench/photos`), its latest run. The reader",
+        f"is tuned on {tuning} of them; the {len(GENERATORS) - tuning} others are held out: each was written apart",
+        "from the reader's tuning, to measure how far it generalises.",
         "",
         "- **wrong**: boxes read confidently and wrongly (a mark missed or invented, a vegetable",
         "  mistaken); the goal is none. **unsure**: boxes `scan` leaves to you and names (goal: under",
@@ -86,7 +87,7 @@ def accuracy(rows: list[dict]) -> str:
         t = _totals(held)
         lines += [
             "",
-            f"The {len(held)} held-out generators together: {t['photos']:,} photos, {t['refused']} refused, "
+            f"The held-out generators together ({len(held)}): {t['photos']:,} photos, {t['refused']} refused, "
             f"{t['boxes']:,} boxes, {t['wrong']} wrong ({pct(t['wrong'], t['boxes'])}), "
             f"{t['unsure']:,} unsure ({pct(t['unsure'], t['boxes'])}).",
         ]

@@ -40,9 +40,9 @@ def keep(out: Path, scenario: str, seed: int, photos: list) -> None:
     given = {}
     read_boxes = reader.read_boxes
 
-    def spy(page, blank, boxes, cells):
-        given.update(page=page, blank=blank, boxes=list(boxes), cells=cells)
-        return read_boxes(page, blank, boxes, cells)
+    def spy(page, blank, boxes, cells, colours=None):
+        given.update(page=page, blank=blank, boxes=list(boxes), cells=cells, colours=colours)
+        return read_boxes(page, blank, boxes, cells, colours)
 
     reader.read_boxes = spy
     try:
@@ -64,7 +64,10 @@ def keep(out: Path, scenario: str, seed: int, photos: list) -> None:
                         kinds={k: v for k, v in (shot.kinds or {}).items() if not k.startswith("_")},
                     )
                     name = f"{n}.npz" if len(shots) == 1 else f"{n}-{page_no}.npz"
-                    np.savez_compressed(out / name, page=given["page"], blank=given["blank"], meta=json.dumps(meta))
+                    arrays = dict(page=given["page"], blank=given["blank"], meta=json.dumps(meta))
+                    if given["colours"] is not None:  # the blank page's colours, when the reader had them
+                        arrays["colours"] = given["colours"]
+                    np.savez_compressed(out / name, **arrays)
     finally:
         reader.read_boxes = read_boxes
 
@@ -77,8 +80,9 @@ def _decide_again(path: str) -> tuple:
 
     with np.load(path, allow_pickle=False) as kept:
         page, blank, meta = kept["page"], kept["blank"], json.loads(str(kept["meta"]))
+        colours = kept["colours"] if "colours" in kept else None
     boxes = [Box(**b) for b in meta["boxes"]]
-    values, readings, scores, spreads, *_ = reader.read_boxes(page, blank, boxes, set(meta["cells"]))
+    values, readings, scores, spreads, *_ = reader.read_boxes(page, blank, boxes, set(meta["cells"]), colours)
     n, rows = Path(path).stem, []
     for field, want in meta["truth"].items():
         marked, kind = want not in ("", False), meta["kinds"].get(field, "none/empty")

@@ -32,7 +32,7 @@ def test_the_report_shows_the_latest_run_of_each_scenario():
     text = report.accuracy(rows)
     pencil = next(g for g in GENERATORS if g.name == "pencil")
     assert f"| {pencil.simulates} | tuning | 10 | 0 | 700 | 0 | 1.00% | 0.50 |" in text
-    assert "The 1 held-out generators together: 10 photos, 0 refused, 700 boxes, 1 wrong (0.14%)" in text
+    assert "The held-out generators together (1): 10 photos, 0 refused, 700 boxes, 1 wrong (0.14%)" in text
     other = report.results_md([*rows, {"bench": "serve", "scenario": "pages", "date": "2026-01-03", "rps": 512}])
     assert "## serve\n\n| scenario | date | rps |\n|---|---|---|\n| pages | 2026-01-03 | 512 |" in other
 
@@ -131,3 +131,13 @@ def test_scan_decide_keeps_every_box_and_decides_it_again(tmp_path):
     assert cells[1] == str(len(rows)) and cells[3] == cells[4]  # boxes; wrong then = wrong now
     assert cells[6].startswith(cells[5] + " ")  # unsure then, unsure now (and its share)
     assert "->" not in done.stdout  # no reading changed
+
+
+@pytest.mark.slow
+def test_scan_boxes_keeps_a_page_and_decides_its_boxes_again(tmp_path):
+    """bench.scan_boxes: one photo of the pencil generator kept (the aligned page, its blank
+    page and colours, its boxes) and its boxes decided again, none wrong."""
+    _bench("bench.scan_boxes", "keep", str(tmp_path), "--scenario", "pencil", "--seed", "11", "--photos", "1")
+    assert [p.name for p in tmp_path.iterdir()] == ["0.npz"]
+    done = _bench("bench.scan_boxes", "read", str(tmp_path), timeout=120)
+    assert done.stdout.startswith(f"{tmp_path}: 1 pages, 82 boxes: 0 wrong, ")
