@@ -64,7 +64,7 @@ def accuracy(rows: list[dict]) -> str:
         "- **wrong**: boxes read confidently and wrongly (a mark missed or invented, a vegetable",
         "  mistaken); the goal is none. **unsure**: boxes `scan` leaves to you and names (goal: under",
         "  1%). **refused**: photos `scan` could not read (it says why); their boxes are not counted.",
-        "- **seconds a photo**: reading only, on one core of a shared 2-core machine.",
+        "- **seconds a photo**: reading only, the CPU seconds of one core (of a shared 2-core machine).",
         "",
     ]
     table = []
@@ -109,7 +109,8 @@ def results_md(rows: list[dict]) -> str:
             "",
             "Wrong: confident reads against the truth (of them, a wrong vegetable); unsure: left to the",
             "user; vegetable ?: garden cells read filled but of no dice colour (left to the user);",
-            "s/photo: reading only, one OpenCV thread; load: the machine's load average when it ended.",
+            "s/photo: reading only, CPU seconds of one core (one OpenCV thread); load: the machine's load",
+            "average when the run ended.",
             "",
         ]
         table = []

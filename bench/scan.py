@@ -12,10 +12,11 @@ np.random.default_rng([seed, n])), so any photo can be made again alone (--only 
 Reports, per layout and page: photos, refused (marks or QR code not found), boxes, wrong
 confident reads (goal 0), unsure boxes (goal under 1%), garden cells read filled but of the
 wrong vegetable (wrong confident reads too: goal 0) or '?' (left to the user, fine), seconds a
-photo (reading only, not generating; one OpenCV thread, so one core's seconds whatever --jobs)
-and megapixels. Then, when the generator says what it drew in each box, the same counts per
-pen, kind of mark and hard case ("+stray", "+light", ...); for a generator that says under
-which light (garden_colours), what each light did to the garden cells. Every wrong read and
+photo (reading only, not generating: the CPU seconds of the reading process, one OpenCV thread,
+so one core's seconds whatever --jobs and however busy the machine) and megapixels. Then,
+when the generator says what it drew in each box, the same counts per pen, kind of mark and
+hard case ("+stray", "+light", ...); for a generator that says under which light
+(garden_colours), what each light did to the garden cells. Every wrong read and
 refused photo is printed (with --verbose every unsure box too, and what the camera did).
 
 A whole run (not --only) appends one line a scenario to bench/results.jsonl (--results PATH
@@ -154,17 +155,17 @@ def read_photo_number(name: str, seed: int, n: int, opts: dict) -> dict:
         counts = Counter(photos=1, mp=shot.img.shape[0] * shot.img.shape[1] / 1e6)
         out["pages"].append((shot.key, counts))
         what = f" ({shot.kinds['_photo']})" if shot.kinds and "_photo" in shot.kinds else ""
-        start = time.perf_counter()
+        start = time.process_time()
         try:
             read = reader.read_photo(Photo(f"photo {n}", f"p{n}", shot.img), shot.layout_ref)
         except SheetgenError as exc:
-            counts["secs"] += time.perf_counter() - start
+            counts["secs"] += time.process_time() - start
             counts["refused"] += 1
             lines.append(f"{tag}: REFUSED: {exc.problems[0]}{what}")
             _light(out["garden"], shot, None)
             _save(opts["save"], f"photo-{n}-{shot.key[1]}", shot.img)
             continue
-        counts["secs"] += time.perf_counter() - start
+        counts["secs"] += time.process_time() - start
         truth = shot.truth
         gone = [f for f in truth if f not in read.readings]
         if gone:
