@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from pathlib import Path
 
 from bench import results
@@ -53,13 +54,16 @@ def accuracy(rows: list[dict]) -> str:
     """docs/scan-accuracy.md: how well `sheetgen scan` reads, one row a generator."""
     scan = _scan_rows(results.latest(rows))
     tuning = sum(not g.held_out for g in GENERATORS)
+    intro = (
+        "`sheetgen scan` is measured on generated photos of played sheets whose every box is known. Each "
+        "row is one photo generator of the bench (`bench/photos`), its latest run. The reader is tuned on "
+        f"{tuning} of them; the {len(GENERATORS) - tuning} others are held out: each was written apart from "
+        "the reader's tuning, to measure how far it generalises."
+    )
     lines = [
         "# How well scan reads",
         "",
-        "`sheetgen scan` is measured on generated photos of played sheets whose every box is known.",
-        "Each row is one photo generator of the bench (`bench/photos`), its latest run. The reader",
-        f"is tuned on {tuning} of them; the {len(GENERATORS) - tuning} others are held out: each was written apart",
-        "from the reader's tuning, to measure how far it generalises.",
+        *textwrap.wrap(intro, 95),
         "",
         "- **wrong**: boxes read confidently and wrongly (a mark missed or invented, a vegetable",
         "  mistaken); the goal is none. **unsure**: boxes `scan` leaves to you and names (goal: under",

@@ -25,6 +25,18 @@ def _bench(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
     return done
 
 
+def test_the_committed_reports_are_made_from_the_committed_results():
+    """bench/RESULTS.md and docs/scan-accuracy.md are what `python -m bench.report` makes from
+    bench/results.jsonl: no table is typed by hand, none is left behind its results."""
+    rows = results.read()
+    for path, text in report.outputs(rows).items():
+        assert path.read_text(encoding="utf-8") == text, f"{path.relative_to(ROOT)}: run python -m bench.report"
+    ran = {r["scenario"] for r in rows if r["bench"] == "scan"}
+    assert {g.name for g in GENERATORS} <= ran  # every generator of the registry is measured
+    accuracy = (ROOT / "docs" / "scan-accuracy.md").read_text(encoding="utf-8")
+    assert all(g.simulates in accuracy for g in GENERATORS)
+
+
 def test_the_report_shows_the_latest_run_of_each_scenario():
     line = dict(bench="scan", date="2026-01-02", seed=1, photos=10, refused=0, boxes=700, wrong=1, unsure=7)
     line |= dict(s_per_photo=0.5, cells=20, unknown_vegetables=2, wrong_vegetables=0)
