@@ -1,7 +1,7 @@
 """What is made fast still gives the same results as the plain way: the user cache (parsed fonts,
 validated layouts), fillable fields sharing their appearance, scoring in bulk (the quick
 checkers, score_many, files of many games), the Harvest Dice adjacency by bits. No test
-here asserts a time: bench/run.py measures them."""
+here asserts a time: `python -m bench.speed` measures them."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """What makes one sheet start fast still gives the same results: parsed layout trees and
 QR codes from the user cache, icons replayed instead of painted again, `--help` from
-the cache, Pillow loaded only when used. No test here asserts a time: bench/run.py
+the cache, Pillow loaded only when used. No test here asserts a time: `python -m bench.speed`
 measures them."""
 
 from __future__ import annotations
