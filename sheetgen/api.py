@@ -91,7 +91,7 @@ def render(job: dict, progress=None) -> Rendered:
     a context manager factory whose value (a callable, or None) is told the work done."""
     from sheetgen.fileio import check_output, write_output
     from sheetgen.render import impose
-    from sheetgen.render.pdf import pdf_bytes
+    from sheetgen.render.formats import FORMATS, file_paths
     from sheetgen.schema import did_you_mean
 
     layout, output, lang, paper, copies, players = (
@@ -113,6 +113,12 @@ def render(job: dict, progress=None) -> Rendered:
             raise OptionError(
                 f"no page '{printable(p)}' in {lay.id}{did_you_mean(p, known)}; pages: {', '.join(known)}", "'--page'"
             )
+    form = FORMATS[fmt]
+    if not form.paged and (copies > 1 or per_page > 1 or duplex or fillable or job["grey"]):
+        raise UsageError(
+            f"--format {fmt} draws each page of one sheet: "
+            "not with --copies, --per-page, --duplex, --fillable or --grey"
+        )
     if fillable:
         check_form_fields(lay, list(pages) or known, players, copies)
     doc = lay.document(lang, players, list(pages) or None, scan_marks=not job["no_scan_marks"])
@@ -128,38 +134,26 @@ def render(job: dict, progress=None) -> Rendered:
     g = impose.grid(paper, per_page)
     sides = impose.sequence(g, len(doc.pages), copies, duplex, flip)
     n = len(sides)
-    slow = (fillable and copies >= 20) or n >= 2000 or (fmt == "png" and n >= 4)
-    with progress(n * (2 if fmt == "png" else 1), slow) if progress else _no_progress() as update:
-        data = pdf_bytes(
-            doc,
-            paper=paper,
-            copies=copies,
-            fillable=fillable,
-            per_page=per_page,
-            duplex=duplex,
-            flip=flip,
-            marks=job["marks"],
-            grey=job["grey"],
-            progress=update,
-            sides=sides,
-        )
-        outputs = [data]
-        if fmt == "png":
-            from sheetgen.render.png import png_pages
-
-            outputs = png_pages(data, job["dpi"], job["grey"], progress=update and (lambda k: update(n + k)))
-    suffix = ".png" if fmt == "png" else ".pdf"
-    path = output if output is not None else str(Path("output") / f"{lay.id}{suffix}")
-    if fmt == "png":
-        from sheetgen.render.png import png_paths
-
-        if path == "-" and len(outputs) > 1:
-            raise UsageError(f"-o -: {len(outputs)} PNG pages cannot all go to standard output; give a file name")
-        paths = png_paths(path, len(outputs))
-        for p in paths:
-            check_output(p, inputs=inputs)
-    else:
-        paths = [path]
+    slow = (fillable and copies >= 20) or n >= 2000 or (form.work > 1 and n >= 4)
+    pdf_options = dict(
+        paper=paper,
+        copies=copies,
+        fillable=fillable,
+        per_page=per_page,
+        duplex=duplex,
+        flip=flip,
+        marks=job["marks"],
+        grey=job["grey"],
+        sides=sides,
+    )
+    with progress(n * form.work, slow) if progress else _no_progress() as update:
+        outputs = form.draw(doc, pdf_options, job["dpi"], update)
+    path = output if output is not None else str(Path("output") / f"{lay.id}{form.suffix}")
+    if path == "-" and len(outputs) > 1:
+        raise UsageError(f"-o -: {len(outputs)} {fmt.upper()} pages cannot all go to standard output; give a file name")
+    paths = file_paths(path, form.suffix, len(outputs))
+    for p in paths if len(paths) > 1 else ():  # (one path was checked as -o is)
+        check_output(p, inputs=inputs)
     shown = [write_output(p, d, inputs=inputs) for p, d in zip(paths, outputs)]
     empty = impose.empty_cells(sides) if per_page > 1 else 0
     return Rendered(lay.id, tuple(shown), sum(len(d) for d in outputs), n, empty, duplex, tuple(notes))

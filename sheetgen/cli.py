@@ -235,7 +235,12 @@ def _layout_inputs(ref: str) -> list[str]:
     "--grey", is_flag=True, help="Toner saving: greys only (light tints, dark text and lines, no solid areas)."
 )
 @click.option(
-    "--format", "fmt", type=click.Choice(["pdf", "png"]), default="pdf", show_default=True, help="Output format."
+    "--format",
+    "fmt",
+    type=click.Choice(["pdf", "png", "svg"]),  # (sheetgen.render.formats.FORMATS: kept equal by a test)
+    default="pdf",
+    show_default=True,
+    help="pdf to print; png, a picture of each printed page; svg, each page of one sheet as a drawing.",
 )
 @click.option("--dpi", type=click.IntRange(30, 600), default=150, show_default=True, help="With --format png.")
 @click.option(
@@ -250,7 +255,7 @@ def _layout_inputs(ref: str) -> list[str]:
     help="Leave out the corner marks and QR code that `sheetgen scan` reads photos by.",
 )
 def render(layout, **opts):
-    """Render LAYOUT (a built-in id or a layout file) to a print-ready PDF, or PNGs."""
+    """Render LAYOUT (a built-in id or a layout file) to a print-ready PDF, or PNGs, or SVGs."""
     from sheetgen.fileio import check_output
 
     output, copies, fillable, fmt, watch = (opts[k] for k in ("output", "copies", "fillable", "fmt", "watch"))
@@ -259,8 +264,8 @@ def render(layout, **opts):
             f"at most {MAX_FILLABLE_COPIES} with --fillable (each copy has its own form fields), got {copies}",
             param_hint="'--copies'",
         )
-    if fillable and fmt == "png":
-        raise click.BadParameter("form fields are for a PDF, not with --format png", param_hint="'--fillable'")
+    if fillable and fmt != "pdf":
+        raise click.BadParameter(f"form fields are for a PDF, not with --format {fmt}", param_hint="'--fillable'")
     if watch and layout == "-":
         raise click.BadParameter("--watch needs a layout file to watch, not standard input", param_hint="'LAYOUT'")
     if watch and output == "-":

@@ -520,3 +520,27 @@ def test_the_printing_docs_table_says_what_the_rule_computes():
 def test_watch_needs_files(args, message):
     result = run("render", *args)
     assert result.exit_code == 2 and result.output.endswith("\n\n" + message)
+
+
+def test_the_output_formats_are_the_registrys():
+    from sheetgen.cli import render as render_command
+    from sheetgen.render.formats import FORMATS
+
+    option = next(p for p in render_command.params if p.name == "fmt")
+    assert list(option.type.choices) == list(FORMATS)
+
+
+def test_svg_draws_each_page_of_one_sheet(tmp_path):
+    result = run("render", "imperial-settlers", "--format", "svg", "-o", str(tmp_path / "is.svg"))
+    assert result.exit_code == 0, result.output
+    from sheetgen.render.svg import standalone_svg
+
+    doc = load_layout("imperial-settlers").document("en", None, None, scan_marks=True)
+    for n, page in enumerate(doc.pages, 1):
+        assert (tmp_path / f"is-{n}.svg").read_text(encoding="utf-8") == standalone_svg(page)
+    refused = run("render", "bosk", "--format", "svg", "--per-page", "2", "-o", str(tmp_path / "b.svg"))
+    assert refused.exit_code == 2
+    assert refused.output.endswith(
+        "Error: --format svg draws each page of one sheet: not with --copies, --per-page, --duplex, --fillable or --grey\n"
+    )
+    assert not (tmp_path / "b.svg").exists()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import math
-from pathlib import Path
 
 DEFAULT_DPI = 150
 MAX_PIXELS = 80_000_000  # per page (Legal at 600 dpi is ~40 million)
@@ -45,12 +44,3 @@ def pixels(paper_mm: tuple[float, float], dpi: int) -> tuple[int, int]:
     """The size in pixels of a page of `paper_mm` (width, height) at `dpi`: rounded up
     to whole pixels, as pdfium renders it."""
     return tuple(math.ceil(round(v / 25.4 * dpi, 6)) for v in paper_mm)
-
-
-def png_paths(output: str, count: int) -> list[str]:
-    """Where `count` PNGs go: `output` itself for one page, else `NAME-1.png`, `NAME-2.png`..."""
-    if count == 1:
-        return [output]
-    path = Path(output)
-    stem, suffix = (path.stem, path.suffix) if path.suffix.lower() == ".png" else (path.name, ".png")
-    return [str(path.with_name(f"{stem}-{n}{suffix}")) for n in range(1, count + 1)]
