@@ -320,7 +320,7 @@
         credentials: "same-origin",
       });
     } catch (err) {
-      say("The server cannot be reached; the mark was not kept.");
+      say(words.unreachable);
       return null;
     }
     const type = response.headers.get("content-type") || "";
@@ -547,8 +547,9 @@
         photoStatus(player, xhr.responseText.trim() || xhr.statusText, null, true);
       }
     });
-    xhr.addEventListener("error", () => photoStatus(player, "The server cannot be reached; the photo was not read.", null, true));
+    xhr.addEventListener("error", () => photoStatus(player, words.photo_unreachable, null, true));
     photoStatus(player, words.stage_sending.replace("{pct}", 0), 0);
+    body.dataset.photoSentAt = String(Date.now()); // (bench/serve.py)
     xhr.send(file);
   }
 
