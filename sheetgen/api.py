@@ -648,6 +648,32 @@ def photo_fill(tab: Table, player: int, data: bytes, layout_ref: str, progress=N
     return _filled(tab, player, reads, tuple(notes))
 
 
+def warm_photos(tab: Table, layout_ref: str) -> None:
+    """Read a picture of the game's sheets as printed, blank, and forget it: what reading
+    a photo needs is then ready (OpenCV loaded, each page's blank drawing made, which a
+    photo is compared with), and a player's first photo is read as fast as the next."""
+    import numpy as np
+    import pypdfium2
+
+    from sheetgen.render.pdf import pdf_bytes
+    from sheetgen.scan.markers import find_sheets
+    from sheetgen.scan.photos import Photo, need_cv
+    from sheetgen.scan.reader import read_photo
+
+    if not tab.layout.scan_marks:
+        return
+    need_cv()
+    printed = tab.layout.document(tab.lang, len(tab.names) if tab.pad else None)
+    pdf = pypdfium2.PdfDocument(pdf_bytes(printed))
+    try:
+        for n in range(len(pdf)):
+            picture = np.asarray(pdf[n].render(scale=100 / 72).to_pil().convert("RGB"))
+            photo = Photo("blank", "blank", picture)
+            read_photo(photo, layout_ref, find_sheets(photo)[0][0])
+    finally:
+        pdf.close()
+
+
 def _refused_read(photo, markers, layout, exc) -> PhotoRefused:
     """Why a sheet is not one of the game's: a sheet of another built-in layout is named
     (its QR code or print says which); else the reader's own reason."""

@@ -202,6 +202,15 @@ def test_marks_and_undo_survive_a_reload_and_a_restart(browser, live):
     assert live.state(gid)["marks"][0] == {"pig_1": True, "pig_2": True, "market_salad_2": True}
 
 
+def until(condition, seconds: float = SHORT / 1000) -> None:
+    """Wait for `condition()` (the page's policy allows no script from a string, which
+    Playwright's wait_for_function evaluates)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the page did not come to it"
+        time.sleep(0.05)
+
+
 def body_version(page) -> str:
     return page.locator("body").get_attribute("data-version")
 
@@ -469,7 +478,7 @@ def test_a_photo_fills_the_sheet_with_what_scan_reads_and_a_tap_settles_each_dou
     box(page, 1, "pig_4").click()
     dialog = page.locator("#doubt")
     dialog.locator("img.crop").wait_for()
-    page.wait_for_function("document.querySelector('#doubt img.crop').naturalWidth > 0")
+    until(lambda: page.evaluate("document.querySelector('#doubt img.crop').naturalWidth") > 0)
     dialog.locator('[data-answer="true"]').click()
     version(page, 2)
     assert box(page, 1, "pig_4").get_attribute("aria-checked") == "true"

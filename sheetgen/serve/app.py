@@ -82,7 +82,9 @@ class Config:
     id for itself; a variant file given on the command line by its layout id, its absolute
     path as ref); `hosts`: the `Host` values answered (loopback names and, with --lan, the
     LAN address, each with the port); `join_token`: with --lan, what another machine's
-    requests must carry; `join_url`: the address with it."""
+    requests must carry; `join_url`: the address with it; `warm`: a game page opened gets
+    the photo reader ready for its sheets (`Reader.warm`: `sheetgen serve` does, an app
+    made for a test need not spend the time)."""
 
     layouts: dict
     db: str | None = None
@@ -90,6 +92,7 @@ class Config:
     join_token: str | None = None
     join_url: str | None = None
     page_token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
+    warm: bool = False
 
 
 def loopback_hosts(port: int) -> frozenset:
@@ -384,6 +387,8 @@ async def game_page(request: Request) -> HTMLResponse:
     app = request.app.state
     game = _game(request)
     state = app.tables.state(game)
+    if app.config.warm:
+        app.reader.warm(app.tables.table(game), app.tables.ref(game.layout))
     return HTMLResponse(pages.game(app.config, app.tables, game, state))
 
 
@@ -590,6 +595,16 @@ class Reader:
     def __init__(self):
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sheetgen-photo")
         self.waiting = 0
+        self.warmed: set = set()
+
+    def warm(self, tab, ref: str) -> None:
+        """Get ready, in the worker, to read the photos of a game's sheets (api.warm_photos),
+        once a layout, language and player count: a game page is opened well before its
+        first photo is taken."""
+        key = (tab.layout.id, tab.layout.digest, tab.lang, len(tab.names) if tab.pad else 0)
+        if tab.layout.scan_marks and key not in self.warmed:
+            self.warmed.add(key)
+            self.pool.submit(_quietly, api.warm_photos, tab, ref)
 
     async def run(self, work):
         if self.waiting >= MAX_WAITING:
@@ -599,6 +614,14 @@ class Reader:
             return await asyncio.get_running_loop().run_in_executor(self.pool, work)
         finally:
             self.waiting -= 1
+
+
+def _quietly(work, *args) -> None:
+    """`work(*args)`, whose failure only means it was not done (a warm-up)."""
+    try:
+        work(*args)
+    except Exception:  # noqa: BLE001 - the photo read after it says what is wrong, if anything
+        pass
 
 
 async def photo(request: Request) -> JSONResponse:

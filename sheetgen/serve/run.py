@@ -72,7 +72,7 @@ def serve(port: int, lan: bool, db, files: list[str], say: Callable[[str], None]
         token = secrets.token_urlsafe(16)
         join_url = f"http://{host}:{port}/join?t={token}"
     _check_port(host, port)
-    app = make_app(Config(layouts, db, frozenset(hosts), token, join_url))
+    app = make_app(Config(layouts, db, frozenset(hosts), token, join_url, warm=True))
     server = make_server(app, host, port)
     say(f"sheetgen serve: http://{host}:{port}/")
     if join_url:
