@@ -1,19 +1,19 @@
-"""The probe's pages kept, to measure a change to how boxes are decided on exactly the same pages.
+"""A generator's pages kept aligned, to measure a change to how boxes are decided on exactly the same pages.
 
-    python bench/scan_boxes.py keep /tmp/pages --seed 3 --photos 100   # photograph and align once (slow)
-    python bench/scan_boxes.py read /tmp/pages [--verbose]              # decide every box again (a minute)
+    python -m bench.scan_boxes keep /tmp/pages --scenario mixed_pens --seed 3 --photos 100   # once (slow)
+    python -m bench.scan_boxes read /tmp/pages [--verbose]              # decide every box again (a minute)
 
-`keep` makes bench/scan_probe.py's photos (same seed, same numbers: photo n of a seed is
-the same photo in both), reads each, and keeps what `reader.read_boxes` is given (the page
-rectified and aligned, its blank page, the boxes, the grid cells) with the truth: one
-.npz file a photo, about 10 MB, written with numpy and read back without pickle. `read`
-decides every box of them again with the reader as it is now (two processes) and prints
-the wrong confident reads and the unsure boxes, with --verbose each of them. To compare
-with another version of the reader, `read --checkout DIR` decides with the sheetgen of that
-checkout (`git worktree add DIR COMMIT`).
+`keep` makes a generator's photos as `python -m bench.scan` does (same scenario, seed and
+numbers: photo n of a seed is the same photo in both), reads each, and keeps what
+`reader.read_boxes` is given (the page rectified and aligned, its blank page, the boxes, the
+grid cells) with the truth: one .npz file a page, about 10 MB, written with numpy and read
+back without pickle. `read` decides every box of them again with the reader as it is now (two
+processes) and prints the wrong confident reads and the unsure boxes, with --verbose each of
+them. To compare with another version of the reader, `read --checkout DIR` decides with the
+sheetgen of that checkout (`git worktree add DIR COMMIT`).
 
 Only what `read_boxes` does is measured: a change to finding the marks, the QR code, the
-warp or `align` needs the photos again (bench/scan_probe.py). Colours are not compared.
+warp or `align` needs the photos again (`python -m bench.scan`). Colours are not compared.
 """
 
 from __future__ import annotations
@@ -21,20 +21,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from scan_probe import LAYOUTS  # noqa: E402  (bench/scan_probe.py)
+from bench.photos import BY_NAME
+from bench.scan import make_shots
 
 
-def keep(out: Path, seed: int, photos: list) -> None:
+def keep(out: Path, scenario: str, seed: int, photos: list) -> None:
     import numpy as np
 
     from sheetgen.errors import SheetgenError
-    from sheetgen.games import load_layout
-    from sheetgen.scan import probe, reader
+    from sheetgen.scan import reader
     from sheetgen.scan.photos import Photo
     from sheetgen.values import fields
 
@@ -42,29 +40,34 @@ def keep(out: Path, seed: int, photos: list) -> None:
     given = {}
     read_boxes = reader.read_boxes
 
-    def spy(page, blank, boxes, cells):
-        given.update(page=page, blank=blank, boxes=list(boxes), cells=cells)
-        return read_boxes(page, blank, boxes, cells)
+    def spy(page, blank, boxes, cells, colours=None):
+        given.update(page=page, blank=blank, boxes=list(boxes), cells=cells, colours=colours)
+        return read_boxes(page, blank, boxes, cells, colours)
 
     reader.read_boxes = spy
     try:
-        for n in photos:
-            key = LAYOUTS[n % len(LAYOUTS)]
-            img, truth, kinds = probe.probe_photo(load_layout(key[0]), key[1], np.random.default_rng([seed, n]))
-            given.clear()
-            try:
-                reader.read_photo(Photo(f"photo {n}", f"p{n}", img))
-            except SheetgenError as exc:
-                print(f"photo {n} {key}: refused: {exc.problems[0]}")
-                continue
-            meta = dict(
-                key=key,
-                boxes=[{k: getattr(b, k) for k in fields(b)} for b in given["boxes"]],
-                cells=sorted(given["cells"]),
-                truth=truth,
-                kinds=kinds or {},
-            )
-            np.savez_compressed(out / f"{n}.npz", page=given["page"], blank=given["blank"], meta=json.dumps(meta))
+        with tempfile.TemporaryDirectory() as variants:
+            for n in photos:
+                shots, _ = make_shots(BY_NAME[scenario], seed, n, Path(variants))
+                for page_no, shot in enumerate(shots):
+                    given.clear()
+                    try:
+                        reader.read_photo(Photo(f"photo {n}", f"p{n}", shot.img), shot.layout_ref)
+                    except SheetgenError as exc:
+                        print(f"photo {n} {shot.key}: refused: {exc.problems[0]}")
+                        continue
+                    meta = dict(
+                        key=shot.key,
+                        boxes=[{k: getattr(b, k) for k in fields(b)} for b in given["boxes"]],
+                        cells=sorted(given["cells"]),
+                        truth=shot.truth,
+                        kinds={k: v for k, v in (shot.kinds or {}).items() if not k.startswith("_")},
+                    )
+                    name = f"{n}.npz" if len(shots) == 1 else f"{n}-{page_no}.npz"
+                    arrays = dict(page=given["page"], blank=given["blank"], meta=json.dumps(meta))
+                    if given["colours"] is not None:  # the blank page's colours, when the reader had them
+                        arrays["colours"] = given["colours"]
+                    np.savez_compressed(out / name, **arrays)
     finally:
         reader.read_boxes = read_boxes
 
@@ -77,9 +80,10 @@ def _decide_again(path: str) -> tuple:
 
     with np.load(path, allow_pickle=False) as kept:
         page, blank, meta = kept["page"], kept["blank"], json.loads(str(kept["meta"]))
+        colours = kept["colours"] if "colours" in kept else None
     boxes = [Box(**b) for b in meta["boxes"]]
-    values, readings, scores, spreads, *_ = reader.read_boxes(page, blank, boxes, set(meta["cells"]))
-    n, rows = int(Path(path).stem), []
+    values, readings, scores, spreads, *_ = reader.read_boxes(page, blank, boxes, set(meta["cells"]), colours)
+    n, rows = Path(path).stem, []
     for field, want in meta["truth"].items():
         marked, kind = want not in ("", False), meta["kinds"].get(field, "none/empty")
         if readings[field] == verdict.UNSURE:
@@ -92,7 +96,7 @@ def _decide_again(path: str) -> tuple:
 def read(kept: Path, verbose: bool) -> None:
     import multiprocessing
 
-    paths = sorted((str(p) for p in kept.glob("*.npz")), key=lambda p: int(Path(p).stem))
+    paths = sorted((str(p) for p in kept.glob("*.npz")), key=lambda p: [int(x) for x in Path(p).stem.split("-")])
     if not paths:
         sys.exit(f"{kept}: no kept pages (run `keep` first)")
     with multiprocessing.get_context("fork").Pool(2) as pool:
@@ -110,10 +114,11 @@ def read(kept: Path, verbose: bool) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.scan_boxes", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    k = sub.add_parser("keep", help="photograph and align the probe's photos once; keep read_boxes' inputs")
+    k = sub.add_parser("keep", help="photograph and align a generator's photos once; keep read_boxes' inputs")
     k.add_argument("dir", type=Path)
+    k.add_argument("--scenario", default="mixed_pens", choices=list(BY_NAME), help="the generator (bench/photos)")
     k.add_argument("--seed", type=int, default=1)
     k.add_argument("--photos", type=int, default=100)
     k.add_argument("--only", type=int, nargs="+", help="keep only these photos of the run (numbers from 0)")
@@ -127,7 +132,7 @@ def main() -> None:
         for name in [m for m in sys.modules if m == "sheetgen" or m.startswith("sheetgen.")]:
             del sys.modules[name]
     if args.command == "keep":
-        keep(args.dir, args.seed, list(args.only or range(args.photos)))
+        keep(args.dir, args.scenario, args.seed, list(args.only or range(args.photos)))
     else:
         read(args.dir, args.verbose)
 

@@ -1,20 +1,19 @@
 """What every box of many bench photos showed `decide`, kept, so a change to `decide` is measured offline.
 
-    python bench/scan_decide.py keep seventh 3 30 /tmp/boxes       # 30 photos of gen_seventh, seed 3
-    python bench/scan_decide.py keep probe 5 100 /tmp/boxes
-    python bench/scan_decide.py compare /tmp/boxes                 # with this tree's decide()
+    python -m bench.scan_decide keep flatbed 3 30 /tmp/boxes      # 30 photos of a generator, seed 3
+    python -m bench.scan_decide keep all 5 20 /tmp/boxes          # every generator of the registry
+    python -m bench.scan_decide compare /tmp/boxes                # with this tree's decide()
 
-`keep` reads the photos as the benches do (`own`: bench/scan.py's generator, `probe`:
-sheetgen.scan.probe, `third` to `tenth`: bench/gen_*.py, the pages taken in turn as
-bench/scan_probe.py takes them) and writes one JSON line a box: the generator, seed and photo,
-the field, the truth, the kind of mark, what was read, and the measures `read_boxes` gave
-`decide`. A photo refused is a line with its message. `compare` decides every kept box again
-with this tree's `decide` and prints, per generator and seed, the wrong confident reads and the
-unsure boxes then and now, and how the readings changed (marks and empty boxes, the mistakes
-rubbed out apart). Reading a photo costs about a second; deciding a box again, microseconds:
-a change to `decide` alone is measured on a thousand photos in a few seconds, box by box.
-(bench/scan_boxes.py keeps the probe's whole aligned pages instead, about 10 MB a photo, for a
-change anywhere in `read_boxes`; this keeps a few hundred bytes a box, of every generator.)
+`keep` reads a generator's photos as `python -m bench.scan` makes them (photo n of a seed is the
+same photo in both) and writes one JSON line a box: the generator, seed and photo, the field,
+the truth, the kind of mark, what was read, and the measures `read_boxes` gave `decide`. A
+photo refused is a line with its message. `compare` decides every kept box again with this
+tree's `decide` and prints, per generator and seed, the wrong confident reads and the unsure
+boxes then and now, and how the readings changed (marks and empty boxes, the mistakes rubbed
+out apart). Reading a photo costs about a second; deciding a box again, microseconds: a change
+to `decide` alone is measured on a thousand photos in a few seconds, box by box.
+(`python -m bench.scan_boxes` keeps whole aligned pages instead, about 10 MB a photo, for a
+change anywhere in `read_boxes`; this keeps a few hundred bytes a box.)
 """
 
 from __future__ import annotations
@@ -22,37 +21,20 @@ from __future__ import annotations
 import inspect
 import json
 import sys
+import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-GENERATORS = ("own", "probe", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh")
-
-
-def _maker(gen: str):
-    if gen == "own":
-        from sheetgen.scan import synth
-
-        return lambda layout, page, rng: (*synth.photo(layout, page, rng), None)
-    if gen == "probe":
-        from sheetgen.scan import probe
-
-        return probe.probe_photo
-    return __import__(f"gen_{gen}").photo
+from bench.photos import BY_NAME, GENERATORS
+from bench.scan import make_shots
 
 
 def keep(gen: str, seed: int, photos: int, out: Path) -> None:
-    import numpy as np
-    from scan_probe import LAYOUTS
-
     from sheetgen.errors import SheetgenError
-    from sheetgen.games import load_layout
     from sheetgen.scan import reader
     from sheetgen.scan.photos import Photo
 
-    make = _maker(gen)
+    generator = BY_NAME[gen]
     boxes, calls = [], []  # read_boxes looks at every box, then decides them in the same order
     look_at, decide = reader.look_at, reader.decide
     named = inspect.signature(decide).bind  # each argument by its name, however read_boxes passes it
@@ -71,23 +53,26 @@ def keep(gen: str, seed: int, photos: int, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{gen}_{seed}.jsonl"
     tmp = path.with_suffix(".part")
-    with tmp.open("w") as f:
-        for n in range(photos):
-            lid, page = LAYOUTS[n % len(LAYOUTS)]
-            img, truth, kinds = make(load_layout(lid), page, np.random.default_rng([seed, n]))
-            boxes.clear()
-            calls.clear()
-            where = {"gen": gen, "seed": seed, "photo": n, "layout": lid, "page": page}
-            try:
-                reader.read_photo(Photo(f"photo {n}", f"p{n}", img))
-            except SheetgenError as exc:
-                f.write(json.dumps({**where, "refused": str(exc)}) + "\n")
-                continue
-            for box, (args, reading) in zip(boxes, calls, strict=True):
-                mark = (kinds or {}).get(box.field, "")
-                row = {**where, "field": box.field, "kind": box.kind, "truth": bool(truth.get(box.field))}
-                f.write(json.dumps({**row, "mark": mark, "read": reading, "args": args}) + "\n")
-            print(f"{gen} seed {seed}: photo {n + 1} of {photos}", end="\r", file=sys.stderr)
+    try:
+        with tmp.open("w") as f, tempfile.TemporaryDirectory() as variants:
+            for n in range(photos):
+                shots, _ = make_shots(generator, seed, n, Path(variants))
+                for shot in shots:
+                    boxes.clear()
+                    calls.clear()
+                    where = {"gen": gen, "seed": seed, "photo": n, "layout": shot.key[0], "page": shot.key[1]}
+                    try:
+                        reader.read_photo(Photo(f"photo {n}", f"p{n}", shot.img), shot.layout_ref)
+                    except SheetgenError as exc:
+                        f.write(json.dumps({**where, "refused": str(exc)}) + "\n")
+                        continue
+                    for box, (args, reading) in zip(boxes, calls, strict=True):
+                        mark = (shot.kinds or {}).get(box.field, "")
+                        row = {**where, "field": box.field, "kind": box.kind, "truth": bool(shot.truth.get(box.field))}
+                        f.write(json.dumps({**row, "mark": mark, "read": reading, "args": args}) + "\n")
+                print(f"{gen} seed {seed}: photo {n + 1} of {photos}", end="\r", file=sys.stderr)
+    finally:
+        reader.look_at, reader.decide = look_at, decide
     tmp.replace(path)
     print(f"\n{path}", file=sys.stderr)
 
@@ -127,10 +112,10 @@ def compare(folder: Path) -> None:
 def main() -> None:
     import argparse
 
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.scan_decide", description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="command", required=True)
     k = sub.add_parser("keep", help="read bench photos, keep what decide() was given")
-    k.add_argument("generator", choices=GENERATORS)
+    k.add_argument("generator", choices=[*BY_NAME, "all"], help="a generator of bench/photos, or all of them")
     k.add_argument("seed", type=int)
     k.add_argument("photos", type=int)
     k.add_argument("out", type=Path)
@@ -138,7 +123,8 @@ def main() -> None:
     c.add_argument("folder", type=Path)
     args = ap.parse_args()
     if args.command == "keep":
-        keep(args.generator, args.seed, args.photos, args.out)
+        for gen in [g.name for g in GENERATORS] if args.generator == "all" else [args.generator]:
+            keep(gen, args.seed, args.photos, args.out)
     else:
         compare(args.folder)
 

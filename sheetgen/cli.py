@@ -6,6 +6,7 @@ so that `sheetgen --help` starts fast.
 
 from __future__ import annotations
 
+import errno
 import os
 from contextlib import contextmanager
 from pathlib import Path
@@ -106,9 +107,10 @@ def list_cmd():
         players = layout.players
         who = "" if players["max"] == 1 else f"{players['min']}-{players['max']} players"
         rows.append((lid, layout.game, layout.title[lang], who))
-    width = [max(len(r[i]) for r in rows) for i in range(3)]
-    for r in rows:
-        click.echo(f"{r[0]:<{width[0]}}  {r[1]:<{width[1]}}  {r[2]:<{width[2]}}  {r[3]}".rstrip())
+    from sheetgen.scoring.output import lines
+
+    for line in lines(rows, left=(0, 1, 2, 3)):
+        click.echo(line)
 
 
 @cli.command()
@@ -163,8 +165,9 @@ def _complete_page(ctx, param, incomplete):
 
 
 def _output_option(help_text: str):
+    # (readable=False: a file to write need not be readable, one opened write-only is fine)
     return click.option(
-        "-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default=None, help=help_text
+        "-o", "--output", type=click.Path(dir_okay=False, readable=False, allow_dash=True), default=None, help=help_text
     )
 
 
@@ -336,10 +339,10 @@ class _NoBar:
 class _Bar:
     """A progress bar on standard error (click's), fed with the count done so far."""
 
-    def __init__(self, total: int):
+    def __init__(self, total: int, label: str = "rendering"):
         import sys
 
-        self.bar = click.progressbar(length=total, label="rendering", file=sys.stderr)
+        self.bar = click.progressbar(length=total, label=label, file=sys.stderr)
         self.done = 0
 
     def __enter__(self):
@@ -355,12 +358,15 @@ class _Bar:
         return self.bar.__exit__(*exc)
 
 
-def _progress(total: int, slow: bool):
+def _progress(total: int, slow: bool, label: str = "rendering"):
     """A progress bar for a job expected to take over a second, when standard error is a
     terminal; nothing otherwise (a pipe, a log file, a test)."""
     import sys
 
-    return _Bar(total) if slow and sys.stderr.isatty() else _NoBar()
+    return _Bar(total, label) if slow and sys.stderr.isatty() else _NoBar()
+
+
+SLOW_SAVE = 2000  # games kept at once from which a save takes a second or two: a progress bar
 
 
 DB_OPTION = click.option(
@@ -405,7 +411,10 @@ DB_OPTION = click.option(
 @click.option("--again", is_flag=True, help="With --save: keep a game even if the same record is already kept.")
 @DB_OPTION
 @FORCE_OPTION
-def score(records, fmt, lang, layout_ref, interactive, players, record_out, save, again, db, force):
+@click.option(
+    "-q", "--quiet", is_flag=True, help="Print no warnings, nor what --save kept: only the scores and errors."
+)
+def score(records, fmt, lang, layout_ref, interactive, players, record_out, save, again, db, force, quiet):
     """Score finished games from RECORDS (YAML or JSON game records, or PDFs filled
     on a screen from `sheetgen render --fillable`; `-` reads either from standard input).
 
@@ -422,12 +431,11 @@ def score(records, fmt, lang, layout_ref, interactive, players, record_out, save
     sheetgen score game.yaml --save
     sheetgen score harvest-dice-normal --interactive --record game.yaml
     """
-    from sheetgen.api import score_pdfs
+    from sheetgen.api import record_json, score_pdfs
     from sheetgen.errors import RecordError, SheetgenError
     from sheetgen.fileio import read_text
     from sheetgen.scoring import output
     from sheetgen.scoring.record import Batch, score_data, score_documents
-    from sheetgen.yamlsrc import plain_tree
 
     lang = lang or default_lang()
     if again and not save:
@@ -458,14 +466,14 @@ def score(records, fmt, lang, layout_ref, interactive, players, record_out, save
                     if len(games) == 1:
                         texts.append(read_text(path) if save else "")
                     else:  # one game of several in the file: kept as its own record
-                        texts += [_record_yaml(plain_tree(g.record["_node"])) if save else "" for g in games]
+                        texts += [record_json(g.record["_node"]) if save else "" for g in games]
             except SheetgenError as exc:
                 problems += exc.problems
         if problems:
             raise RecordError(problems)
-    for s in scored:
-        for w in s.warnings:
-            click.echo(f"warning: {printable(w)}", err=True)
+    if not quiet:
+        for line in output.warning_lines(scored):
+            click.echo(line, err=True)
     if fmt == "json":
         click.echo(output.as_json(scored))
     elif fmt == "jsonl":
@@ -477,8 +485,10 @@ def score(records, fmt, lang, layout_ref, interactive, players, record_out, save
     if save:
         from sheetgen.api import keep
 
-        ids, where = keep(scored, texts, [s.source for s in scored], db, again)
-        click.echo(f"kept as game{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))} in {where}", err=True)
+        with _progress(len(scored), len(scored) >= SLOW_SAVE, "keeping") as progress:
+            ids, where = keep(scored, texts, [s.source for s in scored], db, again, progress)
+        if not quiet:
+            click.echo(output.kept_line(ids, where), err=True)
 
 
 def _stdin_is_pdf() -> bool:
@@ -495,7 +505,8 @@ class TerminalPrompter:
         import sys
 
         try:
-            return click.prompt(text, default=default, show_default=default is not None, err=True)
+            shown = None if default is None else printable(default)
+            return click.prompt(printable(text), default=shown, show_default=default is not None, err=True)
         except click.exceptions.Abort:
             if sys.stdin.isatty():
                 raise  # Ctrl-C at the terminal: Click's "Aborted!"
@@ -503,7 +514,7 @@ class TerminalPrompter:
             raise click.ClickException("standard input ended before every question was answered") from None
 
     def say(self, text: str) -> None:
-        click.echo(text, err=True)
+        click.echo(printable(text), err=True)
 
 
 def _interactive(ref, players, record_out, force, score_data):
@@ -525,17 +536,42 @@ def _interactive(ref, players, record_out, force, score_data):
     return scored, text
 
 
+class Text(click.ParamType):
+    """Text typed on the command line: UTF-8 only (a shell hands bytes that are not, which
+    no history, table or terminal can hold, escaped as lone surrogates)."""
+
+    name = "text"
+
+    def convert(self, value, param, ctx):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            self.fail(f"not UTF-8 text: {printable(value)!r}", param, ctx)
+        return value
+
+
+# an id or a count the history's SQLite integers can hold
+SQLITE_INT = click.IntRange(0, 2**63 - 1)
+
+
 def _history_filters(command):
     """--game, --player, --since, --until, --alias: shared by `history` and `stats`."""
     for option in reversed(
         [
-            click.option("--game", default=None, help="Only this game (bosk) or layout (harvest-dice-advanced)."),
-            click.option("--player", default=None, help="Only games this player played (any case; aliases apply)."),
-            click.option("--since", default=None, help="Only games played on or after this ISO date (2026-01-01)."),
-            click.option("--until", default=None, help="Only games played on or before this ISO date."),
+            click.option(
+                "--game", type=Text(), default=None, help="Only this game (bosk) or layout (harvest-dice-advanced)."
+            ),
+            click.option(
+                "--player", type=Text(), default=None, help="Only games this player played (any case; aliases apply)."
+            ),
+            click.option(
+                "--since", type=Text(), default=None, help="Only games played on or after this ISO date (2026-01-01)."
+            ),
+            click.option("--until", type=Text(), default=None, help="Only games played on or before this ISO date."),
             click.option(
                 "--alias",
                 "aliases",
+                type=Text(),
                 multiple=True,
                 metavar="OLD=NEW",
                 help='Count OLD as NEW, e.g. "Bob=Robert" (repeatable).',
@@ -581,15 +617,17 @@ def _warn_damaged(damaged: list, db) -> None:
 @_history_filters
 @click.option(
     "--limit",
-    type=click.IntRange(0),
+    type=SQLITE_INT,
     default=None,
     help="How many games, newest first (table: 20 by default; json, csv: all). 0: all.",
 )
-@click.option("--remove", "remove_id", type=int, default=None, metavar="ID", help="Remove game ID from the history.")
+@click.option(
+    "--remove", "remove_id", type=SQLITE_INT, default=None, metavar="ID", help="Remove game ID from the history."
+)
 @click.option(
     "--rescore", is_flag=True, help="Score the kept games again with today's layouts and report what would change."
 )
-@click.option("--id", "game_id", type=int, default=None, metavar="ID", help="With --rescore: only game ID.")
+@click.option("--id", "game_id", type=SQLITE_INT, default=None, metavar="ID", help="With --rescore: only game ID.")
 @click.option("--apply", is_flag=True, help="With --rescore: replace the kept scores by the new ones.")
 def history(game, player, since, until, aliases, fmt, lang, db, limit, remove_id, rescore, game_id, apply):
     """The games kept by `sheetgen score --save`, newest first: id, date, game,
@@ -736,7 +774,7 @@ def read(pdfs, layout_ref, output, force):
 @click.option(
     "--check",
     "check_png",
-    type=click.Path(dir_okay=False),
+    type=click.Path(dir_okay=False, readable=False),
     default=None,
     help="Write the photo mapped onto the page, every box outlined by its reading (PNG; one file a photo).",
 )
@@ -766,6 +804,7 @@ def scan(images, layout_ref, output, then_score, check_png, lang, force, save, a
     from sheetgen.scan.check import check_png as draw_check
     from sheetgen.scan.photos import need_cv
     from sheetgen.scan.record import read_photos, record_from_reads, unsure_warnings
+    from sheetgen.scoring.pdfread import has_form_fields
 
     need_cv()
     if (save or again) and not then_score:
@@ -785,10 +824,25 @@ def scan(images, layout_ref, output, then_score, check_png, lang, force, save, a
     inputs = [*images, *([layout_ref] if layout_ref else [])]
     if output not in (None, "-"):
         check_output(output, inputs=inputs, force=force, record=True)
+    if check_png is not None:  # before the photos are read, as -o
+        check_output(check_png, inputs=inputs)
     warnings: list = []
-    reads = read_photos(list(images), layout_ref, warnings)
-    warnings += unsure_warnings(reads)
-    record = numbers(record_from_reads(reads, layout_ref, warnings))
+    forms = [path for path in images if path.lower().endswith(".pdf") and has_form_fields(path)]
+    if forms:  # PDFs filled on a screen: their fields' values, as `read` takes them
+        if len(forms) != len(images):
+            raise click.UsageError(
+                f"{forms[0]} is a PDF filled on a screen (form fields), the others photos or scans: "
+                "read the filled PDFs with `sheetgen read` or `sheetgen score`, the photos with `sheetgen scan`"
+            )
+        from sheetgen.scoring.pdfread import record_from_pdfs
+
+        reads = []
+        warnings.append(f"{forms[0]}: a PDF filled on a screen: read from its form fields, as `sheetgen read` does")
+        record = numbers(record_from_pdfs(list(images), layout_ref, warnings))
+    else:
+        reads = read_photos(list(images), layout_ref, warnings)
+        warnings += unsure_warnings(reads)
+        record = numbers(record_from_reads(reads, layout_ref, warnings))
     if check_png is not None:
         for n, read in enumerate(reads, 1):
             path = check_png if n == 1 else str(Path(check_png).with_stem(f"{Path(check_png).stem}-{n}"))
@@ -935,9 +989,13 @@ def _terminate(signum, frame):
 def main():
     """The console script. A bug (not a bad input, which the commands report
     themselves) still ends in one `Error:` line; SHEETGEN_DEBUG=1 shows the traceback."""
+    import contextlib
     import signal
+    import sys
 
     signal.signal(signal.SIGTERM, _terminate)
+    if sys.stdout is None:  # `sheetgen list >&-`: what is written there is an error, not lost
+        sys.stdout = _Closed()
     try:
         # outside standalone mode Click returns the code of a ctx.exit(n) instead of exiting
         code = cli(prog_name="sheetgen", standalone_mode=False)
@@ -954,12 +1012,40 @@ def main():
     except BrokenPipeError:  # `sheetgen score ... | head`: the reader left; nothing to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
         raise SystemExit(1) from None
-    except Exception as exc:  # noqa: BLE001 - the last resort, see the docstring
-        if os.environ.get("SHEETGEN_DEBUG"):
-            raise
-        click.echo(
-            f"Error: internal error ({type(exc).__name__}: {exc}); "
-            "run again with SHEETGEN_DEBUG=1 for the details, and please report it",
-            err=True,
-        )
+    except OSError as exc:
+        if exc.errno not in _OUTPUT_ERRORS:
+            _internal_error(exc)
+        # standard output cannot take what we write (`> /dev/full`, a closed descriptor)
+        click.echo(f"Error: cannot write the output: {exc.strerror}", err=True)
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # so that the exit's own flush says nothing more
         raise SystemExit(1) from None
+    except Exception as exc:  # noqa: BLE001 - the last resort, see the docstring
+        _internal_error(exc)
+
+
+_OUTPUT_ERRORS = (errno.ENOSPC, errno.EBADF, errno.EIO, errno.EDQUOT)
+
+
+class _Closed:
+    """Standard output when its descriptor is closed: writing to it is an error."""
+
+    def write(self, text):
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+
+def _internal_error(exc: BaseException):
+    if os.environ.get("SHEETGEN_DEBUG"):
+        raise exc
+    click.echo(
+        f"Error: internal error ({type(exc).__name__}: {exc}); "
+        "run again with SHEETGEN_DEBUG=1 for the details, and please report it",
+        err=True,
+    )
+    raise SystemExit(1) from None

@@ -16,9 +16,14 @@ MAX_SHOWN = 50  # problems printed; the rest are counted ("... and 1,234 more")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
-def printable(text: str) -> str:
+# what a CSV cell may hold as it is (quoted): its line breaks and tabs are data
+_CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str, keep_lines: bool = False) -> str:
     """`text` with control characters (terminal escapes, newlines, bidi overrides) shown
-    escaped, e.g. `\\x1b`, so that a name or a file's text cannot drive the terminal."""
+    escaped, e.g. `\\x1b`, so that a name or a file's text cannot drive the terminal;
+    `keep_lines`: tabs and line breaks kept (a CSV cell's, quoted)."""
 
     def esc(m):
         ch = m.group()
@@ -26,7 +31,7 @@ def printable(text: str) -> str:
             f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
         )
 
-    return _CONTROL.sub(esc, text)
+    return (_CONTROL_BUT_LINES if keep_lines else _CONTROL).sub(esc, text)
 
 
 def shown_problems(lines: list[str]) -> list[str]:

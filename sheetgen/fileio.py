@@ -23,14 +23,20 @@ from sheetgen.errors import SheetgenError
 
 MB = 1024 * 1024
 MAX_TEXT_INPUT = 1 * MB  # a layout or a game record (a built-in layout is < 25 KB)
+MAX_RECORDS_INPUT = 50 * MB  # a file of game records: a season's (each game within MAX_TEXT_INPUT)
 MAX_PDF_INPUT = 50 * MB  # a filled PDF
 PROTECTED_SUFFIXES = (".yaml", ".yml", ".json")
 _CHUNK = 64 * 1024
 _STDIN: tuple | None = None  # (the stream, its bytes)
 
 
+KINDS = {MAX_RECORDS_INPUT: "for a file of game records"}  # what a limit is called in its message
+
+
 def _size_error(shown: str, limit: int) -> SheetgenError:
-    return SheetgenError(f"{shown}: larger than the limit of {limit // MB} MB for this kind of file")
+    return SheetgenError(
+        f"{shown}: larger than the limit of {limit // MB} MB {KINDS.get(limit, 'for this kind of file')}"
+    )
 
 
 def read_input(path: str | Path, limit: int, shown: str | None = None) -> bytes:
@@ -40,6 +46,8 @@ def read_input(path: str | Path, limit: int, shown: str | None = None) -> bytes:
         raise SheetgenError("an empty file name; give a file, or - for standard input")
     if str(path) == "-":  # read once, kept: a command may look at it twice (a PDF or a record?)
         global _STDIN
+        if sys.stdin is None:  # `sheetgen score - <&-`
+            raise SheetgenError("<stdin>: standard input is closed; pipe the input to it, or give a file")
         if _STDIN is None or _STDIN[0] is not sys.stdin:
             _STDIN = (sys.stdin, _read_limited(sys.stdin.buffer, MAX_PDF_INPUT, "<stdin>"))
         if len(_STDIN[1]) > limit:
@@ -105,6 +113,7 @@ def check_output(path: str | Path, *, inputs=(), force: bool = False, record: bo
         raise SheetgenError("-o/--output: an empty path; give a file name, or - for standard output")
     if text == "-":
         return None
+    not_a_folder_name(text)
     for src in inputs:
         if src and str(src) != "-" and os.path.exists(src) and os.path.exists(text) and same_file(src, text):
             raise SheetgenError(
@@ -113,6 +122,7 @@ def check_output(path: str | Path, *, inputs=(), force: bool = False, record: bo
     try:
         st = os.stat(text)
     except FileNotFoundError:
+        _folder_writable(text)
         return None
     except OSError as exc:
         raise SheetgenError(f"{text}: cannot write: {exc.strerror}") from None
@@ -121,7 +131,29 @@ def check_output(path: str | Path, *, inputs=(), force: bool = False, record: bo
     real = Path(os.path.realpath(text))
     if stat.S_ISREG(st.st_mode) and not force and (record or real.suffix.lower() in PROTECTED_SUFFIXES):
         raise SheetgenError(f"{text}: the file exists; give --force to overwrite it")
+    if stat.S_ISREG(st.st_mode) and not os.access(real, os.W_OK, effective_ids=os.access in os.supports_effective_ids):
+        # a rename would replace it all the same (the folder's permission, not the file's):
+        # a file the user may not write in place is not theirs to replace
+        raise SheetgenError(f"{text}: cannot write: Permission denied (the file is not yours to replace)")
     return st
+
+
+def _folder_writable(text: str) -> None:
+    """A new file can be made at `text`: the nearest folder of it that exists (the others
+    are made) is a folder we may write in."""
+    folder = os.path.dirname(os.path.abspath(text))
+    while not os.path.exists(folder) and os.path.dirname(folder) != folder:
+        folder = os.path.dirname(folder)
+    if not os.path.isdir(folder):
+        raise SheetgenError(f"{text}: cannot write: {folder} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise SheetgenError(f"{text}: cannot write: Permission denied (in {folder})")
+
+
+def not_a_folder_name(text: str) -> None:
+    """Refuse a path ending in `/`: a folder's name, never a file to write (`o/out.pdf/`)."""
+    if text.endswith(("/", os.sep)) or text.endswith(("/.", "/..")) or text in (".", ".."):
+        raise SheetgenError(f"{text}: a folder's name (it ends in /); give a file name")
 
 
 def write_output(path: str | Path, data: bytes, *, inputs=(), force: bool = False, record: bool = False) -> str:

@@ -22,6 +22,11 @@ from sheetgen.srctree import SrcDict, SrcList, plain_tree, tree_hash, where  # n
 # built-in layout has fewer than 2,000
 MAX_NODES = 20_000
 MAX_DEPTH = 64  # nesting of mappings and lists
+# a file of many games (JSON lines, YAML documents) is bounded as a whole by fileio's
+# MAX_RECORDS_INPUT and by MAX_DOCUMENTS, and each of its games as a file of one is:
+# MAX_DOCUMENT bytes, MAX_NODES values
+MAX_DOCUMENT = 1024 * 1024
+MAX_DOCUMENTS = 100_000
 
 
 class TooBig(Exception):
@@ -363,9 +368,19 @@ def loads_all(text: str, name: str = "<string>") -> list:
 
 def _loads_all(text: str, name: str) -> list:
     if is_json_lines(text):
-        return [_json_line(line, name, n) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+        lines = text.split("\n")
+        _at_most_documents(sum(1 for line in lines if line.strip()), name)
+        for n, line in enumerate(lines, 1):
+            _within_document(line, name, n)
+        return [_json_line(line, name, n) for n, line in enumerate(lines, 1) if line.strip()]
     if "\n---" not in text and "\n..." not in text:
+        _within_document(text, name, 0)
         return [loads(text, name)]
+    if len(text) > MAX_DOCUMENT // 4:
+        docs = _split_documents(text)
+        _at_most_documents(len(docs), name)
+        for doc in docs:
+            _within_document(doc.lstrip("\n"), name, len(doc) - len(doc.lstrip("\n")) + 1)
     if _FastLoader is None or any(ch in text for ch in _SLOW_PATH_CHARS):  # pragma: no cover - rare
         return [loads(doc, name) for doc in _split_documents(text)]
     try:
@@ -376,6 +391,19 @@ def _loads_all(text: str, name: str) -> list:
         return _documents_composed(text, name)
     except (yaml.YAMLError, TooBig, RecursionError):
         return [loads(doc, name) for doc in _split_documents(text)]  # the one-line error of the bad one
+
+
+def _within_document(text: str, name: str, line: int) -> None:
+    """One game of a file of many is a file of one: MAX_DOCUMENT bytes at most."""
+    if len(text) > MAX_DOCUMENT // 4 and len(text.encode("utf-8")) > MAX_DOCUMENT:
+        raise SheetgenError(
+            Problem(f"a game larger than the limit of {MAX_DOCUMENT // 1024**2} MB for one game record", name, line)
+        )
+
+
+def _at_most_documents(count: int, name: str) -> None:
+    if count > MAX_DOCUMENTS:
+        raise SheetgenError(Problem(f"more than {MAX_DOCUMENTS:,} games in one file (the limit)", name))
 
 
 def _documents_composed(text: str, name: str) -> list:
@@ -433,7 +461,22 @@ def _json_line(line: str, name: str, number: int):
         raise SheetgenError(Problem("nested too deeply", name, number)) from None
     except ValueError as exc:  # json.JSONDecodeError included
         raise SheetgenError(Problem(f"invalid JSON: {getattr(exc, 'msg', exc)}", name, number)) from None
+    if _values(tree) > MAX_NODES:
+        raise SheetgenError(Problem(str(_too_many()), name, number))
     return _lists(tree, name, number)
+
+
+def _values(tree) -> int:
+    """How many values a parsed JSON tree holds, containers included."""
+    count, todo = 0, [tree]
+    while todo:
+        value = todo.pop()
+        count += 1
+        if isinstance(value, dict):
+            todo.extend(value.values())
+        elif isinstance(value, list):
+            todo.extend(value)
+    return count
 
 
 def _lists(tree, name: str, number: int, depth: int = 0):

@@ -62,6 +62,12 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     global _REGENERATE
     _REGENERATE = bool(config.getoption("--regenerate", default=False))
+    # tmp_path folders under a folder of this run's own (pytest-xdist's workers take theirs
+    # inside it), removed when the run ends: two runs at once never clear each other's
+    # (pytest's shared pytest-of-<user> folder keeps only the last few runs)
+    if config.option.basetemp is None and not hasattr(config, "workerinput"):
+        config.option.basetemp = tempfile.mkdtemp(prefix="sheetgen-pytest-")
+        config.add_cleanup(lambda: shutil.rmtree(config.option.basetemp, ignore_errors=True))
 
 
 def pytest_collection_modifyitems(config, items):

@@ -1,5 +1,7 @@
-"""The bench command runs (in --quick mode) and writes its JSON. No timing assertions:
-timings depend on the machine; the numbers live in bench/RESULTS.md."""
+"""The benches run and write their results: the speed bench (in --quick mode) its JSON and its
+line of results; the scan runner and the decision store one photo each; the report makes the
+committed bench/RESULTS.md and docs/scan-accuracy.md from the committed results. No timing
+assertions: timings depend on the machine."""
 
 from __future__ import annotations
 
@@ -8,23 +10,56 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from bench import report, results
+from bench.photos import GENERATORS
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_bench_quick_writes_json(tmp_path):
-    out = tmp_path / "bench.json"
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--json", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+def _bench(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    """`python -m bench.NAME ARGS` from the clone's root."""
+    done = subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
     assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
+
+def test_the_committed_reports_are_made_from_the_committed_results():
+    """bench/RESULTS.md and docs/scan-accuracy.md are what `python -m bench.report` makes from
+    bench/results.jsonl: no table is typed by hand, none is left behind its results."""
+    rows = results.read()
+    for path, text in report.outputs(rows).items():
+        assert path.read_text(encoding="utf-8") == text, f"{path.relative_to(ROOT)}: run python -m bench.report"
+    ran = {r["scenario"] for r in rows if r["bench"] == "scan"}
+    assert {g.name for g in GENERATORS} <= ran  # every generator of the registry is measured
+    accuracy = (ROOT / "docs" / "scan-accuracy.md").read_text(encoding="utf-8")
+    assert all(g.simulates in accuracy for g in GENERATORS)
+
+
+def test_the_report_shows_the_latest_run_of_each_scenario():
+    line = dict(bench="scan", date="2026-01-02", seed=1, photos=10, refused=0, boxes=700, wrong=1, unsure=7)
+    line |= dict(s_per_photo=0.5, cells=20, unknown_vegetables=2, wrong_vegetables=0)
+    rows = [{**line, "scenario": "pencil"}, {**line, "scenario": "flatbed"}, {**line, "scenario": "pencil", "wrong": 0}]
+    text = report.accuracy(rows)
+    pencil = next(g for g in GENERATORS if g.name == "pencil")
+    assert f"| {pencil.simulates} | tuning | 10 | 0 | 700 | 0 | 1.00% | 0.50 |" in text
+    assert "The held-out generators together (1): 10 photos, 0 refused, 700 boxes, 1 wrong (0.14%)" in text
+    other = report.results_md([*rows, {"bench": "serve", "scenario": "pages", "date": "2026-01-03", "rps": 512}])
+    assert "## serve\n\n| scenario | date | rps |\n|---|---|---|\n| pages | 2026-01-03 | 512 |" in other
+
+
+@pytest.mark.slow
+def test_bench_quick_writes_json(tmp_path):
+    out, lines = tmp_path / "bench.json", tmp_path / "results.jsonl"
+    done = _bench("bench.speed", "--quick", "--json", str(out), "--results", str(lines), timeout=120)
     assert "Targets" in done.stdout
     data = json.loads(out.read_text(encoding="utf-8"))
     assert {"command", "quick", "runs", "machine", "render", "processes", "fillable", "scoring", "targets"} <= set(data)
     assert data["quick"] is True
+    [line] = results.read(lines)
+    assert line["bench"] == "speed" and line["scenario"] == "quick" and line["targets"] == data["targets"]
+    assert "Whole processes" in report.results_md([line])
 
     render = data["render"]
     assert {r["layout"] for r in render} >= {"harvest-dice-normal"}
@@ -66,30 +101,55 @@ def test_bench_quick_writes_json(tmp_path):
         assert (t["value"] is None) == (t["status"] == "SKIP"), t
 
 
+def test_the_scan_runner_lists_its_generators_and_refuses_an_unknown_one(capsys):
+    from bench import scan
+
+    assert scan.main(["--list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in listed] == [g.name for g in GENERATORS]
+    with pytest.raises(SystemExit) as exit_:
+        scan.main(["--scenario", "nothing"])
+    assert exit_.value.code == 2 and "no generator nothing; --list lists them" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_scan_runner_reads_a_photo_and_appends_its_totals(tmp_path):
+    lines = tmp_path / "results.jsonl"
+    done = _bench("bench.scan", "--scenario", "pencil", "--seed", "11", "--photos", "1", "--results", str(lines))
+    assert "| harvest-dice-normal sheet | 1 | 0 |" in done.stdout
+    [line] = results.read(lines)
+    assert {k: line[k] for k in ("bench", "scenario", "seed", "photos", "refused", "held_out")} == {
+        "bench": "scan",
+        "scenario": "pencil",
+        "seed": 11,
+        "photos": 1,
+        "refused": 0,
+        "held_out": False,
+    }
+    assert line["boxes"] > 20 and line["wrong"] == 0 and line["s_per_photo"] > 0
+
+
+@pytest.mark.slow
 def test_scan_decide_keeps_every_box_and_decides_it_again(tmp_path):
-    """bench/scan_decide.py: one photo of the own generator kept (a JSON line a box, what
+    """bench.scan_decide: one photo of the pencil generator kept (a JSON line a box, what
     `decide` was given) and decided again with the same reader: the same readings."""
-    keep = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "scan_decide.py"), "keep", "own", "11", "1", str(tmp_path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert keep.returncode == 0, keep.stderr[-2000:]
-    rows = [json.loads(line) for line in (tmp_path / "own_11.jsonl").read_text(encoding="utf-8").splitlines()]
+    _bench("bench.scan_decide", "keep", "pencil", "11", "1", str(tmp_path))
+    rows = [json.loads(line) for line in (tmp_path / "pencil_11.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(rows) > 20 and {r["photo"] for r in rows} == {0}
     assert all({"field", "truth", "read", "args"} <= set(r) and "score" in r["args"] for r in rows)
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "scan_decide.py"), "compare", str(tmp_path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    line = next(x for x in done.stdout.splitlines() if x.startswith("| own 11 |"))
+    done = _bench("bench.scan_decide", "compare", str(tmp_path), timeout=120)
+    line = next(x for x in done.stdout.splitlines() if x.startswith("| pencil 11 |"))
     cells = [c.strip() for c in line.strip("|").split("|")]
     assert cells[1] == str(len(rows)) and cells[3] == cells[4]  # boxes; wrong then = wrong now
     assert cells[6].startswith(cells[5] + " ")  # unsure then, unsure now (and its share)
     assert "->" not in done.stdout  # no reading changed
+
+
+@pytest.mark.slow
+def test_scan_boxes_keeps_a_page_and_decides_its_boxes_again(tmp_path):
+    """bench.scan_boxes: one photo of the pencil generator kept (the aligned page, its blank
+    page and colours, its boxes) and its boxes decided again, none wrong."""
+    _bench("bench.scan_boxes", "keep", str(tmp_path), "--scenario", "pencil", "--seed", "11", "--photos", "1")
+    assert [p.name for p in tmp_path.iterdir()] == ["0.npz"]
+    done = _bench("bench.scan_boxes", "read", str(tmp_path), timeout=120)
+    assert done.stdout.startswith(f"{tmp_path}: 1 pages, 82 boxes: 0 wrong, ")

@@ -81,7 +81,7 @@ def season(tmp_path, db):
     paths = [write(tmp_path, name, text) for name, text in SEASON.items()]
     out = run("score", *paths, "--save")
     assert out.exit_code == 0, out.output
-    assert out.stderr == f"kept as games 1, 2, 3, 4, 5 in {db}\n"
+    assert out.stderr == f"kept 5 games (ids 1-5) in {db}\n"
     return paths
 
 
@@ -153,7 +153,7 @@ def test_the_same_record_twice_is_refused_unless_again(tmp_path, db):
     out = run("score", other, "--save")
     assert out.exit_code == 1
     assert out.stderr == (
-        f"Error: {other.resolve()}: this game is already kept (game 1, played 2026-01-10); "
+        f"Error: {other.resolve()}: this game is already kept (game 1, played 2026-01-10, from {record.resolve()}); "
         "nothing was saved; use --again to keep it twice\n"
     )
     assert "Alice" in out.stdout  # still scored

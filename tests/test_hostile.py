@@ -389,11 +389,28 @@ CASES = {
     "an image of 1 x 40,000 pixels": (lambda d: _image(d / "strip.png", (1, 40_000)), ["scan", "strip.png"]),
     "a PDF whose object stream inflates to 2 GB": (None, ["scan", "objstm-bomb.pdf"]),
     "interactive scoring at the end of its input": (None, ["score", "plante-bataille", "-i"], b"3\nAnn\n"),
+    "render -o a path ending in /": (lambda d: (d / "o").mkdir(), ["render", "bosk", "-o", "o/trail.pdf/"]),
+    "history --db a path ending in /": (None, ["history", "--db", "y.sqlite/"]),
+    "scan --check a path ending in /": (None, ["scan", "junk.pdf", "--check", "c.png/"]),
+    "scan --check onto its photo, before reading it": (None, ["scan", "junk.pdf", "--check", "junk.pdf"]),
+    "a photo given twice, before reading it": (None, ["scan", "junk.pdf", "./junk.pdf"]),
+    "scan a link in a loop": (lambda d: os.symlink("loop.png", d / "loop.png"), ["scan", "loop.png"]),
+    "history --remove past SQLite's integers": (None, ["history", "--remove", "9" * 20, "--db", "h.sqlite"]),
+    "history --limit past SQLite's integers": (None, ["history", "--limit", "9" * 20, "--db", "h.sqlite"]),
+    "history --player of bytes that are not UTF-8": (None, ["history", b"--player", b"\xff\xfe", "--db", "h.sqlite"]),
     "terminal escapes in a name": (
         lambda d: _w(d / "game.yaml", RECORD.replace("Bob", '"\\e[31mBob\\nEvil"').replace("PIG", "99")),
         ["score", "game.yaml"],
     ),
 }
+
+
+def _stdio_closed(fd: int):
+    def close():
+        _limits()
+        os.close(fd)
+
+    return close
 
 
 def _image(path: Path, size: tuple) -> None:
@@ -415,6 +432,7 @@ def test_hostile_input_is_one_clean_error(name, tmp_path, pdfs):
     setup, args = case[0], case[1]
     stdin = case[2] if len(case) > 2 else b""
     _files(tmp_path, pdfs)
+    _w(tmp_path / "junk.pdf", "hello")
     if setup:
         setup(tmp_path)
     before = snapshot(tmp_path)
@@ -575,3 +593,142 @@ def test_a_damaged_history_row_is_named_and_the_rest_shown(tmp_path):
     removed = sheetgen(["history", "--remove", "1", "--db", str(db)], tmp_path)
     assert removed.returncode == 0 and removed.stdout.decode().startswith("removed game 1 (")
     assert sheetgen(["history", "--db", str(db)], tmp_path).stderr == b""
+
+
+def _forged_photo(path: Path, layout_id: str, named: str) -> None:
+    """A photo-like picture of a blank-but-ticked `layout_id` sheet whose QR code names the
+    sheet `named` (its code cut from that sheet and pasted on)."""
+    import pypdfium2
+    from PIL import ImageDraw
+
+    from sheetgen.layout import scanmarks
+
+    other = load_layout(named)
+    real = scanmarks.payload
+    forged = lambda layout_id_, page, players, lang, digest: real(named, page, players, lang, other.digest)  # noqa: E731
+    scanmarks.payload = forged
+    try:
+        layout = load_layout(layout_id)
+        pdf = render_pdf(layout, lang="en")
+    finally:
+        scanmarks.payload = real
+    image = pypdfium2.PdfDocument(pdf)[0].render(scale=150 / 72).to_pil().convert("RGB")
+    draw = ImageDraw.Draw(image)
+    page = layout.document("en", None, None, scan_marks=True).pages[0]
+    from sheetgen.render.pdf import placement
+
+    at = placement(page, "a4")
+    px = 150 / 25.4
+    for box in [b for b in page.boxes() if b.field and b.field.startswith("pig_")][:5]:
+        x0, y0 = (at.left + box.x) * px, (at.top + box.y) * px
+        x1, y1 = x0 + box.w * px, y0 + box.h * px
+        draw.line([(x0 + 3, y0 + 3), (x1 - 3, y1 - 3)], fill=(40, 40, 40), width=3)
+        draw.line([(x0 + 3, y1 - 3), (x1 - 3, y0 + 3)], fill=(40, 40, 40), width=3)
+    image.save(path)
+
+
+@pytest.mark.slow
+def test_a_qr_code_from_another_sheet_is_refused_by_the_print(tmp_path):
+    """The print says what the sheet is: a normal Harvest Dice sheet whose QR code names the
+    advanced sheet (or the Glassworks pad) is refused naming both, not scored as the other."""
+    _forged_photo(tmp_path / "forged.png", "harvest-dice-normal", "harvest-dice-advanced")
+    done = sheetgen(["scan", "forged.png", "--score"], tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "Error: forged.png: its QR code names the 'sheet' page of 'harvest-dice-advanced', but its print is "
+        "the 'sheet' page of 'harvest-dice-normal': a QR code from another sheet? print the sheet again\n"
+    )
+    _forged_photo(tmp_path / "pad.png", "harvest-dice-normal", "river-valley-glassworks")
+    done = sheetgen(["scan", "pad.png"], tmp_path)
+    assert done.returncode == 1
+    assert "but its print is the 'sheet' page of 'harvest-dice-normal'" in done.stderr.decode()
+    _forged_photo(tmp_path / "true.png", "harvest-dice-normal", "harvest-dice-normal")
+    done = sheetgen(["scan", "true.png", "--score"], tmp_path)
+    assert done.returncode == 0, done.stderr
+
+
+def _run(args, cwd, **kw):
+    env = {k: v for k, v in os.environ.items() if k != "SHEETGEN_DEBUG"}
+    env.update(PYTHONPATH=str(ROOT), LANG="C.UTF-8", LC_ALL="C.UTF-8")
+    return subprocess.run([*COMMAND, *args], cwd=cwd, env=env, timeout=HANG_GUARD, **kw)
+
+
+def test_output_that_cannot_be_written_is_an_error(tmp_path):
+    closed = _run(["list"], tmp_path, capture_output=False, stderr=subprocess.PIPE, preexec_fn=_stdio_closed(1))
+    assert closed.returncode == 1
+    assert closed.stderr.decode() == "Error: cannot write the output: standard output is closed\n"
+    with open("/dev/full", "wb") as full:
+        done = _run(["list"], tmp_path, stdout=full, stderr=subprocess.PIPE)
+    assert done.returncode == 1
+    assert done.stderr.decode() == "Error: cannot write the output: No space left on device\n"
+    no_input = _run(["score", "-"], tmp_path, capture_output=True, preexec_fn=_stdio_closed(0))
+    assert no_input.returncode == 1
+    assert no_input.stderr.decode() == (
+        "Error: <stdin>: standard input is closed; pipe the input to it, or give a file\n"
+    )
+
+
+def test_names_are_escaped_in_every_table_and_csv(tmp_path):
+    db = tmp_path / "h.sqlite"
+    _w(
+        tmp_path / "g.yaml",
+        'layout: plante-bataille\nplayers:\n  - {name: "\\e]0;PWNED\\a", harvested: [3]}\n'
+        '  - {name: "=HYPERLINK(\\"x\\")", harvested: [1]}\n  - {name: C, harvested: [2]}\n',
+    )
+    assert sheetgen(["score", "g.yaml", "--save", "--db", str(db)], tmp_path).returncode == 0
+    for command in (["history"], ["stats"], ["history", "--format", "csv"], ["stats", "--format", "csv"]):
+        out = sheetgen([*command, "--db", str(db)], tmp_path).stdout.decode()
+        assert "\x1b" not in out and "\x07" not in out and "\\x1b]0;PWNED\\x07" in out, (command, out)
+        if "csv" in command:
+            assert "'=HYPERLINK(" in out and ",=HYPERLINK" not in out
+    asked = sheetgen(["score", "plante-bataille", "-i"], tmp_path, b"3\n\x1b[31mAnn\n\n")
+    assert b"\x1b" not in asked.stderr and b"\\x1b[31mAnn" in asked.stderr
+
+
+def test_a_write_only_file_of_ones_own_may_be_replaced(tmp_path):
+    out = tmp_path / "pad.pdf"
+    out.write_bytes(b"old")
+    out.chmod(0o200)
+    done = sheetgen(["render", "bosk", "-o", "pad.pdf"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes().startswith(b"%PDF")
+
+
+def test_a_file_the_user_may_not_write_is_not_replaced(tmp_path, monkeypatch):
+    """In a world-writable folder a rename would replace another user's file (the folder's
+    permission, not the file's, allows it): a file the user may not write in place is
+    refused. (Root may write anything, so the test stands in for another user by saying
+    the file is not writable to it; a command cannot run as another user here: the
+    interpreter lies in a folder only root may enter.)"""
+    from sheetgen.errors import SheetgenError
+    from sheetgen.fileio import write_output
+
+    theirs = tmp_path / "theirs.pdf"
+    theirs.write_bytes(b"another user's file")
+    real_access = os.access
+    monkeypatch.setattr(
+        os, "access", lambda path, mode, **kw: False if Path(path) == theirs else real_access(path, mode, **kw)
+    )
+    with pytest.raises(SheetgenError) as refused:
+        write_output(theirs, b"%PDF-")
+    assert str(refused.value) == f"{theirs}: cannot write: Permission denied (the file is not yours to replace)"
+    assert theirs.read_bytes() == b"another user's file"
+
+
+def test_a_pdf_filled_on_a_screen_is_scanned_from_its_fields(tmp_path):
+    """pypdf fills a form and sets NeedAppearances, drawing nothing: pdfium shows the typed
+    garden letters blank, so `scan` takes the PDF's fields, as `read` does."""
+    src = render_pdf(load_layout("harvest-dice-normal"), fillable=True)
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(src)))
+    writer.set_need_appearances_writer(True)
+    values = {"player_name_box": "Ann", "pig_1": "/Yes", "pig_2": "/Yes"}
+    values.update({f"garden_r1_c{c}": v for c, v in zip(range(1, 5), "CCTT")})
+    writer.update_page_form_field_values(writer.pages[0], values, auto_regenerate=False)
+    writer.write(str(tmp_path / "filled.pdf"))
+    scanned, read = sheetgen(["scan", "filled.pdf"], tmp_path), sheetgen(["read", "filled.pdf"], tmp_path)
+    assert scanned.returncode == 0 and read.returncode == 0
+    assert "garden: [CCTT.., '......', '......']" in scanned.stdout.decode()
+    assert scanned.stdout == read.stdout
+    assert scanned.stderr.decode() == (
+        "warning: filled.pdf: a PDF filled on a screen: read from its form fields, as `sheetgen read` does\n"
+    )

@@ -449,6 +449,30 @@ def test_watch_with_given_changes_reports_errors_and_goes_on(tmp_path):
     assert seen == ["build", "build", "v.yaml:1: broken", "build"]
 
 
+def test_watch_goes_on_when_the_layout_becomes_a_link_in_a_loop(tmp_path):
+    """A saved layout replaced by a link to itself (a loop) is a build that fails, said as
+    any other, not a crash of the watch."""
+    from sheetgen.render.watch import layout_files, watch
+
+    layout = tmp_path / "v.yaml"
+    layout.write_text("extends: harvest-dice-normal\n")
+    reports = []
+
+    def build():
+        from sheetgen.games import load_layout
+
+        load_layout(str(layout))
+
+    def changes(folders):
+        layout.unlink()
+        layout.symlink_to(layout.name)  # v.yaml -> v.yaml
+        yield {layout}
+
+    assert watch(str(layout), build, reports.append, changes=changes) == 2
+    assert [str(r) for r in reports] == [f"{layout}: no such file"]  # (a loop leads to no file)
+    assert layout_files(str(layout)) == {layout}
+
+
 def test_cli_notes_and_summary(tmp_path):
     result = run("render", "harvest-dice-normal", "--duplex", "-o", str(tmp_path / "h.pdf"))
     assert result.exit_code == 0

@@ -1,4 +1,10 @@
-"""`sheetgen scan`: scan marks on the sheets, and generated photos read against the truth."""
+"""`sheetgen scan`: scan marks on the sheets, and generated photos read against the truth.
+
+The photos come from the bench's generators (bench/photos: `pencil`, `mixed_pens`), each made
+from its seed; those several tests read are made once a run (the module's fixtures). Reading a
+photo costs a second or more: the default run keeps one test of each thing `scan` does (a photo
+read as marked, its refusals, the CLI's record, a scanned PDF, a PDF's form fields, the rules on
+rectified pages); the cases each photo stands for are marked slow (`--run-slow`)."""
 
 from __future__ import annotations
 
@@ -10,22 +16,13 @@ np = pytest.importorskip("numpy")
 import yaml  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
+from bench.photos import READABLE, WITH_ADVANCED, mixed_pens, pages, pencil  # noqa: E402
 from sheetgen.cli import cli  # noqa: E402
 from sheetgen.errors import RecordError  # noqa: E402
 from sheetgen.games import load_layout  # noqa: E402
 from sheetgen.layout import scanmarks  # noqa: E402
 from sheetgen.layout.display import QR, Box  # noqa: E402
-from sheetgen.scan import (  # noqa: E402
-    colour,
-    levels,
-    printed,
-    probe,
-    reader,
-    rings,
-    strokes,
-    synth,
-    verdict,
-)
+from sheetgen.scan import colour, levels, printed, reader, rings, strokes, verdict  # noqa: E402
 from sheetgen.scan.blank import PPMM, blank_colours, blank_page, grid_cells, inside  # noqa: E402
 from sheetgen.scan.markers import Unreadable, _aruco, _dark_square, _detect, better_match, find_markers, find_sheets  # noqa: E402
 from sheetgen.scan.photos import MAX_PDF_PAGES, Photo, load_photos  # noqa: E402
@@ -72,22 +69,52 @@ def test_a_toner_saving_print_says_so_in_its_qr_code():
 
 
 def _photo(lid, page, seed, **kw):
-    return synth.photo(load_layout(lid), page, np.random.default_rng(seed), **kw)
+    return pencil.photo(load_layout(lid), page, np.random.default_rng(seed), **kw)
 
 
 def _read(img, name="alice", layout_ref=None):
     return reader.read_photo(Photo(f"{name}.jpg", name, img), layout_ref)
 
 
-# a fixed-seed sample across the readable layouts: no confident read may be wrong
+class _Kept(dict):
+    """Generated photos made on first use and kept for the module's other tests: each is made
+    once a run (deterministic by its seed), and a test gets its own copy of the picture."""
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def __call__(self, *key):
+        if key not in self:
+            self[key] = self.make(*key)
+        img, truth = self[key]
+        return img.copy(), truth
+
+
+@pytest.fixture(scope="module")
+def harvest():
+    """harvest(k): pencil photo k (0 or 1) of a Harvest Dice sheet at 200 dpi: (image, truth)."""
+    return _Kept(lambda k: _photo("harvest-dice-normal", "sheet", 31 + k, dpi=200))
+
+
+@pytest.fixture(scope="module")
+def settlers():
+    """settlers(page, k): player k's (0 or 1) Imperial Settlers `page` ("empire", "village"), a
+    pencil photo at 150 dpi with a third of its boxes marked: (image, truth)."""
+    seeds = {("empire", 0): 40, ("village", 0): 41, ("village", 1): 42, ("empire", 1): 43}
+    return _Kept(lambda page, k: _photo("imperial-settlers", page, seeds[page, k], dpi=150, share=0.3))
+
+
+# a fixed-seed sample across the readable layouts: no confident read may be wrong (one in the
+# default run; the Glassworks pad's board is read there too, by the straying-stroke test)
 @pytest.mark.parametrize(
     "lid,page,seed",
     [
         ("harvest-dice-advanced", "sheet", 1),
-        ("harvest-dice-normal", "sheet", 2),
-        ("imperial-settlers", "empire", 3),
-        ("imperial-settlers-advanced", "village", 4),
-        ("river-valley-glassworks", "pad", 5),
+        pytest.param("harvest-dice-normal", "sheet", 2, marks=pytest.mark.slow),
+        pytest.param("imperial-settlers", "empire", 3, marks=pytest.mark.slow),
+        pytest.param("imperial-settlers-advanced", "village", 4, marks=pytest.mark.slow),
+        pytest.param("river-valley-glassworks", "pad", 5, marks=pytest.mark.slow),
     ],
 )
 def test_generated_photo_reads_as_marked(lid, page, seed):
@@ -113,12 +140,12 @@ def test_finger_over_a_fiducial():
         _read(img)
 
 
+@pytest.mark.slow
 def test_markers_of_a_low_resolution_photo_are_found_enlarged_or_as_dark_squares():
-    """A sheet photographed at 80 dpi, blurred and saved at JPEG quality 50: a marker's
-    cells are 3 pixels, and the top left one could not be read at all (the photo was
-    refused). The photo is now searched enlarged 1.5, 2.5 and 3 times while markers are
-    missing, each enlargement adding those it reads; and a last marker whose cells
-    cannot be read is the dark square where the three others put it (_dark_square),
+    """A sheet photographed at 80 dpi, blurred and saved at JPEG quality 50: a marker's cells are 3
+    pixels, too small to read the top left one as it is. While markers are missing, the photo is
+    searched enlarged 1.5, 2.5 and 3 times, each enlargement adding those it reads; a last marker
+    whose cells cannot be read is the dark square where the three others put it (_dark_square),
     found to a pixel. A finger is no such square (test_finger_over_a_fiducial)."""
     img, truth = _photo("harvest-dice-normal", "sheet", 1, dpi=100)
     sharp = find_markers(Photo("x", "x", img))
@@ -139,12 +166,12 @@ def test_markers_of_a_low_resolution_photo_are_found_enlarged_or_as_dark_squares
 
 
 def test_a_blurred_marker_far_from_where_the_others_say_is_known_by_its_cells():
-    """The sixth generator's seed 1 photo 26 (123 dpi, blur 1.2-1.8 px, tilted 12 degrees)
-    was refused: its top left marker could not be read, and the three others, as blurred,
-    put it 1.5 of its sides off, over twice what a dark square is looked for in. Its seed 2
-    photo 7 (131 dpi, two markers unread) too. A dark square up to REACH_MARKER sides off
-    is marker n when its 4 x 4 cells show marker n's bits, upright (`_marker_cells`); a plain
-    dark square there, or another marker, is not; where two markers only are found, only so."""
+    """A blurred marker far from where the others put it (the `phone_shadow` generator's photo 26 of
+    seed 1: 123 dpi, blur 1.2-1.8 px, tilted 12 degrees; its photo 7 of seed 2: 131 dpi, two markers
+    unread): the three others, as blurred, put the top left one 1.5 of its sides off, over twice
+    what a dark square is looked for in. A dark square up to REACH_MARKER sides off is marker n when
+    its 4 x 4 cells show marker n's bits, upright (`_marker_cells`); a plain dark square there, or
+    another marker, is not; where two markers only are found, only so."""
     bits = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     want = np.float32([(168, 168), (216, 168), (216, 216), (168, 216)])  # a side of 48 pixels
 
@@ -163,13 +190,13 @@ def test_a_blurred_marker_far_from_where_the_others_say_is_known_by_its_cells():
     assert _dark_square(cv2, np, turned, want, 48.0, 0) is None  # upside down: not where the others say
     assert _dark_square(cv2, np, piece_with(np.uint8(0)), want, 48.0, 0) is None  # a plain square
     near = piece_with(np.uint8(0), at=(10, -8))
-    assert _dark_square(cv2, np, near, want, 48.0, 0) is not None  # as before, where they say
+    assert _dark_square(cv2, np, near, want, 48.0, 0) is not None  # a plain square where they say
     assert _dark_square(cv2, np, near, want, 48.0, 0, near_enough=False) is None  # ...but not from two
     assert _dark_square(cv2, np, zero, want, 48.0, 0) is not None
 
 
-def test_wrong_layout():
-    img, _ = _photo("harvest-dice-normal", "sheet", 8, dpi=200)
+def test_wrong_layout(harvest):
+    img, _ = harvest(0)
     with pytest.raises(RecordError, match="printed from layout 'harvest-dice-normal', not from 'imperial-settlers'"):
         _read(img, layout_ref="imperial-settlers")
 
@@ -185,13 +212,13 @@ def test_not_a_sheet(tmp_path):
     )
 
 
-def test_blank_sheet_and_cli_record(tmp_path):
-    blank, _ = _photo("harvest-dice-normal", "sheet", 9, dpi=200, share=0.0)
+def test_blank_sheet_and_cli_record(tmp_path, harvest):
+    blank, _ = _photo("harvest-dice-normal", "sheet", 9, dpi=150, share=0.0)
     cv2.imwrite(str(tmp_path / "blank.jpg"), cv2.cvtColor(blank, cv2.COLOR_RGB2BGR))
     result = CliRunner().invoke(cli, ["scan", str(tmp_path / "blank.jpg")])
     assert result.exit_code == 1
     assert "blank.jpg: the sheet is blank: no box is marked" in result.output
-    img, _ = _photo("harvest-dice-normal", "sheet", 10, dpi=200)
+    img, _ = harvest(0)
     cv2.imwrite(str(tmp_path / "chloe.jpg"), cv2.cvtColor(img, cv2.COLOR_RGB2BGR))
     check = tmp_path / "check.png"
     result = CliRunner().invoke(cli, ["scan", str(tmp_path / "chloe.jpg"), "--check", str(check)])
@@ -212,12 +239,10 @@ def _save(tmp_path, name, img):
     return str(path)
 
 
-def test_two_pages_paired_by_name_and_numbers_left_to_fill(tmp_path):
-    pages = [("alice", "empire"), ("bob", "village"), ("bob", "empire"), ("alice", "village")]
-    files = [
-        _save(tmp_path, f"{who}-{page}.jpg", _photo("imperial-settlers", page, seed, dpi=180, share=0.3)[0])
-        for seed, (who, page) in enumerate(pages)
-    ]
+@pytest.mark.slow
+def test_two_pages_paired_by_name_and_numbers_left_to_fill(tmp_path, settlers):
+    pages = [("alice", "empire", 0), ("bob", "village", 1), ("bob", "empire", 1), ("alice", "village", 0)]
+    files = [_save(tmp_path, f"{who}-{page}.jpg", settlers(page, k)[0]) for who, page, k in pages]
     out = tmp_path / "game.yaml"
     result = CliRunner().invoke(cli, ["scan", *files, "-o", str(out)])
     assert result.exit_code == 0, result.output
@@ -229,11 +254,12 @@ def test_two_pages_paired_by_name_and_numbers_left_to_fill(tmp_path):
     assert "players[0] 'alice': favors: expected a whole number" in result.output
 
 
-def test_a_blank_page_of_a_players_two_is_no_refusal(tmp_path):
-    """A village with nothing built yet is a page with no box marked: the player is read, with a
-    warning naming the page (the twelfth generator's seed 1 photo 10 was refused as blank); a
-    player all of whose pages are blank is refused."""
-    marked = _save(tmp_path, "alice-empire.jpg", _photo("imperial-settlers", "empire", 3, dpi=180, share=0.3)[0])
+@pytest.mark.slow
+def test_a_blank_page_of_a_players_two_is_no_refusal(tmp_path, settlers):
+    """A village with nothing built yet is a page with no box marked (as on the `designer_variants`
+    generator's photo 10 of seed 1): the player is read, with a warning naming the page; a player
+    all of whose pages are blank is refused."""
+    marked = _save(tmp_path, "alice-empire.jpg", settlers("empire", 0)[0])
     blank = _photo("imperial-settlers", "village", 4, dpi=180, share=0.0)[0]
     out = tmp_path / "game.yaml"
     result = CliRunner().invoke(cli, ["scan", marked, _save(tmp_path, "alice-village.jpg", blank), "-o", str(out)])
@@ -252,26 +278,31 @@ def test_a_blank_page_of_a_players_two_is_no_refusal(tmp_path):
     )
 
 
-def _scanned_pdf(path, pages):
-    """A scanner's PDF of Imperial Settlers pages, one a page (`pages`: page ids in turn)."""
+def _pdf_of_images(path, images, dpi=200.0):
+    """A scanner's PDF: one page image (JPEG) a page."""
     from PIL import Image
 
-    images = [
-        Image.fromarray(_photo("imperial-settlers", page, 40 + n, dpi=150, share=0.3)[0])
-        for n, page in enumerate(pages)
-    ]
-    images[0].save(path, save_all=True, append_images=images[1:], resolution=150)
+    first, *rest = [Image.fromarray(img) for img in images]
+    first.save(path, save_all=True, append_images=rest, resolution=dpi)
     return str(path)
 
 
-def test_a_scanned_pdf_pairs_a_players_pages_in_turn(tmp_path):
+def _scanned_pdf(path, settlers, pages):
+    """A scanner's PDF of Imperial Settlers pages at 150 dpi, one a page (`pages`: (page id,
+    player) in turn)."""
+    return _pdf_of_images(path, [settlers(page, k)[0] for page, k in pages], 150.0)
+
+
+@pytest.mark.slow
+def test_a_scanned_pdf_pairs_a_players_pages_in_turn(tmp_path, settlers):
     """A duplex scan of two players' Imperial Settlers sheets: a PDF's pages cannot be named
-    alice-empire and alice-village, so a player's pages are the PDF's pages in turn, in any
-    order (the second player's back scanned first), the next player starting where a page
-    comes again. (Each page was a player of its own, then refused as one with no village.)"""
+    alice-empire and alice-village, so a player's pages are the PDF's pages in turn, in any order
+    (the second player's back scanned first), the next player starting where a page comes again."""
     from sheetgen.scan.record import _player_keys, read_photos
 
-    path = _scanned_pdf(tmp_path / "scans.pdf", ["empire", "village", "village", "empire"])
+    path = _scanned_pdf(
+        tmp_path / "scans.pdf", settlers, [("empire", 0), ("village", 0), ("village", 1), ("empire", 1)]
+    )
     reads = read_photos([path])
     assert _player_keys(reads) == ["scans-1", "scans-1", "scans-2", "scans-2"]
     out = tmp_path / "game.yaml"
@@ -281,16 +312,14 @@ def test_a_scanned_pdf_pairs_a_players_pages_in_turn(tmp_path):
     assert "- name: scans-1" in text and "- name: scans-2" in text and text.count("village: {") == 2
 
 
-def test_a_duplex_scan_leaves_out_the_blank_backs(tmp_path):
-    """A duplex scanner fed one-sided sheets: every other page is bare paper. Those are left out
-    with a warning (the whole scan was refused: no scan marks found on page 2); bare paper alone
-    is still refused as no sheet, and so is a page with something on it but no scan marks."""
+@pytest.mark.slow
+def test_a_duplex_scan_leaves_out_the_blank_backs(tmp_path, settlers):
+    """A duplex scanner fed one-sided sheets: every other page is bare paper. Those are left out with a
+    warning; bare paper alone is still refused as no sheet, and so is a page with something on it
+    but no scan marks."""
     from PIL import Image
 
-    pages = [
-        Image.fromarray(_photo("imperial-settlers", page, 50 + n, dpi=150, share=0.3)[0])
-        for n, page in enumerate(("empire", "village"))
-    ]
+    pages = [Image.fromarray(settlers(page, 0)[0]) for page in ("empire", "village")]
     back = Image.new("RGB", pages[0].size, (246, 245, 240))
     path = tmp_path / "scans.pdf"
     pages[0].save(path, save_all=True, append_images=[back, pages[1], back], resolution=150)
@@ -314,16 +343,15 @@ def test_a_duplex_scan_leaves_out_the_blank_backs(tmp_path):
     assert result.exit_code == 1 and "letter.png: no scan marks found" in result.output
 
 
-def test_a_multi_page_tiff_is_read_page_by_page_as_a_pdf(tmp_path):
-    """A scanner's multi-page TIFF: every page is read and paired in turn, as a PDF's (only
-    its first page was read, the others left out without a word)."""
+@pytest.mark.slow
+def test_a_multi_page_tiff_is_read_page_by_page_as_a_pdf(tmp_path, settlers):
+    """A scanner's multi-page TIFF: every page is read and paired in turn, as a PDF's."""
     from PIL import Image
 
     from sheetgen.scan.record import _player_keys, read_photos
 
     pages = [
-        Image.fromarray(_photo("imperial-settlers", page, 60 + n, dpi=150, share=0.3)[0])
-        for n, page in enumerate(("empire", "village", "village", "empire"))
+        Image.fromarray(settlers(*key)[0]) for key in (("empire", 0), ("village", 0), ("village", 1), ("empire", 1))
     ]
     path = tmp_path / "scans.tif"
     pages[0].save(path, save_all=True, append_images=pages[1:], compression="tiff_deflate")
@@ -332,8 +360,9 @@ def test_a_multi_page_tiff_is_read_page_by_page_as_a_pdf(tmp_path):
     assert _player_keys(reads) == ["scans-1", "scans-1", "scans-2", "scans-2"]
 
 
-def test_a_scanned_pdf_missing_a_page_says_how_to_scan(tmp_path):
-    path = _scanned_pdf(tmp_path / "scans.pdf", ["empire", "empire", "village"])
+@pytest.mark.slow
+def test_a_scanned_pdf_missing_a_page_says_how_to_scan(tmp_path, settlers):
+    path = _scanned_pdf(tmp_path / "scans.pdf", settlers, [("empire", 0), ("empire", 1), ("village", 0)])
     result = CliRunner().invoke(cli, ["scan", path])
     assert result.exit_code == 1
     assert result.output.splitlines()[-1] == (
@@ -342,6 +371,7 @@ def test_a_scanned_pdf_missing_a_page_says_how_to_scan(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_pencil_garden_cells_are_left_as_question_marks(tmp_path):
     img, truth = _photo("harvest-dice-normal", "sheet", 11, dpi=200, share=0.5, colours=False)
     result = CliRunner().invoke(cli, ["scan", _save(tmp_path, "dan.jpg", img), "--score"])
@@ -351,12 +381,10 @@ def test_pencil_garden_cells_are_left_as_question_marks(tmp_path):
     assert "a filled cell whose vegetable the scan could not tell" in result.output
 
 
-def test_score_and_save_keeps_the_scanned_game(tmp_path):
+@pytest.mark.slow
+def test_score_and_save_keeps_the_scanned_game(tmp_path, harvest):
     """`scan --score --save`: the game read from the photos is scored and kept once."""
-    files = [
-        _save(tmp_path, f"{who}.jpg", _photo("harvest-dice-normal", "sheet", s, dpi=200)[0])
-        for s, who in ((21, "ann"), (22, "ben"))
-    ]
+    files = [_save(tmp_path, f"{who}.jpg", harvest(k)[0]) for k, who in enumerate(("ann", "ben"))]
     db = str(tmp_path / "h.sqlite")
     result = CliRunner().invoke(cli, ["scan", *files, "--score", "--save", "--db", db])
     assert result.exit_code == 0, result.output
@@ -368,23 +396,15 @@ def test_score_and_save_keeps_the_scanned_game(tmp_path):
     assert CliRunner().invoke(cli, ["scan", *files, "--save"]).exit_code == 2
 
 
-BENCH_PAGES = [
-    ("harvest-dice-normal", "sheet"),
-    ("harvest-dice-advanced", "sheet"),
-    ("imperial-settlers", "empire"),
-    ("imperial-settlers", "village"),
-    ("river-valley-glassworks", "pad"),
-]
-
-
 def _hard_photo(n):
-    """Photo `n` of a run of low-resolution (100-130 dpi) generated photos, seed 5, that
-    `scan` used to refuse."""
-    lid, page = BENCH_PAGES[n % 5]
+    """Photo `n` of a run of low-resolution (100-130 dpi) pencil photos, seed 5: hard cases for finding
+    the scan marks and the QR code."""
+    lid, page = READABLE[n % len(READABLE)]
     rng = np.random.default_rng([5, n])
-    return synth.photo(load_layout(lid), page, rng, dpi=float(rng.uniform(100, 130)))[0]
+    return pencil.photo(load_layout(lid), page, rng, dpi=float(rng.uniform(100, 130)))[0]
 
 
+@pytest.mark.slow
 def test_a_marker_missed_at_first_is_found_where_the_others_say():
     img = _hard_photo(13)  # a small, blurred bottom-right marker
     photo = Photo("x.jpg", "x", img)
@@ -395,6 +415,7 @@ def test_a_marker_missed_at_first_is_found_where_the_others_say():
     assert reader.read_photo(photo).page_id == "village"
 
 
+@pytest.mark.slow
 def test_a_blurred_qr_code_is_decoded_where_the_markers_say():
     img = _hard_photo(4)
     photo = Photo("x.jpg", "x", img)
@@ -404,12 +425,12 @@ def test_a_blurred_qr_code_is_decoded_where_the_markers_say():
 
 
 def test_a_stroke_straying_into_the_next_board_cell_is_never_read_as_its_mark():
-    """A Glassworks board cell (5.2 mm at 5 players) crossed, one stroke running on to
-    the bottom left of the empty cell on its right: that cell used to read marked
-    (a tenth of its inside inked); the ink stays in its corner, so it reads unsure."""
+    """A Glassworks board cell (5.2 mm at 5 players) crossed, one stroke running on to the bottom left
+    of the empty cell on its right and inking a tenth of its inside: the ink stays in that cell's
+    corner, so it reads unsure, never marked."""
     layout = load_layout("river-valley-glassworks")
     dpi = 160.0
-    img, display, (ox, oy) = synth.blank_paper(layout, "pad", dpi, "en", 5)
+    img, display, (ox, oy) = pages.blank_paper(layout, "pad", dpi, "en", 5)
     ppmm = dpi / 25.4
     boxes = {b.field: b for b in display.boxes()}
     a, b = boxes["board_p2_r3_c3"], boxes["board_p2_r3_c4"]
@@ -419,8 +440,8 @@ def test_a_stroke_straying_into_the_next_board_cell_is_never_read_as_its_mark():
         return round(ox + (a.x + fx * a.w) * ppmm), round(oy + (a.y + fy * a.h) * ppmm)
 
     for start, end in (((0.15, 0.25), (1.36, 0.72)), ((0.2, 0.8), (0.8, 0.2))):
-        cv2.line(img, at(*start), at(*end), synth.PENCIL, round(0.5 * ppmm), cv2.LINE_AA)
-    read = _read(synth.degrade(cv2, np, img, np.random.default_rng(5), dpi))
+        cv2.line(img, at(*start), at(*end), pencil.PENCIL, round(0.5 * ppmm), cv2.LINE_AA)
+    read = _read(pencil.degrade(cv2, np, img, np.random.default_rng(5), dpi))
     assert read.readings[a.field] == verdict.MARKED
     assert read.scores[b.field] > strokes.HIGH  # enough ink for a mark, all of it in a corner
     assert read.spreads[b.field] < verdict.SPREAD
@@ -445,7 +466,7 @@ def test_spread_of_a_tick_and_of_a_corner():
 
 
 def test_markers_too_small_at_first_are_read_enlarged():
-    """Photo 5 of the bench's seed 7: a ~100 dpi photo whose first look finds one marker."""
+    """Photo 5 of the pencil generator's seed 7: a ~100 dpi photo whose first look finds one marker."""
     img, _ = _photo("harvest-dice-normal", "sheet", [7, 5])
     first: dict = {}
     _detect(_aruco(cv2), cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), 1.0, first)
@@ -453,13 +474,13 @@ def test_markers_too_small_at_first_are_read_enlarged():
     assert sorted(find_markers(Photo("x.jpg", "x", img))) == [0, 1, 2, 3]
 
 
+@pytest.mark.slow
 def test_a_light_orange_garden_cell_is_never_read_empty():
-    """Bench photo 781 of seed 11: a carrot drawn in light orange pencil, barely darker
-    than the paper, read empty (the only wrong confident read in 1000 photos). Inside a
-    grid cell colour counts as ink: the cell reads marked (its colour '?' at worst) and no
-    box of the photo is read wrong."""
+    """Photo 781 of the pencil generator's seed 11: a carrot drawn in light orange pencil, barely
+    darker than the paper. Inside a grid cell colour counts as ink: the cell reads marked (its
+    colour '?' at worst) and no box of the photo is read wrong."""
     layout = load_layout("harvest-dice-advanced")
-    img, truth = synth.photo(layout, "sheet", np.random.default_rng([11, 781]))
+    img, truth = pencil.photo(layout, "sheet", np.random.default_rng([11, 781]))
     read = _read(img)
     assert truth["garden_r2_c1"] == "C"
     assert read.readings["garden_r2_c1"] == verdict.MARKED
@@ -471,28 +492,30 @@ def test_a_light_orange_garden_cell_is_never_read_empty():
             assert not want, field
 
 
+@pytest.mark.slow
 def test_a_faint_stroke_is_never_read_empty():
-    """Bench photo 2 of seed 3 (Imperial Settlers, ~100 dpi): a light pencil cross that the
-    blur keeps under INK darkness read empty (0.2% of the box over INK) once the paper's
-    level came from 1 mm squares; 7% of the box holds a faint trace, which empty boxes do
-    not have: it reads unsure (or marked), never empty, and no box of the photo is read wrong."""
+    """Photo 2 of the pencil generator's seed 3 (Imperial Settlers, ~100 dpi): a light pencil cross
+    that the blur keeps under INK darkness (0.2% of the box over INK); 7% of the box holds a faint
+    trace, which empty boxes do not have: it reads unsure (or marked), never empty, and no box of
+    the photo is read wrong."""
     layout = load_layout("imperial-settlers")
-    img, truth = synth.photo(layout, "empire", np.random.default_rng([3, 2]))
+    img, truth = pencil.photo(layout, "empire", np.random.default_rng([3, 2]))
     read = _read(img)
     assert truth["walls_1"] is True
     assert read.readings["walls_1"] != verdict.EMPTY
     assert not _wrong(read, truth)
 
 
+@pytest.mark.slow
 def test_a_black_and_white_image_is_read_with_all_its_print_black():
-    """The eighth generator's B&W images (a phone app's or a sheet feeder's black-and-white
-    mode, seed 2 photo 23, seed 1 photo 13): the pale icons printed in the boxes came out
-    black, and 23 empty boxes of a page read marked. An image in black and white only
-    (colour.bilevel) is read against the blank page with all its print black: no mark is
-    looked for on the print, and the photo is told it may have lost light strokes. Here a
-    flat generated photo of an Imperial Settlers page thresholded at 0.83 of the paper's white."""
+    """A black-and-white image (a phone app's or a sheet feeder's B&W mode, as the `printers_and_apps`
+    generator makes them) turns the pale icons printed in the boxes black, where they would read as
+    marks. An image in black and white only (colour.bilevel) is read against the blank page with all
+    its print black: no mark is looked for on the print, and the photo is told it may have lost
+    light strokes. Here a flat generated photo of an Imperial Settlers page thresholded at 0.83 of
+    the paper's white."""
     layout = load_layout("imperial-settlers")
-    img, truth = synth.photo(layout, "empire", np.random.default_rng([3, 5]), dpi=200, photographed=False)
+    img, truth = pencil.photo(layout, "empire", np.random.default_rng([3, 5]), dpi=200, photographed=False)
     gray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY).astype(np.float32)
     white = cv2.dilate(cv2.GaussianBlur(gray, (0, 0), 3), np.ones((31, 31), np.uint8))
     bw = np.where(gray < 0.83 * white, 0, 255).astype(np.uint8)
@@ -505,13 +528,13 @@ def test_a_black_and_white_image_is_read_with_all_its_print_black():
 
 
 def test_a_marker_cut_by_a_white_line_far_from_where_two_others_say_is_found():
-    """The eighth generator's seed 2 photos 15 and 26 (phone photos tilted 19 degrees through
-    a wide lens, printed by an inkjet): two markers read, the other two not (a clogged
-    nozzle's white line across one, the far corner's markers smaller), and the photos were
-    refused. The two markers read on one edge fix the far corners only roughly: there the
-    missing markers were 3.4 to 4.1 of their sides from where the two said, and 0.6 of their
-    size. A missing marker is looked for at the size the others say it has there, up to
-    REACH_MARKER sides away when its cells are its own, and a white line across it is bridged."""
+    """Two markers read, the other two not (the `printers_and_apps` generator's photos 15 and 26 of
+    seed 2: phone photos tilted 19 degrees through a wide lens, printed by an inkjet; a clogged
+    nozzle's white line across one marker, the far corner's markers smaller). The two markers read
+    on one edge fix the far corners only roughly: there the missing markers are 3.4 to 4.1 of their
+    sides from where the two say, and 0.6 of their size. A missing marker is looked for at the size
+    the others say it has there, up to REACH_MARKER sides away when its cells are its own, and a
+    white line across it is bridged."""
     side = 48
     marker = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), 1, side)
     piece = np.full((400, 400), 230, np.uint8)
@@ -528,12 +551,12 @@ def test_decide_a_faint_trace_is_unsure_not_empty():
     assert verdict.decide(0.002, 0.0, faint=0.05) == verdict.UNSURE
 
 
-# photos of the second generator (sheetgen.scan.probe: other pens, another camera), each
-# the one that showed a weakness of the reader, kept with only the effect that matters
+# photos of the mixed_pens generator (other pens, another camera), each made with only the
+# camera effect that matters to the case
 
 
-def _probe(lid, page, seed, effects):
-    img, truth, kinds = probe.probe_photo(load_layout(lid), page, np.random.default_rng(seed), effects=effects)
+def _mixed_pens_with(lid, page, seed, effects):
+    img, truth, kinds = mixed_pens.photo(load_layout(lid), page, np.random.default_rng(seed), effects=effects)
     return _read(img), truth, kinds
 
 
@@ -550,30 +573,32 @@ def _wrong(read, truth):
     ]
 
 
+@pytest.mark.slow
 def test_a_curled_sheet_is_read_where_its_print_is():
-    """The probe photo made with rng [1, 2], the sheet gently curled: the homography of the corner
-    markers left the middle of the page over a millimetre off, so the printed icons in the
-    Imperial Settlers boxes showed as ink and 45 of 60 boxes read wrong. The photo is now
-    moved onto the blank page piece by piece (printed.align)."""
-    read, truth, _ = _probe("imperial-settlers", "empire", [1, 2], {"curl"})
+    """The `mixed_pens` photo made with rng [1, 2], the sheet gently curled: the homography of the
+    corner markers leaves the middle of the page over a millimetre off, where the printed icons in
+    the Imperial Settlers boxes would show as ink. The photo is moved onto the blank page piece by
+    piece (printed.align): no box is read wrong."""
+    read, truth, _ = _mixed_pens_with("imperial-settlers", "empire", [1, 2], {"curl"})
     assert _wrong(read, truth) == []
     assert sum(r == verdict.UNSURE for r in read.readings.values()) <= 0.03 * len(truth)
 
 
+@pytest.mark.slow
 def test_a_colour_cast_is_not_taken_for_colour_pencil():
-    """The probe photo made with rng [1, 0] under a warm lamp: the paper itself looked orange, so every
-    empty garden cell read filled (and pencil letters read as carrots). Colour is now
-    judged on the page white-balanced against its own paper (colour.white_balanced)."""
-    read, truth, _ = _probe("harvest-dice-normal", "sheet", [1, 0], {"cast"})
+    """The `mixed_pens` photo made with rng [1, 0] under a warm lamp: the paper itself looks orange.
+    Colour is judged on the page white-balanced against its own paper (colour.white_balanced): no
+    empty garden cell reads filled, no pencil letter reads a carrot."""
+    read, truth, _ = _mixed_pens_with("harvest-dice-normal", "sheet", [1, 0], {"cast"})
     assert _wrong(read, truth) == []
     assert any(v == "" for k, v in truth.items() if k.startswith("garden"))
 
 
 def test_a_rubbed_out_mistake_is_not_ink_in_a_noisy_photo():
-    """The Glassworks probe photo made with rng [1, 6] read its erased marks, a grey wash
-    about 10% darker than the paper, as marked: the paper's brightness was the brightest
-    pixel nearby, a speck of noise, so the wash looked 20% dark. The paper is now the
-    brightest square millimetre nearby (strokes.page_darkness); here the same wash, noisy, salted."""
+    """The erased marks of the Glassworks `mixed_pens` photo made with rng [1, 6] are a grey wash about
+    10% darker than the paper; against the brightest pixel nearby, a speck of noise, the wash would
+    look 20% dark. The paper is the brightest square millimetre nearby (strokes.page_darkness); here
+    the same wash, noisy, salted."""
     rng = np.random.default_rng(0)
     page = np.full((200, 200), 200.0)
     page[60:140, 60:140] = 180
@@ -583,12 +608,13 @@ def test_a_rubbed_out_mistake_is_not_ink_in_a_noisy_photo():
     assert (ink[70:130, 70:130] > strokes.INK).mean() < strokes.LOW
 
 
+@pytest.mark.slow
 def test_sharpening_halos_and_salt_are_not_taken_for_the_paper():
-    """The same photo sharpened by the phone and salted: the bright halos along every
-    stroke and the white specks made the paper look brighter than it is, so the board's
-    small cells read ink all over (dozens of boxes wrong or unsure, even with the brightest
-    pixel taken after a 5 x 5 median). With the brightest square millimetre, none is wrong."""
-    read, truth, kinds = _probe("river-valley-glassworks", "pad", [1, 6], {"sharpen", "salt"})
+    """The same photo sharpened by the phone and salted: the bright halos along every stroke and the
+    white specks make the paper look brighter than it is, and the board's small cells would read ink
+    all over (even with the brightest pixel taken after a 5 x 5 median). With the brightest square
+    millimetre, none is wrong."""
+    read, truth, kinds = _mixed_pens_with("river-valley-glassworks", "pad", [1, 6], {"sharpen", "salt"})
     assert _wrong(read, truth) == []
     assert all(read.readings[f] != verdict.MARKED for f, k in kinds.items() if k == "erased/erased")
     assert sum(r == verdict.UNSURE for r in read.readings.values()) <= 0.1 * len(truth)
@@ -600,74 +626,84 @@ def test_decide_a_grey_wash_without_a_core_is_unsure():
     assert verdict.decide(0.12, 0.7, core=0.05) == verdict.MARKED
 
 
-# the reader's second round on the probe (bench/RESULTS.md): photos of bench/scan_probe.py's
-# runs, each made again by its seed and number, as that bench makes them (every effect drawn)
-PROBE_PAGES = [*BENCH_PAGES, ("imperial-settlers-advanced", "empire"), ("imperial-settlers-advanced", "village")]
+# photos of `python -m bench.scan --scenario mixed_pens` runs, each made again by its seed and
+# number as the bench makes it (every effect drawn): each shows a case the reader must meet
 
 
-def _probe_run(seed, n):
-    """Photo `n` of `python bench/scan_probe.py --seed SEED`: (reading, truth, kinds)."""
-    lid, page = PROBE_PAGES[n % len(PROBE_PAGES)]
-    img, truth, kinds = probe.probe_photo(load_layout(lid), page, np.random.default_rng([seed, n]))
+def _mixed_pens(seed, n):
+    """Photo `n` of `python -m bench.scan --scenario mixed_pens --seed SEED`: (reading, truth, kinds)."""
+    lid, page = WITH_ADVANCED[n % len(WITH_ADVANCED)]
+    img, truth, kinds = mixed_pens.photo(load_layout(lid), page, np.random.default_rng([seed, n]))
     return _read(img), truth, kinds
 
 
+@pytest.fixture(scope="module")
+def big_checks():
+    """`mixed_pens` photo 4 of seed 1, read: a Glassworks pad covered in ballpoint big checks,
+    whose strokes join those of the next cells (read once for the tests that look at it)."""
+    return _mixed_pens(1, 4)
+
+
+@pytest.mark.slow
 def test_icons_near_the_page_edge_are_read_where_they_are_printed():
-    """Probe photo 3 of seed 1 (Imperial Settlers village, 103 dpi, focus blur, sharpened):
-    the page's tiles left the workshop boxes at the sheet's edge 0.7 mm off, and their
-    printed logs and stones read as marks. Each box's print is now looked for around where
-    the page says (printed.box_shift)."""
-    read, truth, _ = _probe_run(1, 3)
+    """`mixed_pens` photo 3 of seed 1 (Imperial Settlers village, 103 dpi, focus blur, sharpened): the
+    page's tiles leave the workshop boxes at the sheet's edge 0.7 mm off, where their printed logs
+    and stones would read as marks. Each box's print is looked for around where the page says
+    (printed.box_shift)."""
+    read, truth, _ = _mixed_pens(1, 3)
     assert not truth["workshop_1"] and not truth["workshop_2"]
     assert read.readings["workshop_1"] == read.readings["workshop_2"] == verdict.EMPTY
     assert _wrong(read, truth) == []
 
 
-def test_big_checks_overshooting_small_board_cells_are_held_by_their_cell():
-    """Probe photo 4 of seed 1 (Glassworks, ballpoint): big checks overshooting 5 mm board
-    cells on two sides spread over half of their cell's inside, and read unsure. The
-    stroke's middle is in its cell, and it reaches at most half a cell out: the cell holds
-    it (strokes.held), while the strokes straying into the next cells stay unsure."""
-    read, truth, kinds = _probe_run(1, 4)
+@pytest.mark.slow
+def test_big_checks_overshooting_small_board_cells_are_held_by_their_cell(big_checks):
+    """`mixed_pens` photo 4 of seed 1 (Glassworks, ballpoint): big checks overshooting 5 mm board cells
+    on two sides spread over half of their cell's inside. The stroke's middle is in its cell, and it
+    reaches at most half a cell out: the cell holds it (strokes.held) and reads marked, while the
+    strokes straying into the next cells stay unsure."""
+    read, truth, kinds = big_checks
     checks = [f for f, k in kinds.items() if k == "ballpoint-black/big-check"]
     held = [f for f in checks if read.readings[f] == verdict.MARKED]
-    assert len(checks) == 40 and len(held) >= 15  # 6 before
+    assert len(checks) == 40 and len(held) >= 15
     assert "board_p1_r5_c1" in held and "board_p1_r4_c1" in held
     assert _wrong(read, truth) == []
 
 
+@pytest.mark.slow
 def test_a_mark_over_a_printed_icon_is_not_read_empty():
-    """Probe photo 79 of seed 1 (Imperial Settlers empire, overexposed): a pencil cross and
-    a soft pencil dash drawn over the icons of two wall boxes hide in them (the icon's
-    darkness is taken away, and the coloured icon photographs lighter than its grey on the
-    blank page): both read empty. Against the same icon in the other boxes of the photo they
-    show (printed.unlike_siblings): unsure. Marks fainter still are left (bench/RESULTS.md)."""
-    read, truth, _ = _probe_run(1, 79)
+    """`mixed_pens` photo 79 of seed 1 (Imperial Settlers empire, overexposed): a pencil cross and a
+    soft pencil dash drawn over the icons of two wall boxes hide in them (the icon's darkness is
+    taken away, and the coloured icon photographs lighter than its grey on the blank page). Against
+    the same icon in the other boxes of the photo they show (printed.unlike_siblings): unsure, never
+    empty."""
+    read, truth, _ = _mixed_pens(1, 79)
     assert truth["walls_10"] and truth["walls_11"]
     assert read.readings["walls_10"] == read.readings["walls_11"] == verdict.UNSURE
     assert all(truth[f] for f, r in read.readings.items() if r == verdict.MARKED)
 
 
+@pytest.mark.slow
 def test_pencil_dashes_over_dropout_icons_are_not_read_empty():
-    """Probe photo 23 of seed 1 (Imperial Settlers empire, curled, in shadow, over-exposed,
-    out of focus): short HB pencil dashes drawn over the wood, stone and food of eight boxes
-    were barely darker than the icons, printed in full colour, and all eight read empty.
-    The icons inside tick boxes now print in dropout colours (layout.display.dropout): the
-    dashes show over them, too short to be sure of, and none reads empty."""
-    read, truth, kinds = _probe_run(1, 23)
+    """`mixed_pens` photo 23 of seed 1 (Imperial Settlers empire, curled, in shadow, over-exposed, out
+    of focus): short HB pencil dashes drawn over the wood, stone and food of eight boxes. The icons
+    inside tick boxes print in dropout colours (layout.display.dropout), so the dashes show over
+    them: too short to be sure of, and none reads empty."""
+    read, truth, kinds = _mixed_pens(1, 23)
     dashes = ["houses_2", "houses_4", "bridges_2", "bridges_4", "bridges_6", "fields_4", "fields_12", "fields_14"]
     assert all(truth[f] and kinds[f] == "pencil/dash" for f in dashes)
     assert all(read.readings[f] != verdict.EMPTY for f in dashes)
     assert _wrong(read, truth) == []
 
 
+@pytest.mark.slow
 def test_print_darker_than_the_blank_page_and_a_crease_are_not_marks():
-    """Probe photo 49 of seed 2 (Harvest Dice, a crease, sharpened, salted): the bonus
-    boxes' printed '±1' photographs darker than on the blank page and read marked; a
-    crease crossing an empty pig box (with an erased mistake) read held. Ink over a quarter
-    of a box's print, and little beside it, is the print; a line crossing a box is no mark
-    held by it. A tick across the '±1' is still read marked."""
-    read, truth, _ = _probe_run(2, 49)
+    """`mixed_pens` photo 49 of seed 2 (Harvest Dice, a crease, sharpened, salted): the bonus boxes'
+    printed '±1' photographs darker than on the blank page, and a crease crosses an empty pig box
+    (with an erased mistake). Ink over a quarter of a box's print, and little beside it, is the
+    print; a line crossing a box is no mark held by it: neither reads marked. A tick across the '±1'
+    is still read marked."""
+    read, truth, _ = _mixed_pens(2, 49)
     assert not truth["pig_bonus2"] and not truth["pig_3"] and truth["pig_bonus3"]
     assert read.readings["pig_bonus2"] != verdict.MARKED and read.readings["pig_3"] != verdict.MARKED
     assert read.readings["pig_bonus3"] == verdict.MARKED
@@ -742,32 +778,33 @@ def test_unlike_siblings_finds_the_box_whose_icon_is_drawn_over():
     assert max(unlike[f"b{n}"] for n in (0, 1, 3, 4)) == 0.0
 
 
+@pytest.mark.slow
 def test_short_dashes_across_the_middle_of_small_board_cells_are_marked():
-    """Probe photo 88 of seed 1 (Glassworks, pencil): short dashes across the middle of
-    5 mm board cells spread over a third of the inside and were held by no cell (a dash's
-    ends reach past the cell), so ten of them read unsure. A fifth of the middle of a cell
-    holds their trace, which a stroke straying in from the next cell does not reach
-    (verdict.MIDDLE): they read marked, and no box of the photo is read wrong."""
-    read, truth, kinds = _probe_run(1, 88)
+    """`mixed_pens` photo 88 of seed 1 (Glassworks, pencil): short dashes across the middle of 5 mm
+    board cells spread over a third of the inside and are held by no cell (a dash's ends reach past
+    the cell). A fifth of the middle of a cell holds their trace, which a stroke straying in from
+    the next cell does not reach (verdict.MIDDLE): they read marked, and no box of the photo is read
+    wrong."""
+    read, truth, kinds = _mixed_pens(1, 88)
     dashes = [f for f, k in kinds.items() if k.endswith("/dash")]
     assert len(dashes) == 38
     assert "board_p3_r2_c6" in dashes and read.readings["board_p3_r2_c6"] == verdict.MARKED
-    assert all(read.readings[f] == verdict.MARKED for f in dashes)  # 28 before
-    # 11 before; 2 since a pale stroke is no empty box (PALE): a long faint line crossing the
-    # board, in pieces between its printed lines (too short for `creases`), crosses two cells;
-    # 4 since a board cell's pale trace is looked for blurred (PALE_CELL): two mistakes rubbed out
+    assert all(read.readings[f] == verdict.MARKED for f in dashes)
+    # unsure: two cells a long faint line crosses, in pieces between the board's printed lines
+    # (too short for `creases`: a pale stroke, PALE), and two mistakes rubbed out (a board cell's
+    # pale trace is looked for blurred, PALE_CELL)
     assert sum(r == verdict.UNSURE for r in read.readings.values()) <= 4
     assert _wrong(read, truth) == []
 
 
+@pytest.mark.slow
 def test_small_crosses_over_a_printed_icon_are_marks():
-    """Probe photo 12 of seed 3 (Imperial Settlers advanced empire, pencil small crosses):
-    five small crosses over the fields' printed wheat read unsure. The print hides the
-    strokes' ends, so they spread over under half the box and are held by none, but they
-    fill the middle of the inside (a third to half of it). A trace over MIDDLE of the
-    middle was a mark only with ink over PLAIN (0.1) of the inside, there for an erased
-    mistake crossed by a crease, which `creases` now takes out: ink over HIGH is enough."""
-    read, truth, kinds = _probe_run(3, 12)
+    """`mixed_pens` photo 12 of seed 3 (Imperial Settlers advanced empire, pencil small crosses): five
+    small crosses over the fields' printed wheat. The print hides the strokes' ends, so they spread
+    over under half the box and are held by none, but they fill the middle of the inside (a third to
+    half of it): a trace over MIDDLE of the middle with ink over HIGH is a mark (a crease, which
+    could leave such a trace, is taken out by `creases`)."""
+    read, truth, kinds = _mixed_pens(3, 12)
     crosses = ["fields_6", "fields_10", "fields_14", "fields_15", "fields_16"]
     assert all(kinds[f] == "pencil/small-x" for f in crosses)
     assert all(read.readings[f] == verdict.MARKED for f in crosses)
@@ -805,24 +842,26 @@ def test_decide_a_light_stroke_with_a_dark_core_is_a_mark():
     assert verdict.decide(0.07, 0.3, core=0.07, middle=0.12) == verdict.UNSURE  # along an edge
 
 
+@pytest.mark.slow
 def test_light_strokes_on_a_blurred_photo_read_marked():
-    """Probe photo 19 of seed 1 (Imperial Settlers advanced empire): soft pencil ticks and
-    slashes show only their centre line over INK. Three of them read marked now (the five
-    other unsure boxes show less of a trace), and no box is read wrong."""
-    read, truth, _ = _probe_run(1, 19)
+    """`mixed_pens` photo 19 of seed 1 (Imperial Settlers advanced empire): soft pencil ticks and
+    slashes show only their centre line over INK. Three of them read marked (the five unsure boxes
+    show less of a trace), and no box is read wrong."""
+    read, truth, _ = _mixed_pens(1, 19)
     light = ["bridges_6", "granaries_9", "houses_10"]  # a tick, a dash, a filled circle
     assert all(truth[f] for f in light) and all(read.readings[f] == verdict.MARKED for f in light)
-    assert sum(r == verdict.UNSURE for r in read.readings.values()) <= 5  # 8 before
+    assert sum(r == verdict.UNSURE for r in read.readings.values()) <= 5
     assert _wrong(read, truth) == []
 
 
+@pytest.mark.slow
 def test_a_sharpened_photos_grey_wash_is_not_a_trace():
-    """Probe photo 15 of seed 2 (Harvest Dice advanced, sharpened): the halo a phone's
-    sharpening draws along every printed line makes the inside of every small box a little
-    darker than the paper, a wash that read as a faint trace in 24 empty pig boxes (unsure).
-    A trace is now measured above the photo's own wash (levels.wash): one box is unsure,
-    an erased mistake, and none is read wrong."""
-    read, truth, _ = _probe_run(2, 15)
+    """`mixed_pens` photo 15 of seed 2 (Harvest Dice advanced, sharpened): the halo a phone's
+    sharpening draws along every printed line makes the inside of every small box a little darker
+    than the paper, a wash that would read as a faint trace in the empty pig boxes. A trace is
+    measured above the photo's own wash (levels.wash): one box is unsure, an erased mistake, and
+    none is read wrong."""
+    read, truth, _ = _mixed_pens(2, 15)
     assert [f for f, r in read.readings.items() if r == verdict.UNSURE] == ["market_carrot_5"]
     assert _wrong(read, truth) == []
     dark = np.full((40, 40), 0.06, np.float32)
@@ -834,15 +873,15 @@ def test_a_sharpened_photos_grey_wash_is_not_a_trace():
     assert strokes.faint_trace(cv2, np, dark - 0.06, strokes.FAINT) == 0.0
 
 
-def test_the_long_arm_of_a_big_check_is_held_by_its_box():
-    """A big check's long arm crosses its box (the printed border cuts it into a piece as
-    long as 0.75 of the box's diagonal); the tip of a neighbour's check straying in from a
-    corner is a shorter piece (strokes.longest). Probe photo 4 of seed 1 (a Glassworks pad
-    covered in ballpoint big checks, whose strokes join those of the next cells): 21 boxes
-    were unsure, 5 are, and none is read wrong; the empty cells the tips of the checks
-    around them reach stay unsure. (6 since a pale stroke a sixth of the box long is no empty
-    box, PALE: winner_p2 holds the ghost of a cross rubbed out; 8 since a board cell's pale
-    trace is looked for blurred, PALE_CELL: two empty cells among the big checks.)"""
+@pytest.mark.slow
+def test_the_long_arm_of_a_big_check_is_held_by_its_box(big_checks):
+    """A big check's long arm crosses its box (the printed border cuts it into a piece as long as 0.75
+    of the box's diagonal); the tip of a neighbour's check straying in from a corner is a shorter
+    piece (strokes.longest). `mixed_pens` photo 4 of seed 1 (a Glassworks pad covered in ballpoint
+    big checks, whose strokes join those of the next cells): at most 8 boxes are unsure and none is
+    read wrong; the empty cells the tips of the checks around them reach stay unsure, and so does
+    winner_p2, which holds the ghost of a cross rubbed out (a pale stroke a sixth of the box long,
+    PALE)."""
     box = Box(10, 10, 8, 8, field="c")
     size = round(30 * PPMM)
     ink = np.zeros((size, size), np.uint8)
@@ -855,7 +894,7 @@ def test_the_long_arm_of_a_big_check_is_held_by_its_box():
     assert strokes.longest(cv2, np, arm, arm, box, (0, 0)) == pytest.approx(0.75, abs=0.03)
     assert strokes.longest(cv2, np, tip, tip, box, (0, 0)) == pytest.approx(0.41, abs=0.03)
     assert strokes.longest(cv2, np, arm, np.zeros_like(arm), box, (0, 0)) == 0.0  # no dark core
-    read, truth, _ = _probe_run(1, 4)
+    read, truth, _ = big_checks
     assert sum(r == verdict.UNSURE for r in read.readings.values()) <= 8
     assert read.readings["winner_p2"] == verdict.UNSURE
     assert _wrong(read, truth) == []
@@ -863,19 +902,18 @@ def test_the_long_arm_of_a_big_check_is_held_by_its_box():
     assert not any(truth[f] for f in tips) and all(read.readings[f] == verdict.UNSURE for f in tips)
 
 
+@pytest.mark.slow
 def test_a_dark_noisy_photos_paper_is_not_taken_for_pencil():
-    """Probe photo 19 of seed 3 (Imperial Settlers advanced empire at 131 dpi, under-exposed:
-    the paper shows grey 47 of 255, sharpened, salt noise, JPEG). Divided by so dark a
-    paper, the JPEG's blocks and the noise are as dark as pencil all over: 39 empty boxes
-    read marked. Ink is now only what is darker than all but 1% of the bare paper
-    (levels.paper_floor, 0.27 here against INK 0.16), and on such a photo only a mark with
-    twice HIGH of ink that its box holds is marked: no box is read wrong, the 18 marks read
-    marked, and 11 boxes were unsure. Since ink is also only what is darker than twice what
-    an empty box's inside shows (levels.box_floor, 0.17 here), 14 of the 18 marks read
-    marked (four light soft-pencil ticks and checks are unsure) and 7 boxes are unsure (8
-    since the photo's own pale level is never more than its bare paper's allows: BARE_TRACE).
-    A warning says the photo is too dark and noisy to read more than clear marks."""
-    read, truth, _ = _probe_run(3, 19)
+    """`mixed_pens` photo 19 of seed 3 (Imperial Settlers advanced empire at 131 dpi, under-exposed:
+    the paper shows grey 47 of 255, sharpened, salt noise, JPEG). Divided by so dark a paper, the
+    JPEG's blocks and the noise are as dark as pencil all over. Ink is only what is darker than all
+    but 1% of the bare paper (levels.paper_floor, 0.27 here against INK 0.16) and than twice what an
+    empty box's inside shows (levels.box_floor, 0.17 here); on such a photo only a mark with twice
+    HIGH of ink that its box holds is marked, and the photo's own pale level is never more than its
+    bare paper's allows (BARE_TRACE). No box is read wrong, 14 of the 18 marks read marked (four
+    light soft-pencil ticks and checks are unsure), 8 boxes are unsure, and a warning says the photo
+    is too dark and noisy to read more than clear marks."""
+    read, truth, _ = _mixed_pens(3, 19)
     assert read.note == (
         "alice.jpg: a dark, noisy photo (its paper shows as dark as pencil): only clear marks were read; "
         "photograph the sheet again in better light"
@@ -903,15 +941,15 @@ def test_the_paper_floor_is_what_most_of_the_bare_paper_stays_under():
     assert verdict.decide(0.005, 0.0, noisy=True) == verdict.EMPTY
 
 
+@pytest.mark.slow
 def test_an_empty_box_as_dark_as_pencil_beside_its_border_is_a_noisy_photo():
-    """Probe photo 77 of seed 3 (Harvest Dice at 112 dpi, under-exposed, sharpened, JPEG):
-    its bare paper stays under INK (levels.paper_floor 0.14), but the JPEG's blocks and
-    ringing beside every printed border show as dark as pencil inside the empty boxes, and
-    two empty pig boxes read marked. Ink is now also only what is darker than NOISE times
-    what an empty box's inside shows (levels.box_floor): the photo is noisy, no box is read
-    wrong, the 44 marks read marked (garden cells too: the rule for a noisy photo took
-    only strokes a box holds, and a colour pencil's cell holds none)."""
-    read, truth, _ = _probe_run(3, 77)
+    """`mixed_pens` photo 77 of seed 3 (Harvest Dice at 112 dpi, under-exposed, sharpened, JPEG): its
+    bare paper stays under INK (levels.paper_floor 0.14), but the JPEG's blocks and ringing beside
+    every printed border show as dark as pencil inside the empty boxes. Ink is also only what is
+    darker than NOISE times what an empty box's inside shows (levels.box_floor): the photo is noisy,
+    no box is read wrong, and the 44 marks read marked (garden cells too, though a colour pencil's
+    cell holds no stroke)."""
+    read, truth, _ = _mixed_pens(3, 77)
     assert not truth["pig_6"] and not truth["pig_bonus1"]
     assert read.note.startswith("alice.jpg: a dark, noisy photo")
     assert _wrong(read, truth) == []
@@ -925,14 +963,13 @@ def test_an_empty_box_as_dark_as_pencil_beside_its_border_is_a_noisy_photo():
     assert levels.box_floor(np, []) == 0.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lid,page,seed", [("harvest-dice-normal", "sheet", 3), ("imperial-settlers", "village", 3)])
 def test_a_sheet_with_every_box_marked_is_no_noisy_photo(lid, page, seed):
-    """A sheet at the end of a game, every box marked, photographed cleanly. What an empty
-    box shows was the tenth lightest box's darkest twentieth (levels.box_floor), a mark's
-    here (0.39 and 0.34): the photo was called dark and noisy, ink taken only over twice
-    that, and 60 of Harvest Dice's 82 marks and 11 of the village's 20 read empty (the own
-    generator at 97% marked: 536 of 916 boxes of 12 photos wrong). An empty box is now taken
-    to show at most BOX_PAPER[0] times what the bare paper shows in squares of its size
+    """A sheet at the end of a game, every box marked, photographed cleanly: the tenth lightest box's
+    darkest twentieth (levels.box_floor) is then a mark's (0.39 and 0.34 here), and taken for what
+    an empty box shows it would make the photo a dark, noisy one whose marks read empty. An empty
+    box is taken to show at most BOX_PAPER[0] times what the bare paper shows in squares of its size
     (levels.paper_boxes): every box reads marked."""
     img, truth = _photo(lid, page, seed, dpi=200, share=1.0)
     read = _read(img)
@@ -956,13 +993,13 @@ def test_an_empty_box_shows_at_most_a_few_times_what_the_bare_paper_does():
     assert levels.paper_boxes(np, values, bare) is None
 
 
+@pytest.mark.slow
 def test_a_light_stroke_in_every_box_is_no_photos_own_trace():
-    """A player with a light hand, to the end of the game: a pale slash in every pig and
-    market box. The photo's own faint trace and pale level (what its blank boxes show, the
-    median box's) were then a slash's, and every slash read empty, as one alone reads
-    unsure. They are never more than BARE_TRACE[0] times what the bare paper shows in
-    squares of a box's size (levels.paper_traces): every slash reads unsure, as one alone
-    does. Here on a rectified page, blurred and with a little noise."""
+    """A player with a light hand, to the end of the game: a pale slash in every pig and market box.
+    The photo's own faint trace and pale level (what its blank boxes show, the median box's) would
+    be a slash's, and every slash would read empty. They are never more than BARE_TRACE[0] times
+    what the bare paper shows in squares of a box's size (levels.paper_traces): every slash reads
+    unsure, as one alone does. Here on a rectified page, blurred and with a little noise."""
     layout = load_layout("harvest-dice-normal")
     display, blank = blank_page(layout, "sheet", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
@@ -987,13 +1024,14 @@ def test_a_light_stroke_in_every_box_is_no_photos_own_trace():
     )
 
 
+@pytest.mark.slow
 def test_a_tint_of_colour_rubbed_out_of_a_garden_cell_is_no_mark():
-    """Photo 92 of `bench/scan_third.py --seed 2` (a phone's chroma noise: the bare paper's
-    colour floor 25): an orange pencil rubbed out of a garden cell left a light tint over
-    12% of it, as coloured as the paper's blotches and a little more, and the cell read
-    filled ('?'). Colour counts as ink over the paper's floor, but a cell's mark needs a
-    colour core more than VIVID times as coloured as the floor (or a dark core): the tint
-    is unsure, an orange pencil stroke is still a carrot. Here on a rectified page."""
+    """Photo 92 of the `hand_strokes` generator's seed 2 (a phone's chroma noise: the bare paper's
+    colour floor 25): an orange pencil rubbed out of a garden cell leaves a light tint over 12% of
+    it, as coloured as the paper's blotches and a little more. Colour counts as ink over the paper's
+    floor, but a cell's mark needs a colour core more than VIVID times as coloured as the floor (or
+    a dark core): the tint is unsure, an orange pencil stroke is still a carrot. Here on a rectified
+    page."""
     layout = load_layout("harvest-dice-normal")
     display, blank = blank_page(layout, "sheet", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
@@ -1022,16 +1060,14 @@ def _ring(page, box, r_mm: float, colour, width: int) -> None:
 
 
 def test_a_circle_drawn_round_a_round_box_is_a_mark():
-    """Photos 7 and 28 of `bench/scan_third.py --seed 1`, 50 of seed 2: a ballpoint or pencil
-    circle drawn round a pig bonus box ('±1'), on and just outside its printed ring, left
-    nothing inside the box and read empty: three wrong reads. Ink going most of the way
-    round a round box along its ring (rings.ringed), more than round the page's other
-    round boxes (a photo can show all the printed rings darker), was made unsure: no mark
-    in the box to read, but no empty box either. The README asks players to circle the
-    steps of an Imperial Settlers colony ladder (round boxes) on paper: a circle whose dark
-    core goes round is a mark now (the third generator's circled pig bonus and ladder steps:
-    10 unsure and 2 empty of 16, seeds 3 and 4); fainter ink round it stays unsure. Here
-    on a rectified page."""
+    """A ballpoint or pencil circle drawn round a pig bonus box ('±1'), on and just outside its printed
+    ring, leaves nothing inside the box (the `hand_strokes` generator's photos 7 and 28 of seed 1,
+    50 of seed 2; its circled pig bonus boxes and ladder steps of seeds 3 and 4). The README asks
+    players to circle the steps of an Imperial Settlers colony ladder (round boxes) on paper: ink
+    going most of the way round a round box along its ring (rings.ringed), more than round the
+    page's other round boxes (a photo can show all the printed rings darker), is a mark when its
+    dark core goes round; fainter ink round it leaves the box unsure, never empty. Here on a
+    rectified page."""
     layout = load_layout("harvest-dice-normal")
     display, blank = blank_page(layout, "sheet", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
@@ -1049,12 +1085,12 @@ def test_a_circle_drawn_round_a_round_box_is_a_mark():
     assert verdict.decide(0.0, 0.0, circled=True) == verdict.UNSURE
 
 
+@pytest.mark.slow
 def test_a_crease_across_the_page_is_no_trace():
-    """Probe photo 78 of seed 3 (Harvest Dice advanced at 285 dpi, the sheet folded: a
-    crease crosses the page): six empty pig boxes the crease crosses held a faint trace
-    (unsure). A faint straight line 40 mm long or more is a crease (levels.creases), and a
-    trace is not looked for on it: no box is unsure, none is read wrong."""
-    read, truth, kinds = _probe_run(3, 78)
+    """`mixed_pens` photo 78 of seed 3 (Harvest Dice advanced at 285 dpi, the sheet folded: a crease
+    crosses the page and six empty pig boxes). A faint straight line 40 mm long or more is a crease
+    (levels.creases), and a trace is not looked for on it: no box is unsure, none is read wrong."""
+    read, truth, kinds = _mixed_pens(3, 78)
     assert "crease" in kinds["_photo"]
     assert [f for f, r in read.readings.items() if r == verdict.UNSURE] == []
     assert _wrong(read, truth) == []
@@ -1068,20 +1104,20 @@ def test_a_crease_across_the_page_is_no_trace():
     assert not levels.creases(cv2, np, np.full((800, 800), 0.1, np.float32), strokes.FAINT).any()  # all faint
 
 
+@pytest.mark.slow
 def test_a_noisy_photos_own_faint_trace_is_not_taken_for_pencil():
-    """Probe photo 96 of seed 1 (Imperial Settlers advanced empire, noisy and sharpened):
-    the photo draws a faint trace in the middle of every box (the median of its blank
-    boxes: 2% of the middle), and nine empty boxes with a little more read unsure. Up to
-    NOISE times the photo's own trace they read empty, as its blank boxes do; no box of
-    the photo is read wrong. (Since a faint trace is looked for at darkness scaled by the
-    photo's contrast, 0.89 here, granaries_2 reads unsure again: 0.061 of its middle
-    against the photo's 0.025.)"""
-    read, truth, _ = _probe_run(1, 96)
+    """`mixed_pens` photo 96 of seed 1 (Imperial Settlers advanced empire, noisy and sharpened): the
+    photo draws a faint trace in the middle of every box (the median of its blank boxes: 2% of the
+    middle), and nine empty boxes show a little more. Up to NOISE times the photo's own trace they
+    read empty, as its blank boxes do; no box of the photo is read wrong. A faint trace is looked
+    for at darkness scaled by the photo's contrast (0.89 here): granaries_2, 0.061 of its middle
+    against the photo's 0.025, is unsure."""
+    read, truth, _ = _mixed_pens(1, 96)
     fixed = ["walls_10", "bridges_1", "bridges_2", "bridges_8", "bridges_9", "fields_8", "fields_11", "fields_14"]
     assert not any(truth[f] for f in fixed) and not truth["granaries_2"]
     assert all(read.readings[f] == verdict.EMPTY for f in fixed)
     assert read.readings["granaries_2"] == verdict.UNSURE
-    assert sum(r == verdict.UNSURE for r in read.readings.values()) <= 6  # 13 before
+    assert sum(r == verdict.UNSURE for r in read.readings.values()) <= 6
     assert _wrong(read, truth) == []
 
 
@@ -1093,13 +1129,13 @@ def test_decide_a_faint_trace_against_the_photos_own():
     assert levels.photo_trace(np, [0.3], [0.5]) == 0.0  # no blank box: no noise known
 
 
+@pytest.mark.slow
 def test_big_checks_whose_long_stroke_only_crosses_a_corner_of_the_box_are_held():
-    """Probe photo 89 of seed 1 (Imperial Settlers advanced empire, ballpoint): two big
-    checks drawn low in their boxes, the short stroke under the box and the long one
-    crossing its lower right part, read unsure: the stroke must reach the middle of the
-    box to be held by it, and the middle was the inside's central half. It is now the
-    inside without its outer sixth, the same middle as decide()'s."""
-    read, truth, kinds = _probe_run(1, 89)
+    """`mixed_pens` photo 89 of seed 1 (Imperial Settlers advanced empire, ballpoint): two big checks
+    drawn low in their boxes, the short stroke under the box and the long one crossing its lower
+    right part. A stroke must reach the middle of the box to be held by it, the middle being the
+    inside without its outer sixth (decide()'s middle): both are held, and read marked."""
+    read, truth, kinds = _mixed_pens(1, 89)
     assert kinds["granaries_5"] == kinds["bridges_6"] == "ballpoint-black/big-check"
     assert read.readings["granaries_5"] == read.readings["bridges_6"] == verdict.MARKED
     assert _wrong(read, truth) == []
@@ -1115,26 +1151,27 @@ def test_contrast_is_how_dark_the_photo_shows_the_print():
     assert levels.contrast(cv2, np, plain, np.zeros_like(plain)) == 1.0  # nothing printed
 
 
+@pytest.mark.slow
 def test_soft_pencil_in_a_blurred_photo_is_not_read_empty():
-    """Probe photo 63 of seed 1 (Harvest Dice, out of focus, a warm cast, 260 dpi): soft
-    pencil big checks show at 0.6 of their darkness, as the print does, and two read
-    empty: no dark core, no faint trace at the usual darkness. Both are looked for at
-    darkness scaled by the photo's contrast (levels.contrast): they are unsure."""
-    read, truth, kinds = _probe_run(1, 63)
+    """`mixed_pens` photo 63 of seed 1 (Harvest Dice, out of focus, a warm cast, 260 dpi): soft pencil
+    big checks show at 0.6 of their darkness, as the print does: at the usual darkness, no dark core
+    and no faint trace. Both are looked for at darkness scaled by the photo's contrast
+    (levels.contrast): the checks are unsure, never empty."""
+    read, truth, kinds = _mixed_pens(1, 63)
     for f in ("market_tomato_2", "pig_bonus5"):
         assert truth[f] and kinds[f] == "soft-pencil/big-check"
         assert read.readings[f] == verdict.UNSURE
     assert _wrong(read, truth) == []
 
 
+@pytest.mark.slow
 def test_a_qr_code_smeared_by_a_shaken_phone_is_read_module_by_module(monkeypatch):
-    """Probe photo 72 of seed 1 (Imperial Settlers empire, 171 dpi, motion blur, a crease, a
-    warm cast, sharpened): the phone moved, the QR code's modules ran into each other and
-    OpenCV's decoder found nothing, so the whole photo was refused. Its finder patterns
-    still show where the page puts them: the code is read module by module and drawn again
-    clean for the decoder (_qr_grid)."""
-    lid, page = PROBE_PAGES[72 % len(PROBE_PAGES)]
-    img, truth, _ = probe.probe_photo(load_layout(lid), page, np.random.default_rng([1, 72]))
+    """`mixed_pens` photo 72 of seed 1 (Imperial Settlers empire, 171 dpi, motion blur, a crease, a
+    warm cast, sharpened): the phone moved, the QR code's modules run into each other and OpenCV's
+    decoder finds nothing. Its finder patterns still show where the page puts them: the code is read
+    module by module and drawn again clean for the decoder (_qr_grid)."""
+    lid, page = WITH_ADVANCED[72 % len(WITH_ADVANCED)]
+    img, truth, _ = mixed_pens.photo(load_layout(lid), page, np.random.default_rng([1, 72]))
     photo = Photo("photo 72", "p72", img)
     markers = find_markers(photo)
     with monkeypatch.context() as m:
@@ -1150,18 +1187,10 @@ def test_a_qr_code_smeared_by_a_shaken_phone_is_read_module_by_module(monkeypatc
 # PDFs: every page is drawn by pdfium as a viewer shows it (_pdf_photos)
 
 
-def _pdf_of_images(path, images, dpi=200.0):
-    """A scanner's PDF: one page image (JPEG) a page."""
-    from PIL import Image
-
-    first, *rest = [Image.fromarray(img) for img in images]
-    first.save(path, save_all=True, append_images=rest, resolution=dpi)
-    return str(path)
-
-
-def test_a_scanners_pdf_is_read_page_by_page(tmp_path):
+@pytest.mark.slow
+def test_a_scanners_pdf_is_read_page_by_page(tmp_path, harvest):
     """`sheetgen scan scans.pdf`: one sheet a page, the players named from the file and the page."""
-    (ann, ann_truth), (ben, ben_truth) = (_photo("harvest-dice-normal", "sheet", s, dpi=200) for s in (31, 32))
+    (ann, ann_truth), (ben, ben_truth) = harvest(0), harvest(1)
     path = _pdf_of_images(tmp_path / "scans.pdf", [ann, ben])
     photos = load_photos(path)
     assert [p.name for p in photos] == ["scans.pdf page 1", "scans.pdf page 2"]
@@ -1175,16 +1204,16 @@ def test_a_scanners_pdf_is_read_page_by_page(tmp_path):
     ]
 
 
-def test_a_page_image_stored_in_strips_is_read_whole(tmp_path):
+def test_a_page_image_stored_in_strips_is_read_whole(tmp_path, settlers):
     """Some scanners store a page as several images, one strip each: the page is read as
     drawn, not its largest image (which holds two of the four scan marks)."""
     from PIL import Image
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen.canvas import Canvas
 
-    img, truth = _photo("imperial-settlers", "village", 33, dpi=200)
+    img, truth = settlers("village", 0)
     h, w = img.shape[:2]
-    pt = 72 / 200
+    pt = 72 / 150
     canvas = Canvas(str(tmp_path / "strips.pdf"), pagesize=(w * pt, h * pt))
     half = h // 2
     for top, bottom in ((0, half), (half, h)):
@@ -1227,12 +1256,13 @@ def test_a_pdf_of_too_many_pages_is_refused(tmp_path):
     assert result.output == f"Error: {tmp_path / 'many.pdf'}: 25 pages; sheetgen reads at most 24 sheets from one PDF\n"
 
 
+@pytest.mark.slow
 def test_a_transparent_png_is_read_on_white_paper(tmp_path):
     """A sheet saved as a PNG whose paper is transparent (black underneath, as many
     renderers leave it) is read on white paper, not on black."""
     from PIL import Image
 
-    img, _, _ = synth.blank_paper(load_layout("harvest-dice-normal"), "sheet", 200)
+    img, _, _ = pages.blank_paper(load_layout("harvest-dice-normal"), "sheet", 200)
     paper = (img > 250).all(axis=2)
     rgba = np.dstack([np.where(paper[..., None], 0, img), np.where(paper, 0, 255)]).astype(np.uint8)
     Image.fromarray(rgba, "RGBA").save(tmp_path / "sheet.png")
@@ -1242,20 +1272,21 @@ def test_a_transparent_png_is_read_on_white_paper(tmp_path):
 
 
 def _read_unread_qr(seed: int, n: int):
-    """(read, truth) of probe photo `n` of `seed`, whose QR code no decoder reads."""
-    lid, page = PROBE_PAGES[n % len(PROBE_PAGES)]
-    img, truth, _ = probe.probe_photo(load_layout(lid), page, np.random.default_rng([seed, n]))
+    """(read, truth) of `mixed_pens` photo `n` of `seed`, whose QR code no decoder reads."""
+    lid, page = WITH_ADVANCED[n % len(WITH_ADVANCED)]
+    img, truth, _ = mixed_pens.photo(load_layout(lid), page, np.random.default_rng([seed, n]))
     photo = Photo(f"photo {n}", f"p{n}", img)
     with pytest.raises(RecordError, match="QR code cannot be read"):
         read_qr(photo, find_markers(photo))
     return reader.read_photo(photo), truth
 
 
+@pytest.mark.slow
 def test_a_sheet_whose_qr_code_cannot_be_read_is_recognised_by_its_print():
-    """Probe photo 32 of seed 2 (a Glassworks pad for 2 players, 146 dpi, shaken, sharpened):
-    even module by module its QR code does not decode. The photo, mapped by its scan marks,
-    is compared with the blank page of every page a code could name: it is the pad, in
-    French, for 2 players; it is read, with a warning that says so."""
+    """`mixed_pens` photo 32 of seed 2 (a Glassworks pad for 2 players, 146 dpi, shaken, sharpened):
+    even module by module its QR code does not decode. The photo, mapped by its scan marks, is
+    compared with the blank page of every page a code could name: it is the pad, in French, for 2
+    players; it is read, with a warning that says so."""
     read, truth = _read_unread_qr(2, 32)
     assert read.note == (
         "photo 32: its QR code cannot be read; by its print it is the 'pad' page of 'river-valley-glassworks' "
@@ -1268,15 +1299,14 @@ def test_a_sheet_whose_qr_code_cannot_be_read_is_recognised_by_its_print():
     assert unsure_warnings([read])[0] == read.note
 
 
+@pytest.mark.slow
 def test_a_variant_is_told_from_its_layout_where_their_print_differs():
-    """Probe photo 34 of seed 5 (the advanced Imperial Settlers village, 250 dpi, curled,
-    shaken and out of focus): its QR code is unread, and over the whole page it matches
-    the basic village almost as well (0.70 and 0.69), so it was refused. Where the two
-    pages differ (the colony ladders) it is plainly the advanced one: it is read. One box
-    of its 31 reads wrong, tavern_2: the curl leaves that part of the page 4 mm off where
-    the scan marks put it, beyond what `align` looks for (REACH), and 1.4 mm off after it;
-    the box's printed border shows inside it. (A first pass of 40 mm squares within 6 mm
-    mended this page but moved pig boxes of other curled photos 2 mm off: not kept.)"""
+    """`mixed_pens` photo 34 of seed 5 (the advanced Imperial Settlers village, 250 dpi, curled, shaken
+    and out of focus): its QR code is unread, and over the whole page it matches the basic village
+    almost as well (0.70 and 0.69). Where the two pages differ (the colony ladders) it is plainly
+    the advanced one: it is read. One box of its 31 reads wrong, tavern_2: the curl leaves that part
+    of the page 4 mm off where the scan marks put it, beyond what `align` looks for (REACH), and 1.4
+    mm off after it; the box's printed border shows inside it."""
     read, truth = _read_unread_qr(5, 34)
     assert read.note.startswith(
         "photo 34: its QR code cannot be read; by its print it is the 'village' page of 'imperial-settlers-advanced'"
@@ -1285,15 +1315,16 @@ def test_a_variant_is_told_from_its_layout_where_their_print_differs():
     assert _wrong(read, truth) == ["tavern_2"]
 
 
+@pytest.mark.slow
 def test_a_page_matching_its_variant_better_overall_is_still_told_by_what_differs():
-    """Probe photo 15 of seed 3 (the advanced Harvest Dice sheet, a millimetre off in its
-    middle): over the whole page it matches the normal sheet better (0.88 against 0.91),
-    whose pig grid and score boxes sit a little apart. Had its QR code been unread, the
-    normal sheet would have been taken; what only one page prints (the pig's bonus circles,
-    the normal sheet's pre-checked market boxes, the subtitle) says it is the advanced."""
-    lid, page = PROBE_PAGES[15 % len(PROBE_PAGES)]
+    """`mixed_pens` photo 15 of seed 3 (the advanced Harvest Dice sheet, a millimetre off in its
+    middle): over the whole page it matches the normal sheet better (0.88 against 0.91), whose pig
+    grid and score boxes sit a little apart. With its QR code unread, what only one page prints (the
+    pig's bonus circles, the normal sheet's pre-checked market boxes, the subtitle) says it is the
+    advanced."""
+    lid, page = WITH_ADVANCED[15 % len(WITH_ADVANCED)]
     assert lid == "harvest-dice-advanced"
-    img, _, _ = probe.probe_photo(load_layout(lid), page, np.random.default_rng([3, 15]))
+    img, _, _ = mixed_pens.photo(load_layout(lid), page, np.random.default_rng([3, 15]))
     photo = Photo("photo 15", "p15", img)
     fields, _ = recognise(photo, find_markers(photo), None, Unreadable("unread"))
     assert (fields["layout"], fields["page"]) == ("harvest-dice-advanced", "sheet")
@@ -1318,6 +1349,7 @@ def test_better_match_tells_two_pages_by_the_print_only_one_has():
     assert better_match(cv2, np, photo, b, moved) == 0.0
 
 
+@pytest.mark.slow
 def test_a_sheet_whose_qr_code_is_gone_and_print_is_no_layouts_is_refused():
     """Scan marks, but no QR code and a page that looks like no layout's: the QR code's error."""
     img, _ = _photo("harvest-dice-normal", "sheet", 40, dpi=150, share=0.0)
@@ -1336,39 +1368,39 @@ def test_a_sheet_whose_qr_code_is_gone_and_print_is_no_layouts_is_refused():
 
 
 def test_a_qr_code_read_but_not_ours_is_refused_not_recognised(monkeypatch):
-    """Only a code no decoder reads is replaced by the page's print: one that reads but is
-    not one sheetgen prints (an older version's, another program's) is refused as it was."""
+    """Only a code no decoder reads is replaced by the page's print: one that reads but is not one
+    sheetgen prints (another version's, another program's) is refused."""
     with monkeypatch.context() as m:
         m.setattr(scanmarks, "payload", lambda *a: "https://example.org/not-a-sheet")
-        img, _, _ = synth.blank_paper(load_layout("harvest-dice-normal"), "sheet", 200)
+        img, _, _ = pages.blank_paper(load_layout("harvest-dice-normal"), "sheet", 200)
     with pytest.raises(RecordError, match=r"^x.jpg: the QR code is not one sheetgen prints"):
         _read(img, "x")
 
 
+@pytest.mark.slow
 def test_a_band_matching_anywhere_along_it_does_not_move_the_page():
-    """Photo 994 of `bench/scan.py --seed 11` (a Glassworks pad): the squares of the page
-    along the coloured band under the boards match as well 3 mm to the side as where the
-    page says; one was moved, the squares above it (too little print to match) took its
-    shift, and an empty board cell read the scribble and border beside it as a mark.
-    A square is now moved only when it matches clearly better than where the page says
-    (printed.CLEARER)."""
-    lid, page = BENCH_PAGES[994 % 5]
-    img, truth = synth.photo(load_layout(lid), page, np.random.default_rng([11, 994]))
+    """Photo 994 of the pencil generator's seed 11 (a Glassworks pad): the squares of the page along
+    the coloured band under the boards match as well 3 mm to the side as where the page says; moving
+    one would move the squares above it (too little print to match) too, and an empty board cell
+    would read the scribble and border beside it as a mark. A square is moved only when it matches
+    clearly better than where the page says (printed.CLEARER)."""
+    lid, page = READABLE[994 % len(READABLE)]
+    img, truth = pencil.photo(load_layout(lid), page, np.random.default_rng([11, 994]))
     read = _read(img)
     assert not truth["board_p2_r1_c7"] and read.readings["board_p2_r1_c7"] == verdict.EMPTY
     assert _wrong(read, truth) == []
 
 
+@pytest.mark.slow
 def test_a_square_matching_best_where_the_page_says_keeps_its_fraction_of_a_pixel():
-    """Probe photo 26 of seed 2 (Imperial Settlers advanced empire, 181 dpi, sharpened,
-    salted): a first version of the rule above put every square no clearer elsewhere
-    exactly where the page says, dropping the fraction of a pixel its match gives; the
-    print of two empty boxes then read as marks. Where the page says, the match is still
-    refined."""
-    read, truth, _ = _probe_run(2, 26)
+    """`mixed_pens` photo 26 of seed 2 (Imperial Settlers advanced empire, 181 dpi, sharpened, salted):
+    a square no clearer elsewhere stays where the page says, but keeps the fraction of a pixel its
+    match gives there; without it the print of two empty boxes would read as marks."""
+    read, truth, _ = _mixed_pens(2, 26)
     assert _wrong(read, truth) == []
 
 
+@pytest.mark.slow
 def test_a_pdf_of_huge_pages_is_refused_before_it_is_drawn(tmp_path):
     from reportlab.pdfgen.canvas import Canvas
 
@@ -1391,7 +1423,7 @@ def _side_by_side(*images):
 
 def _two_up(tmp_path, marked_cells, paper="a4", seed=7):
     """A page printed two Harvest Dice sheets a page (`render --per-page 2`), pencil marks
-    on a random set of boxes of the sheets in `marked_cells`, photographed (synth.degrade):
+    on a random set of boxes of the sheets in `marked_cells`, photographed (pencil.degrade):
     (photo path, each cell's truth)."""
     from PIL import Image
 
@@ -1413,13 +1445,14 @@ def _two_up(tmp_path, marked_cells, paper="a4", seed=7):
     for cell in range(2):
         x, y, s = grid.place(cell, layout.width, layout.height)
         origin, share = (x * dpi / 25.4, y * dpi / 25.4), 0.4 if cell in marked_cells else None
-        truths.append(synth.mark_boxes(cv2, img, display, cells, s * dpi / 25.4, origin, rng, share))
-    photo = synth.degrade(cv2, np, img, rng, dpi)
+        truths.append(pencil.mark_boxes(cv2, img, display, cells, s * dpi / 25.4, origin, rng, share))
+    photo = pencil.degrade(cv2, np, img, rng, dpi)
     path = tmp_path / "page.jpg"
     cv2.imwrite(str(path), cv2.cvtColor(photo, cv2.COLOR_RGB2BGR))
     return str(path), truths
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_a_page_of_two_sheets_reads_as_two_players_in_print_order(tmp_path, paper):
     from sheetgen.scan.record import read_photos
@@ -1435,6 +1468,7 @@ def test_a_page_of_two_sheets_reads_as_two_players_in_print_order(tmp_path, pape
         assert sum(read.readings[f] == verdict.UNSURE for f in truth) <= 0.03 * len(truth)
 
 
+@pytest.mark.slow
 def test_a_blank_sheet_beside_a_played_one_is_no_player(tmp_path):
     from sheetgen.scan.record import read_photos
 
@@ -1445,9 +1479,9 @@ def test_a_blank_sheet_beside_a_played_one_is_no_player(tmp_path):
     assert notes == ["page.jpg sheet 2: the sheet is blank: no box is marked; it is no player"]
 
 
-def test_a_sheet_not_whole_beside_a_whole_one_is_named_not_read():
-    a, _ = _photo("harvest-dice-normal", "sheet", 21, dpi=150)
-    b, truth = _photo("harvest-dice-normal", "sheet", 22, dpi=150)
+@pytest.mark.slow
+def test_a_sheet_not_whole_beside_a_whole_one_is_named_not_read(harvest):
+    (a, _), (b, truth) = harvest(0), harvest(1)
     cut = a[:, : a.shape[1] // 2]  # the other sheet half out of the picture: two of its marks
     sheets, note = find_sheets(Photo("two.jpg", "two", _side_by_side(cut, b)))
     assert len(sheets) == 1
@@ -1458,9 +1492,9 @@ def test_a_sheet_not_whole_beside_a_whole_one_is_named_not_read():
     assert _wrong(reader.read_photo(Photo("two.jpg", "two", _side_by_side(cut, b)), None, sheets[0]), truth) == []
 
 
-def test_sheets_of_two_pages_in_one_picture_are_refused(tmp_path):
-    a, _ = _photo("imperial-settlers", "empire", 23, dpi=150)
-    b, _ = _photo("imperial-settlers", "empire", 24, dpi=150)
+@pytest.mark.slow
+def test_sheets_of_two_pages_in_one_picture_are_refused(tmp_path, settlers):
+    (a, _), (b, _) = settlers("empire", 0), settlers("empire", 1)
     cv2.imwrite(str(tmp_path / "both.jpg"), cv2.cvtColor(_side_by_side(a, b), cv2.COLOR_RGB2BGR))
     res = CliRunner().invoke(cli, ["scan", str(tmp_path / "both.jpg")])
     assert res.exit_code == 1
@@ -1470,11 +1504,12 @@ def test_sheets_of_two_pages_in_one_picture_are_refused(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_four_sheets_in_two_rows_read_row_by_row():
     rng = np.random.default_rng(30)
     papers = [_photo("harvest-dice-normal", "sheet", 30 + k, dpi=100, share=0.5, photographed=False) for k in range(4)]
     img = np.vstack([np.hstack([papers[0][0], papers[1][0]]), np.hstack([papers[2][0], papers[3][0]])])
-    photo = Photo("four.jpg", "four", synth.degrade(cv2, np, img, rng, 100))
+    photo = Photo("four.jpg", "four", pencil.degrade(cv2, np, img, rng, 100))
     sheets, note = find_sheets(photo)
     assert note == "" and len(sheets) == 4
     for markers, (_, truth) in zip(sheets, papers, strict=True):
@@ -1482,9 +1517,9 @@ def test_four_sheets_in_two_rows_read_row_by_row():
 
 
 def test_decide_a_dot_pressed_in_the_box_is_a_mark():
-    """A pencil dot: a little ink in the middle of the box, all of it held by the box and
-    dark through. Photos 93 of `bench/scan_third.py --seed 1` and 16 of the probe's seed 2
-    left 11 and 9 such dots unsure: too little ink to spread over the box or fill its middle."""
+    """A pencil dot: a little ink in the middle of the box, all of it held by the box and dark through,
+    too little to spread over the box or fill its middle (as on the `hand_strokes` generator's photo
+    93 of seed 1 and the `mixed_pens` photo 16 of seed 2)."""
     assert verdict.decide(0.03, 0.21, core=0.032, held=0.03, middle=0.09) == verdict.MARKED
     assert verdict.decide(0.045, 0.23, core=0.046, held=0.045, middle=0.13) == verdict.MARKED
     assert verdict.decide(0.03, 0.21, core=0.032, held=0.02, middle=0.09) == verdict.UNSURE  # not all held: a stray
@@ -1512,11 +1547,12 @@ def test_pencil_dots_in_tick_boxes_read_marked():
     assert all(readings[b.field] == verdict.EMPTY for b in boxes if b.field not in dotted)
 
 
+@pytest.mark.slow
 def test_coloured_dots_on_the_icons_are_no_empty_boxes():
-    """Pink-red dots (a dry-erase marker) right on the pale icons of nearly every tick box: the
-    page's icons then show darker everywhere, and their darkness is taken for the print's (the
-    eleventh generator's seed 9 photo 9: nine dots read empty). Their colour is not the
-    print's: with the blank page's colours, none of them reads empty; the boxes left blank do."""
+    """Pink-red dots (a dry-erase marker) right on the pale icons of nearly every tick box (as on the
+    `dry_erase` generator's photo 9 of seed 9): the page's icons then show darker everywhere, and
+    their darkness is taken for the print's. Their colour is not the print's: with the blank page's
+    colours, none of them reads empty; the boxes left blank do."""
     layout = load_layout("imperial-settlers")
     display, blank = blank_page(layout, "empire", None, "en")
     colours = blank_colours(layout, "empire", None, "en")
@@ -1537,10 +1573,10 @@ def test_coloured_dots_on_the_icons_are_no_empty_boxes():
 
 
 def test_a_dot_paled_by_glare_is_coloured_over_the_print():
-    """Glare pales a dry-erase dot: on the eleventh generator's seed 9 photo 9 five dots on
-    the grey icons showed 0.2-0.25 more saturated than their print, under OVER[0] 0.25, and
-    read empty. A dot 58 levels (0.23) more saturated than the print is over it; 45 (0.18),
-    a phone's colour noise on a pale icon, is not; nor anything the mask says is not coloured."""
+    """Glare pales a dry-erase dot (the `dry_erase` generator's photo 9 of seed 9: dots on the grey
+    icons 0.2-0.25 more saturated than their print). A dot 58 levels (0.23) more saturated than the
+    print is over it (OVER[0]); 45 (0.18), a phone's colour noise on a pale icon, is not; nor
+    anything the mask says is not coloured."""
     print_sat = np.full((20, 20), 5, np.uint8)
     coloured = np.zeros((20, 20), bool)
     coloured[5:15, 5:15] = True  # a dot over a quarter of the inside
@@ -1551,13 +1587,14 @@ def test_a_dot_paled_by_glare_is_coloured_over_the_print():
         assert reader.over_print(np, sat, print_sat, np.zeros_like(coloured)) == 0.0
 
 
+@pytest.mark.slow
 def test_a_washed_out_photo_reads_no_box_empty():
-    """Probe photo 21 of seed 4 (Harvest Dice at 219 dpi, over-exposed: its paper clipped
-    white, its print mid-grey 135 of 255): 22 of its 29 soft-pencil marks are as white as
-    the paper, invisible even to the eye, and read empty. Its print shows lighter than
-    WASHED of its paper (levels.washed_out): no box is read empty (5 marks read marked, the
-    rest unsure), and a warning asks for a photo in less light."""
-    read, truth, _ = _probe_run(4, 21)
+    """`mixed_pens` photo 21 of seed 4 (Harvest Dice at 219 dpi, over-exposed: its paper clipped white,
+    its print mid-grey 135 of 255): 22 of its 29 soft-pencil marks are as white as the paper,
+    invisible even to the eye. Its print shows lighter than WASHED of its paper (levels.washed_out):
+    no box is read empty (5 marks read marked, the rest unsure), and a warning asks for a photo in
+    less light."""
+    read, truth, _ = _mixed_pens(4, 21)
     assert read.note == (
         "alice.jpg: a washed-out photo (its print shows light grey): a light pencil stroke may not "
         "show where the paper is white, so no box there is read empty; photograph the sheet again in less light"
@@ -1567,6 +1604,7 @@ def test_a_washed_out_photo_reads_no_box_empty():
     assert sum(read.readings[f] == verdict.MARKED for f, v in truth.items() if v) == 5
 
 
+@pytest.mark.slow
 def test_a_washed_out_photo_reads_boxes_empty_where_its_paper_is_grey():
     """A washed-out photo (its print light grey) lit unevenly: the left half of the page
     clipped white (255), the right half grey (240), no mark anywhere. A light stroke may be
@@ -1596,7 +1634,7 @@ def test_the_print_against_the_paper_tells_a_washed_out_photo():
     assert not levels.washed_out(np, gray, plain, bare)
     gray[plain > 0] = 130  # 0.52 of it: washed out
     assert levels.washed_out(np, gray, plain, bare)
-    # the fourth generator's photo 7 of seed 1, tone-mapped by the phone (HDR): its print
+    # the `halftone_print` generator's photo 7 of seed 1, tone-mapped by the phone (HDR): its print
     # lifted to 0.51 of the paper, but the paper grey (183): every mark shows
     tone_mapped = np.where(plain > 0, 94, 183).astype(np.uint8)
     assert not levels.washed_out(np, tone_mapped, plain, bare)
@@ -1605,13 +1643,14 @@ def test_the_print_against_the_paper_tells_a_washed_out_photo():
     assert verdict.decide(0.0, 0.0, washed=True) == verdict.UNSURE  # on a washed-out photo no box is empty
 
 
+@pytest.mark.slow
 def test_on_a_noisy_photo_a_mistake_rubbed_out_is_no_mark():
-    """Probe photo 57 of seed 5 (Harvest Dice advanced, dark and noisy): six mistakes
-    rubbed out (and a smudge in pig_14) left grey smears over the raised ink threshold,
-    spread, held and twice HIGH: read marked. Their dark core is 0.16-0.48 of their ink,
-    the photo's true marks' 0.59 and more: on a noisy photo a mark must be dark through
-    (verdict.THROUGH). No box is read wrong; the smears are unsure."""
-    read, truth, kinds = _probe_run(5, 57)
+    """`mixed_pens` photo 57 of seed 5 (Harvest Dice advanced, dark and noisy): six mistakes rubbed out
+    (and a smudge in pig_14) leave grey smears over the raised ink threshold, spread, held and twice
+    HIGH. Their dark core is 0.16-0.48 of their ink, the photo's true marks' 0.59 and more: on a
+    noisy photo a mark must be dark through (verdict.THROUGH). No box is read wrong; the smears are
+    unsure."""
+    read, truth, kinds = _mixed_pens(5, 57)
     assert read.note.startswith("alice.jpg: a dark, noisy photo")
     assert _wrong(read, truth) == []
     smeared = ["pig_5", "pig_12", "pig_19", "market_carrot_6", "market_salad_4", "market_salad_6"]
@@ -1626,7 +1665,7 @@ def test_on_a_noisy_photo_a_mistake_rubbed_out_is_no_mark():
 
 def _printed(tmp_path, lid, page, options, seed=5, qr=True):
     """One page of `lid` rendered as the CLI prints it (`render OPTIONS --format png`,
-    A4), pencil marks on a random set of its boxes, photographed (synth.degrade): (the
+    A4), pencil marks on a random set of its boxes, photographed (pencil.degrade): (the
     photo, each box's truth). Not `qr`: its QR code covered (white)."""
     from PIL import Image
 
@@ -1646,23 +1685,24 @@ def _printed(tmp_path, lid, page, options, seed=5, qr=True):
     cells = grid_cells(layout, page)
     rng = np.random.default_rng(seed)
     origin = (at.left * dpi / 25.4, at.top * dpi / 25.4)
-    truth = synth.mark_boxes(cv2, img, display, cells, dpi / 25.4, origin, rng, 0.4)
+    truth = pencil.mark_boxes(cv2, img, display, cells, dpi / 25.4, origin, rng, 0.4)
     if not qr:
         x, y, size = (round(v * dpi / 25.4) for v in scanmarks.qr_spot(layout.width))
         left, top = round(at.left * dpi / 25.4), round(at.top * dpi / 25.4)
         img[top + y : top + y + size, left + x : left + x + size] = 255
-    return synth.degrade(cv2, np, img, rng, dpi), truth
+    return pencil.degrade(cv2, np, img, rng, dpi), truth
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "lid,page",
     [("harvest-dice-advanced", "sheet"), ("imperial-settlers-advanced", "empire"), ("river-valley-glassworks", "pad")],
 )
 def test_a_sheet_printed_toner_saving_is_read_against_its_grey_print(tmp_path, lid, page):
-    """`render --grey` prints light tints where the colour sheet has dark fills (its
-    title band, a pad's header): compared with the colour blank page, its print showed
-    lighter than the paper allows (a washed-out photo) and every box without a mark was
-    unsure. Its QR code says it was printed grey, and it is read against the grey page."""
+    """`render --grey` prints light tints where the colour sheet has dark fills (its title band, a
+    pad's header): against the colour blank page its print would look lighter than the paper allows
+    (a washed-out photo, every box without a mark unsure). Its QR code says it was printed grey, and
+    it is read against the grey page."""
     img, truth = _printed(tmp_path, lid, page, ["--grey"])
     read = _read(img)
     assert read.note == ""
@@ -1670,6 +1710,7 @@ def test_a_sheet_printed_toner_saving_is_read_against_its_grey_print(tmp_path, l
     assert sum(read.readings[f] == verdict.UNSURE for f in truth) <= 0.03 * len(truth)
 
 
+@pytest.mark.slow
 def test_a_toner_saving_print_whose_qr_code_is_unread_is_known_grey_by_its_print(tmp_path):
     img, truth = _printed(tmp_path, "harvest-dice-advanced", "sheet", ["--grey"], qr=False)
     read = _read(img)
@@ -1705,12 +1746,13 @@ def test_an_image_too_large_is_refused_before_it_is_decoded(tmp_path, size):
     )
 
 
-def test_a_16_bit_grey_png_reads_as_its_8_bit_grey_levels(tmp_path):
+@pytest.mark.slow
+def test_a_16_bit_grey_png_reads_as_its_8_bit_grey_levels(tmp_path, harvest):
     """A scanner's 16-bit grey PNG: Pillow's own conversion to RGB clips every level over
     255 to white (a white page, no scan marks found); it reads as its 8-bit levels do."""
     from PIL import Image
 
-    img, truth = _photo("harvest-dice-normal", "sheet", 3)
+    img, truth = harvest(0)
     grey = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
     Image.fromarray(grey.astype(np.uint16) * 257).save(tmp_path / "deep.png")
     (photo,) = load_photos(str(tmp_path / "deep.png"))
@@ -1718,10 +1760,11 @@ def test_a_16_bit_grey_png_reads_as_its_8_bit_grey_levels(tmp_path):
     assert _wrong(reader.read_photo(photo), truth) == []  # (a garden cell's vegetable unknown in grey: '?')
 
 
-def test_a_photo_given_twice_is_refused_before_it_is_read(tmp_path, monkeypatch):
+@pytest.mark.slow
+def test_a_photo_given_twice_is_refused_before_it_is_read(tmp_path, monkeypatch, harvest):
     """The same file twice (a shell pattern and the name typed again) would be two players
     of one name: refused as given, a usage error."""
-    img, _ = _photo("harvest-dice-normal", "sheet", 3)
+    img, _ = harvest(0)
     _save(tmp_path, "alice.jpg", img)
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(cli, ["scan", "alice.jpg", "./alice.jpg"])
@@ -1729,10 +1772,11 @@ def test_a_photo_given_twice_is_refused_before_it_is_read(tmp_path, monkeypatch)
     assert result.output == "Error: ./alice.jpg: given twice (also as alice.jpg): one photo is one player's sheet\n"
 
 
-def test_a_page_twice_for_one_player_names_both_files(tmp_path):
+@pytest.mark.slow
+def test_a_page_twice_for_one_player_names_both_files(tmp_path, settlers):
     """alice-empire.jpg from two folders: both are alice's empire; the error names both
     files by the path given, not only their one file name."""
-    img, _ = _photo("imperial-settlers", "empire", 4, dpi=150, share=0.3)
+    img, _ = settlers("empire", 0)
     for folder in ("a", "b"):
         (tmp_path / folder).mkdir()
         _save(tmp_path / folder, "alice-empire.jpg", img)
@@ -1745,10 +1789,11 @@ def test_a_page_twice_for_one_player_names_both_files(tmp_path):
     )
 
 
-def test_two_photos_of_one_name_are_refused(tmp_path):
+@pytest.mark.slow
+def test_two_photos_of_one_name_are_refused(tmp_path, harvest):
     """alice.jpg from two folders: a player is named after the file, so both would be
     'alice' (the record refuses two players of one name, but only when it is scored)."""
-    img, _ = _photo("harvest-dice-normal", "sheet", 3)
+    img, _ = harvest(0)
     for folder in ("a", "b"):
         (tmp_path / folder).mkdir()
         _save(tmp_path / folder, "alice.jpg", img)
@@ -1762,12 +1807,12 @@ def test_two_photos_of_one_name_are_refused(tmp_path):
 
 
 def test_a_square_matched_off_its_neighbours_is_dropped_before_the_gaps_are_filled():
-    """Third-generator photo 88 of seed 4 (a Glassworks pad, lens barrel distortion): one
-    20 mm square on the board matched 3 mm off its neighbours (a board of like cells), and
-    the squares beside it, plain or unmatched, were filled from it: an empty board cell
-    read marked, a printed column line through its middle. A shift 2 mm or more from the
-    median of four known neighbours or more is dropped; a curl's steep but smooth change
-    (2 mm from one square to the next at a corner, 1.5 mm beside it) is kept."""
+    """The `hand_strokes` generator's photo 88 of seed 4 (a Glassworks pad, lens barrel distortion):
+    one 20 mm square on the board matches 3 mm off its neighbours (a board of like cells); filled
+    from it, the squares beside it, plain or unmatched, would put a printed column line through the
+    middle of an empty board cell, read marked. A shift 2 mm or more from the median of four known
+    neighbours or more is dropped; a curl's steep but smooth change (2 mm from one square to the
+    next at a corner, 1.5 mm beside it) is kept."""
     mm = PPMM / 2  # the shifts are in half-resolution pixels
     rows, cols = 6, 6
     i, j = np.mgrid[0:rows, 0:cols].astype(np.float32)
@@ -1792,15 +1837,15 @@ def test_no_shift_known_is_no_shift():
     assert (printed._fill(cv2, np, one) == (4.0, -2.0)).all()
 
 
+@pytest.mark.slow
 def test_a_square_at_the_page_edge_is_looked_for_on_both_sides(monkeypatch):
-    """Third-generator photo 45 of seed 1, its page rasterised by poppler instead of
-    pdfium (a village sheet, lens barrel distortion): the squares along the page's left
-    edge could only be looked for to their right (the rectified photo ended at the
-    page's edge), and the print there sits 0.7 mm to the left: a square matched 2.5 mm off
-    instead, and the empty sawmill_1 box read marked (its printed icon and border showing
-    as ink). `align` now gets REACH mm of the photo around the page. Here the page moved
-    1.2 mm left and 0.8 mm up: the squares of the first row and column that hold print
-    are found there too (before, none was), and the page is put back."""
+    """The `hand_strokes` generator's photo 45 of seed 1, its page rasterised by poppler (a village
+    sheet, lens barrel distortion): the print along the page's left edge sits 0.7 mm to the left,
+    outside the rectified page; looked for only to their right, the squares there would match 2.5 mm
+    off and the empty sawmill_1 box read marked (its printed icon and border showing as ink).
+    `align` gets REACH mm of the photo around the page. Here the page moved 1.2 mm left and 0.8 mm
+    up: the squares of the first row and column that hold print are found there too, and the page is
+    put back."""
     display, blank = blank_page(load_layout("imperial-settlers"), "village", None, "en")
     m = round(printed.REACH * PPMM)
     around = cv2.copyMakeBorder(blank, m, m, m, m, cv2.BORDER_CONSTANT, value=255)
@@ -1822,17 +1867,14 @@ def test_a_square_at_the_page_edge_is_looked_for_on_both_sides(monkeypatch):
 
 
 def test_a_circle_in_or_round_a_box_is_a_mark_and_a_light_one_round_it_unsure():
-    """The fourth generator (bench/gen_fourth.py) draws a ring round a box or an "O" in it,
-    and the third circles inside board cells: 29 of its first 35 photos' boxes read wrong
-    (empty), a ring in a board cell read unsure or empty on the third's. An "O" along a
-    box's border leaves the middle of its inside bare. Ink going most of the way round
-    inside a square box (`round_inside`), more than in the page's other square boxes,
-    is a mark; round it, outside (`round_outside`, `traced`), a mark's dark core going
-    AROUND[0] of the way round is a mark too (the Imperial Settlers rules circle a finished
-    bridge, its boxes all ticked: the fourth generator's circles read unsure, 63 of them on
-    70 photos); a light stroke round it (ink, no dark core), or a trace half as dark
-    (LIGHT_RING: three light circles read empty on the fourth's 105 photos), leaves the box
-    unsure, not empty. Here on a rectified page."""
+    """A ring round a box or an "O" in it (the `halftone_print` generator draws both; the
+    `hand_strokes` generator circles inside board cells): an "O" along a box's border leaves the
+    middle of its inside bare. Ink going most of the way round inside a square box (`round_inside`),
+    more than in the page's other square boxes, is a mark; round it, outside (`round_outside`,
+    `traced`), a mark's dark core going AROUND[0] of the way round is a mark too (the Imperial
+    Settlers rules circle a finished bridge, its boxes all ticked); a light stroke round it (ink, no
+    dark core), or a trace half as dark (LIGHT_RING), leaves the box unsure, not empty. Here on a
+    rectified page."""
     layout = load_layout("imperial-settlers")
     display, blank = blank_page(layout, "empire", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "empire")
@@ -1863,17 +1905,18 @@ def test_a_circle_in_or_round_a_box_is_a_mark_and_a_light_one_round_it_unsure():
     assert rings.round_inside(np, cv2.circle(ink.copy(), (72, 72), 26, 1, 3).astype(bool), box, (0, 0)) == 1.0
 
 
+@pytest.mark.slow
 def test_rings_on_a_photo_that_shows_every_printed_ring_are_measured_against_the_lower_quartile():
-    """The probe's seed 5 photo 41 shows the printed rings of every colony step darker than
-    the blank page: a light trace all the way round each, and dark cores 0.17-0.86 of the
-    way round the empty ones. Against the round box showing least, an empty step read
-    marked; when a light trace goes round every round box, the rings are measured against
-    the lower quartile, as before. Here on a rectified page: dark arcs on the printed rings
-    of the seven pig bonus boxes (one 60 degrees, five 160, one 310), with and without a
-    light ring drawn round every one. A dark core 0.86 of the way round (RING_FLOOR) is a
-    circle, whatever the other boxes show: at the end of a game every pig bonus box may be
-    circled (see the next test). The 160-degree arcs with the light ring round them read unsure
-    since the twenty-sixth session, as a circle drawn partly over the ring does (PART_RING)."""
+    """A photo can show the printed rings of every round box darker than the blank page (the
+    `mixed_pens` photo 41 of seed 5: a light trace all the way round each colony step, dark cores
+    0.17-0.86 of the way round the empty ones). Against the round box showing least, an empty one
+    would read marked: when a light trace goes round every round box, the rings are measured against
+    the lower quartile. A dark core 0.86 of the way round (RING_FLOOR) is a circle, whatever the
+    other boxes show: at the end of a game every pig bonus box may be circled (see the next test);
+    arcs half way round with a light ring all round them are unsure, as a circle drawn partly over
+    the ring is (PART_RING). Here on a rectified page: dark arcs on the printed rings of the seven
+    pig bonus boxes (one 60 degrees, five 160, one 310), with and without a light ring drawn round
+    every one."""
     layout = load_layout("harvest-dice-normal")
     display, blank = blank_page(layout, "sheet", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
@@ -1901,15 +1944,14 @@ def test_rings_on_a_photo_that_shows_every_printed_ring_are_measured_against_the
     }
 
 
+@pytest.mark.slow
 def test_every_round_box_circled_reads_marked_and_every_square_one_unsure():
-    """A sheet at the end of a game: every pig bonus box of a Harvest Dice sheet circled, and
-    every colony step of an advanced Imperial Settlers village. A circle was a mark only when
-    it went round a box more than round the page's round box showing least: that box was
-    circled too, and every circle read empty (the own generator's circles: 7 of 7 and 11 of
-    11 wrong). Now the page's least counts up to RING_FLOOR, and the circles read marked.
-    A player who circles square boxes, every one (Harvest Dice's pig and market boxes):
-    a circle round a square box stands out from the page's median, a circle there, and all
-    read empty; a box with ink going AROUND[0] of the way round it now reads unsure, never
+    """A sheet at the end of a game: every pig bonus box of a Harvest Dice sheet circled, and every
+    colony step of an advanced Imperial Settlers village. Measured against the page's round box
+    showing least, circled too, no circle would stand out: the page's least counts up to RING_FLOOR,
+    and the circles read marked. A player who circles square boxes, every one (Harvest Dice's pig
+    and market boxes): a circle round a square box does not stand out from the page's median, a
+    circle there too, but a box with ink going AROUND[0] of the way round it reads unsure, never
     empty. Here on rectified pages, in pencil."""
     for lid, page_id in (("harvest-dice-advanced", "sheet"), ("imperial-settlers-advanced", "village")):
         layout = load_layout(lid)
@@ -1934,12 +1976,12 @@ def test_every_round_box_circled_reads_marked_and_every_square_one_unsure():
 
 
 def test_a_circle_partly_over_a_round_box_s_printed_ring_is_never_read_empty():
-    """The eleventh generator's seed 1 photo 21: every pig bonus box circled in ballpoint, the
+    """The `dry_erase` generator's photo 21 of seed 1: every pig bonus box circled in ballpoint, the
     last circle a millimetre off the box's centre, so that on one side it runs over the printed
-    ring, where the print hides it. Its ink went 0.56 of the way round off the print, a trace
-    0.94 along the ring (as round every circled box), and it read empty. Ink half way round
-    with a trace all the way is unsure (the worst empty round box of 480 photos of ten
-    generators: ink 0.44 round, a trace 1.0). Measured values; the rule as read_boxes applies it."""
+    ring, where the print hides it: its ink goes 0.56 of the way round off the print, a trace 0.94
+    along the ring (as round every circled box). Ink half way round with a trace all the way is
+    unsure, never empty (the worst empty round box of 480 photos of ten generators: ink 0.44 round,
+    a trace 1.0). Measured values; the rule as read_boxes applies it."""
     rings_ = {"pig_bonus6": 0.5, "pig_bonus7": 0.556, "pig_bonus4": 0.42, "pig_bonus2": 0.6}
     lights = {"pig_bonus6": 0.944, "pig_bonus7": 0.944, "pig_bonus4": 1.0, "pig_bonus2": 0.5}
     assert rings.part_ringed(rings_, lights) == {"pig_bonus6", "pig_bonus7"}
@@ -1947,14 +1989,15 @@ def test_a_circle_partly_over_a_round_box_s_printed_ring_is_never_read_empty():
     assert verdict.decide(0.0, 0.0, circled=True) == verdict.UNSURE
 
 
+@pytest.mark.slow
 def test_a_meeple_lying_over_part_of_a_box_is_no_mark():
-    """The eleventh generator's seed 3 photo 19: a wooden meeple lying on the sheet over a fifth
-    of an empty granary box. A box's darkness is measured against the paper within 1.5 mm, and
-    shows only the meeple's edge, which read as a mark: marked. Something as dark and as wide
-    lying out in the open is seen whole now (`levels.lying_on`): the box is unsure, and the photo's
-    note says something lies on the sheet. Here on a
-    rectified page: a meeple over an empty box's side, a pencil fill in another box running
-    2 mm over its border, and a pencil circle round a group of boxes."""
+    """A wooden meeple lying on the sheet over a fifth of an empty granary box (the `dry_erase`
+    generator's photo 19 of seed 3). A box's darkness is measured against the paper within 1.5 mm,
+    where only the meeple's edge shows, as a mark would. Something as dark and as wide lying out in
+    the open is seen whole (`levels.lying_on`): the box is unsure, and the photo's note says
+    something lies on the sheet. Here on a rectified page: a meeple over an empty box's side, a
+    pencil fill in another box running 2 mm over its border, and a pencil circle round a group of
+    boxes."""
     layout = load_layout("imperial-settlers")
     display, blank = blank_page(layout, "empire", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "empire")
@@ -1978,10 +2021,10 @@ def test_a_meeple_lying_over_part_of_a_box_is_no_mark():
 
 
 def test_a_board_filled_with_a_black_felt_tip_is_nothing_lying_on_the_sheet():
-    """The tenth generator's seed 1 photo 11: a Glassworks board's cells filled side by side with
-    a black felt tip, as solid as a meeple; taken for something lying on the sheet, its 72 marks
-    read unsure. Only a solid part LYING[4] mm² large out in the open is: the fills read marked.
-    Here on a rectified page, every cell of the boards' bottom three rows filled."""
+    """A Glassworks board's cells filled side by side with a black felt tip, as solid as a meeple (the
+    `game_progress` generator's photo 11 of seed 1). Only a solid part LYING[4] mm² large out in the
+    open is something lying on the sheet: the fills read marked. Here on a rectified page, every
+    cell of the boards' bottom three rows filled."""
     layout = load_layout("river-valley-glassworks")
     display, blank = blank_page(layout, "pad", 2, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "pad")
@@ -1994,16 +2037,16 @@ def test_a_board_filled_with_a_black_felt_tip_is_nothing_lying_on_the_sheet():
     assert len(fills) > 40 and all(readings[b.field] == verdict.MARKED for b in fills)
 
 
+@pytest.mark.slow
 def test_a_printed_ring_showing_darker_than_on_the_blank_page_is_no_circle():
-    """The probe's seed 5 photo 41 (sharpened, contrast raised) shows the grey printed ring of
-    an empty colony step, '2', black: 0.93 where the blank page has 0.70, so its darkness
-    over the blank's was a mark's dark core all the way round the box, more than round the
-    page's other steps, and the step read circled (marked). A circle drawn round a round box
-    is followed along its ring off the print itself (`rings.ringed`: a hand-drawn circle
-    leaves the printed line somewhere round it; where it runs under the print, `traced`
-    counts the gaps). A trace along the ring, the print's own, still leaves such a box
-    unsure (LIGHT_RING: the page's other rings show none). Here on a rectified page: one pig
-    bonus box's printed ring black, then a ballpoint circle 0.5 mm outside another's."""
+    """A photo sharpened, its contrast raised (the `mixed_pens` photo 41 of seed 5), shows the grey
+    printed ring of an empty colony step, '2', black: 0.93 where the blank page has 0.70, a mark's
+    dark core all the way round the box, more than round the page's other steps. A circle drawn
+    round a round box is followed along its ring off the print itself (`rings.ringed`: a hand-drawn
+    circle leaves the printed line somewhere round it; where it runs under the print, `traced`
+    counts the gaps), so the print is no circle; a trace along the ring, the print's own, leaves
+    such a box unsure (LIGHT_RING: the page's other rings show none). Here on a rectified page: one
+    pig bonus box's printed ring black, then a ballpoint circle 0.5 mm outside another's."""
     layout = load_layout("harvest-dice-normal")
     display, blank = blank_page(layout, "sheet", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
@@ -2027,14 +2070,14 @@ def test_a_printed_ring_showing_darker_than_on_the_blank_page_is_no_circle():
 
 
 def test_a_thin_circle_drawn_on_a_round_box_s_printed_ring_is_a_mark():
-    """The eighth generator's seed 2 photo 13: a thin ballpoint circle drawn round a colony
-    step ('2', a rounded square) ran on its printed border at the middle of each side, inside
-    its corners elsewhere, and the step read empty. Followed off the print (`rings.ringed`),
-    it showed in runs of 2-6 sectors of 36, hidden 2-6 at a time: half the way round. Where
-    a stroke along the ring runs under the print for a short way between two of its runs, it
-    is followed there (HIDDEN_ARC); two arcs along the ring with gaps longer than that (the
-    circles round the boxes beside it) are not joined. Here on a rectified page, a circle in
-    grey 100 (the ring is printed in grey 77), 0.25 mm wide, 0.1 mm outside it; then on masks."""
+    """A thin ballpoint circle drawn round a colony step ('2', a rounded square) that runs on its
+    printed border at the middle of each side, inside its corners elsewhere (the `printers_and_apps`
+    generator's photo 13 of seed 2). Followed off the print (`rings.ringed`), it shows in runs of
+    2-6 sectors of 36, hidden 2-6 at a time: half the way round. Where a stroke along the ring runs
+    under the print for a short way between two of its runs, it is followed there (HIDDEN_ARC): a
+    mark; two arcs along the ring with gaps longer than that (the circles round the boxes beside it)
+    are not joined. Here on a rectified page, a circle in grey 100 (the ring is printed in grey 77),
+    0.25 mm wide, 0.1 mm outside it; then on masks."""
     layout = load_layout("imperial-settlers-advanced")
     display, blank = blank_page(layout, "village", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "village")
@@ -2063,12 +2106,12 @@ def test_a_thin_circle_drawn_on_a_round_box_s_printed_ring_is_a_mark():
 
 
 def test_a_pale_colour_pencil_letter_in_a_garden_cell_is_no_empty_cell():
-    """The seventh generator's seed 4 photo 15: four light colour pencil letters and blobs in
-    garden cells (green, orange) read empty: 0.02-0.04 darker than the paper, where the
-    photo's speckle reaches 0.03, and too little colour. In a grid cell (nothing printed in
-    it) a paler trace is looked for blurred (PALE_CELL): the stroke stays, the speckle fades,
-    and the cell is unsure. Here on a rectified page with noise (grey level 4), a pale green
-    'S' 0.4 mm wide in one cell: no other box is anything but empty."""
+    """Light colour pencil letters and blobs in garden cells (the `flatbed` generator's photo 15 of
+    seed 4): 0.02-0.04 darker than the paper, where the photo's speckle reaches 0.03, and too little
+    colour. In a grid cell (nothing printed in it) a paler trace is looked for blurred (PALE_CELL):
+    the stroke stays, the speckle fades, and the cell is unsure, never empty. Here on a rectified
+    page with noise (grey level 4), a pale green 'S' 0.4 mm wide in one cell: no other box is
+    anything but empty."""
     layout = load_layout("harvest-dice-advanced")
     display, blank = blank_page(layout, "sheet", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
@@ -2085,13 +2128,12 @@ def test_a_pale_colour_pencil_letter_in_a_garden_cell_is_no_empty_cell():
 
 
 def test_a_soft_shadow_round_a_thin_line_is_no_light_stroke():
-    """The eighth generator's seed 2 photo 29 (a sharpened app photo of a sheet folded in
-    quarters, a hand's soft shadow over the garden): two empty garden cells the fold crosses
-    read filled ('?'). Their ink was a thin line reaching 0.04-0.07 across the cell, no stroke
-    held or long, with a faint trace over 0.68 and 0.87 of the middle: a light stroke by the
-    trace (MIDDLE). A trace filling the middle round ink that does not spread is a soft
-    shadow, or a fold's band, with a line in it (WASH): unsure. A light scribble whose trace
-    fills the middle spreads its ink; so does a fill."""
+    """A sharpened app photo of a sheet folded in quarters, a hand's soft shadow over the garden (the
+    `printers_and_apps` generator's photo 29 of seed 2): in two empty garden cells the fold crosses,
+    the ink is a thin line reaching 0.04-0.07 across the cell, no stroke held or long, with a faint
+    trace over 0.68 and 0.87 of the middle, a light stroke's by the trace (MIDDLE). A trace filling
+    the middle round ink that does not spread is a soft shadow, or a fold's band, with a line in it
+    (WASH): unsure. A light scribble whose trace fills the middle spreads its ink; so does a fill."""
     cell = dict(middle=0.679, long=0.0)
     assert verdict.decide(0.027, 0.072, 0.118, 0.679, 0.0, **cell) == verdict.UNSURE
     assert verdict.decide(0.017, 0.043, 0.048, 0.875, 0.0, middle=0.875) == verdict.UNSURE
@@ -2101,12 +2143,12 @@ def test_a_soft_shadow_round_a_thin_line_is_no_light_stroke():
 
 
 def test_a_light_slash_across_a_box_over_its_icon_is_marked():
-    """The fifth generator's light pencil slashes, corner to corner over an Imperial
-    Settlers box's printed icon, read unsure (11 on its seed 1): less ink than HIGH, and
-    the icon hides the stroke in the middle of the box (a trace over 0.045-0.093 of it,
-    under LIGHT's 0.1). A light stroke with a dark core spreading across the box both ways
-    (ACROSS) is marked; the same stroke along one edge (straying in from the next box) is
-    not. Here on a rectified page, a 0.375 mm line of grey 185, blurred."""
+    """A light pencil slash corner to corner over an Imperial Settlers box's printed icon (the
+    `light_pencil` generator draws them): less ink than HIGH, and the icon hides the stroke in the
+    middle of the box (a trace over 0.045-0.093 of it, under LIGHT's 0.1). A light stroke with a
+    dark core spreading across the box both ways (ACROSS) is marked; the same stroke along one edge
+    (straying in from the next box) is not. Here on a rectified page, a 0.375 mm line of grey 185,
+    blurred."""
     layout = load_layout("imperial-settlers")
     display, blank = blank_page(layout, "empire", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "empire")
@@ -2126,19 +2168,19 @@ def test_a_light_slash_across_a_box_over_its_icon_is_marked():
     assert [f for f, r in readings.items() if r != verdict.EMPTY] == ["walls_6", "houses_6"]
 
 
+@pytest.mark.slow
 def test_light_checks_over_printed_icons_unlike_their_siblings_are_marked():
-    """Probe photo 58 of seed 3 (Imperial Settlers empire, soft pencil big checks): 12
-    checks read unsure. Over a box's printed icon the print hides a light stroke when the
-    photo is compared with the blank page: less ink than HIGH, spread under LIGHT's, the
-    middle's trace under it. Compared with the same icon in the other boxes of the photo
-    (`unlike_siblings`) six of them are darker over UNLIKE of the inside: those read marked,
-    and no box of the photo is read wrong. Two more read marked with the icons as the photo
-    shows them (`seen_print`)."""
-    read, truth, kinds = _probe_run(3, 58)
+    """`mixed_pens` photo 58 of seed 3 (Imperial Settlers empire, soft pencil big checks): over a box's
+    printed icon the print hides a light stroke when the photo is compared with the blank page (less
+    ink than HIGH, spread under LIGHT's, the middle's trace under it). Compared with the same icon
+    in the other boxes of the photo (`unlike_siblings`) six of them are darker over UNLIKE of the
+    inside, and the icons as the photo shows them (`seen_print`) tell two more: those read marked, 5
+    boxes are unsure, and no box of the photo is read wrong."""
+    read, truth, kinds = _mixed_pens(3, 58)
     over = ["walls_8", "houses_7", "bridges_1", "bridges_11", "fields_8", "fields_10"]
     assert all(kinds[f] == "soft-pencil/big-check" for f in over)
     assert all(read.readings[f] == verdict.MARKED and read.scores[f] < strokes.HIGH for f in over)
-    assert sum(r == verdict.UNSURE for r in read.readings.values()) == 5  # 13, then 7 before
+    assert sum(r == verdict.UNSURE for r in read.readings.values()) == 5
     assert _wrong(read, truth) == []
 
 
@@ -2175,14 +2217,14 @@ def _not_empty(readings):
     return [f for f, r in readings.items() if r != verdict.EMPTY]
 
 
+@pytest.mark.slow
 def test_a_pale_tick_on_a_clean_photo_is_never_read_empty():
-    """The seventh generator's light hard-pencil ticks (pig boxes, seed 1 photo 8; Imperial
-    Settlers fields) read empty: 34 marks on two seeds of 30 photos, no ink (a score of 0) and
-    a faint trace (FAINT) over under FAINT_LOW of the middle, though a player sees each. A paler
-    trace (PALE) off the print in one piece as long as a quarter of the box, over three times
-    what the photo's blank boxes show, is no empty box: unsure. Here on a rectified page, a
-    pale tick, blurred; on the page made noisy, still; a noisy page's own speckle, in every
-    box, is no stroke."""
+    """Light hard-pencil ticks (the `flatbed` generator's, in pig boxes and Imperial Settlers fields):
+    no ink (a score of 0) and a faint trace (FAINT) over under FAINT_LOW of the middle, though a
+    player sees each. A paler trace (PALE) off the print in one piece as long as a quarter of the
+    box, over three times what the photo's blank boxes show, is no empty box: unsure. Here on a
+    rectified page, a pale tick, blurred; on the page made noisy, still; a noisy page's own speckle,
+    in every box, is no stroke."""
 
     def tick(page, b):
         at = [(0.25, 0.55), (0.42, 0.75), (0.78, 0.25)]
@@ -2195,12 +2237,13 @@ def test_a_pale_tick_on_a_clean_photo_is_never_read_empty():
     assert _not_empty(speckled) == []
 
 
+@pytest.mark.slow
 def test_a_pale_circle_round_a_round_box_is_never_read_empty():
-    """The seventh generator's light circles round pig bonus boxes (seed 2 photo 1, seed 1
-    photo 8) read empty: a trace LIGHT_RING as dark as ink went under RING of the way round.
-    A pale trace over the photo's own level (PALE) going RING round a round box, standing out
-    from the page's other round boxes, is no empty box: unsure. Here a pale circle a third
-    wider than the printed ring, blurred, on a clean page and on the page made noisy."""
+    """Light circles round pig bonus boxes (the `flatbed` generator's photo 1 of seed 2, 8 of seed 1):
+    a trace LIGHT_RING as dark as ink goes under RING of the way round. A pale trace over the
+    photo's own level (PALE) going RING round a round box, standing out from the page's other round
+    boxes, is no empty box: unsure. Here a pale circle a third wider than the printed ring, blurred,
+    on a clean page and on the page made noisy."""
 
     def circle(page, b):
         centre = (round((b.x + b.w / 2) * PPMM), round((b.y + b.h / 2) * PPMM))
@@ -2227,13 +2270,13 @@ def test_pale_strokes_are_long_pieces_over_the_photos_own_level():
     assert verdict.decide(0.0, 0.0, faint=0.0, pale=0.12) == verdict.EMPTY
 
 
+@pytest.mark.slow
 def test_a_box_shaded_grey_is_marked():
-    """The fifth generator's pencil fills, shaded evenly grey, read unsure (11 on its seeds
-    1-2): ink is measured against the brightest paper within 1.5 mm, and the middle of a
-    shaded box is far from any paper but the shading. A box whose bare inside shows SHADE
-    darker than the paper round it (`shaded`) is marked; a box shaded grey 195 (0.24 darker
-    than the paper) read empty. The same grey over the box and 3 mm round it (a stain, a
-    shadow) is no mark. Here on a rectified page."""
+    """A pencil fill shaded evenly grey (the `light_pencil` generator's fills): ink is measured against
+    the brightest paper within 1.5 mm, and the middle of a shaded box is far from any paper but the
+    shading. A box whose bare inside shows SHADE darker than the paper round it (`shaded`) is
+    marked, as a box shaded grey 195 (0.24 darker than the paper) is here; the same grey over the
+    box and 3 mm round it (a stain, a shadow) is no mark. Here on a rectified page."""
     layout = load_layout("imperial-settlers")
     display, blank = blank_page(layout, "empire", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "empire")
@@ -2258,15 +2301,14 @@ def _highlight(page, box, margin: float) -> None:
     page[y : y + h, x : x + w] = np.minimum(page[y : y + h, x : x + w], np.uint8((250, 240, 90)))
 
 
+@pytest.mark.slow
 def test_a_box_coloured_with_a_highlighter_is_marked():
-    """The fourth generator's highlighter fills (yellow, green): as light as the paper in
-    grey, six of them read empty on its first 35 photos, then unsure (a tint standing out
-    of the page's boxes, see TINT): 62 unsure boxes on 70 photos. A box whose bare inside
-    (0.5 mm from any print) is plainly coloured all over (FILL), the paper round it mostly
-    not (SPILL, `spilled`), is marked. The same colour over the box and the paper round it
-    (a stain) stays unsure, and so does the next box it reaches into; the same box in a page
-    tinted all over (a colour cast the white balance left) stays empty. Here on a rectified
-    page."""
+    """A box coloured with a highlighter (the `halftone_print` generator's yellow and green fills): as
+    light as the paper in grey. A box whose bare inside (0.5 mm from any print) is plainly coloured
+    all over (FILL), the paper round it mostly not (SPILL, `spilled`), is marked. The same colour
+    over the box and the paper round it (a stain) leaves it unsure, and so the next box it reaches
+    into; the same box in a page tinted all over (a colour cast the white balance left) is empty.
+    Here on a rectified page."""
     layout = load_layout("imperial-settlers")
     display, blank = blank_page(layout, "empire", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "empire")
@@ -2300,11 +2342,11 @@ def test_a_box_coloured_with_a_highlighter_is_marked():
     assert colour.spilled(np, ring, ring, ring, box, (0, 0)) is None  # all of it other boxes' insides
 
 
+@pytest.mark.slow
 def test_most_boxes_coloured_with_a_highlighter_are_marked():
-    """A player who colours the boxes with a yellow highlighter, late in the game (two boxes
-    in three): the page's median box was then coloured, none stood out (TINT) and all read
-    empty. The median counts up to TINT_FLOOR now: they read marked. Here on a rectified
-    page."""
+    """A player who colours the boxes with a yellow highlighter, late in the game (two boxes in three):
+    the page's median box is coloured, so against it none would stand out (TINT). The median counts
+    up to TINT_FLOOR: they read marked. Here on a rectified page."""
     layout = load_layout("imperial-settlers")
     display, blank = blank_page(layout, "empire", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "empire")
@@ -2318,10 +2360,10 @@ def test_most_boxes_coloured_with_a_highlighter_are_marked():
 
 
 def test_a_ladder_step_coloured_with_a_highlighter_is_marked():
-    """The fourth generator's photo 13 of seed 1: a colony ladder step (a round box over
-    printed art) coloured with a green highlighter read empty: the tint was looked for in
-    square boxes only, where a fifth of the inside is bare paper; a step's is mostly print.
-    Any box with 2 mm² of bare paper inside is looked at now. Here on a rectified page."""
+    """A colony ladder step (a round box over printed art) coloured with a green highlighter (the
+    `halftone_print` generator's photo 13 of seed 1): a step's inside is mostly print, a square
+    box's a fifth bare paper. Any box with 2 mm² of bare paper inside is looked at for a tint: the
+    step reads marked. Here on a rectified page."""
     layout = load_layout("imperial-settlers-advanced")
     display, blank = blank_page(layout, "village", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "village")
@@ -2336,15 +2378,13 @@ def test_a_ladder_step_coloured_with_a_highlighter_is_marked():
 
 
 def test_a_circle_round_a_box_is_followed_under_the_print():
-    """The fourth generator's photos 5, 22 and 27 of seed 2 (and 9 of seed 1): a pencil
-    circle drawn tight round a box runs over its printed border and the next box's, where
-    the photo shows nothing of it; the ink showed 0.58-0.64 of the way round, and four boxes
-    a person sees circled read empty. `traced` follows the stroke from where it shows, off
-    the box's own print, to where it shows again: where the print lies on the way, it is
+    """A pencil circle drawn tight round a box runs over its printed border and the next box's, where
+    the photo shows nothing of it (the `halftone_print` generator's photos 5, 22 and 27 of seed 2, 9
+    of seed 1: the ink shows 0.58-0.64 of the way round). `traced` follows the stroke from where it
+    shows, off the box's own print, to where it shows again: where the print lies on the way, it is
     hidden, not missing. A stroke in a few sectors, or on one side, is not followed, nor one
-    reaching into another box's inside (that box's check, overshooting), nor a stroke
-    bending round another centre (a circle round the next box; third generator's seed 3:
-    empty boxes between circled or checked ones read unsure at first)."""
+    reaching into another box's inside (that box's check, overshooting), nor a stroke bending round
+    another centre (a circle round the next box, as the `hand_strokes` generator draws them)."""
     box = type("B", (), dict(x=5.0, y=5.0, w=8.0, h=8.0, kind="check"))()  # its centre at (72, 72) px
     hidden = np.zeros((200, 200), np.uint8)
     cv2.rectangle(hidden, (42, 42), (102, 102), 1, 7)  # its printed border
@@ -2378,8 +2418,8 @@ def test_a_circle_round_a_box_is_followed_under_the_print():
     passing = cv2.circle(passing, (72, 144), 40, 1, 3).astype(bool) & ~hidden
     assert rings.round_outside(np, passing & ~insides, box, (0, 0)) > 0.3
     assert traced(passing) < 0.3
-    # specks all round the box, by its border (a halftone's dots shifted off the print, the
-    # fourth generator's seed 1 photo 19: an empty box read 1.0 of the way round): no piece
+    # specks all round the box, by its border (a halftone's dots shifted off the print, as on the
+    # `halftone_print` generator's photo 19 of seed 1: 1.0 of the way round an empty box): no piece
     # of them a stroke's (STROKE), they are not followed
     specks = np.zeros((200, 200), bool)
     for t in range(34, 111, 12):  # along the four sides, 0.3 mm beyond the border's print (grown 0.25 mm)
@@ -2393,10 +2433,10 @@ def test_a_circle_round_a_box_is_followed_under_the_print():
 
 
 def test_a_hue_between_red_and_orange_is_not_guessed():
-    """The fourth generator's photo 22 of seed 2 (a warm lamp, the phone's tone mapping):
-    its red pencils showed hues 6-8.6 (OpenCV's 0-180), its orange ones 18-27, and two
-    red cells were read carrots. An orange pencil shows 12 or so, a red one 178-2: a hue
-    of 5-9 is between them, '?' for the player to complete."""
+    """Under a warm lamp, through the phone's tone mapping (the `halftone_print` generator's photo 22
+    of seed 2), red pencils show hues 6-8.6 (OpenCV's 0-180) and orange ones 18-27. An orange pencil
+    shows 12 or so, a red one 178-2: a hue of 5-9 is between them, '?' for the player to complete,
+    never a carrot."""
 
     def hue_of(hue):
         hsv = np.zeros((10, 10, 3), np.uint8)
@@ -2417,14 +2457,14 @@ def test_a_hue_between_red_and_orange_is_not_guessed():
     ]
 
 
+@pytest.mark.slow
 def test_most_round_boxes_of_a_page_circled_are_marks():
-    """The fourth generator's photo 7 of seed 2: four of the seven pig bonus boxes circled
-    (one filled with a highlighter), and two of the circles read empty: the ink going round
-    the others' rings raised their median (0.53) to where a full circle (1.0) was no more
-    than 0.5 above it. The lower quartile failed in turn on the fifth generator's photo 0
-    of seed 2 (five of seven rung, four read empty). A page holds a few round boxes, often
-    most of them marked: the rings are measured against the one showing least. Here on a
-    rectified page, four and six of the seven circled."""
+    """Most round boxes of a page circled (the `halftone_print` generator's photo 7 of seed 2: four of
+    the seven pig bonus boxes, one filled with a highlighter; the `light_pencil` generator's photo 0
+    of seed 2: five of seven): the ink going round the others' rings raises their median (0.53) to
+    where a full circle (1.0) is no more than 0.5 above it, and their lower quartile too. A page
+    holds a few round boxes, often most of them marked: the rings are measured against the one
+    showing least. Here on a rectified page, four and six of the seven circled."""
     layout = load_layout("harvest-dice-normal")
     display, blank = blank_page(layout, "sheet", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
@@ -2437,12 +2477,13 @@ def test_most_round_boxes_of_a_page_circled_are_marks():
         assert all(readings[f] == verdict.MARKED for f in circled)
 
 
+@pytest.mark.slow
 def test_a_stroke_over_an_icon_the_photo_shows_lighter_is_read():
-    """A photo that shows the icons printed in tick boxes (dropout colours) at half the
-    blank page's darkness, the rest of the print as on it, and a pencil stroke drawn over
-    one icon only, never on its bare paper. Taken from the photo, the blank page's icon
-    hid most of the stroke (the box read unsure); the icon as the photo shows it
-    (printed.icon_fit, seen_print) does not: the box reads marked, every other box empty."""
+    """A photo that shows the icons printed in tick boxes (dropout colours) at half the blank page's
+    darkness, the rest of the print as on it, and a pencil stroke drawn over one icon only, never on
+    its bare paper: taken from the photo, the blank page's icon would hide most of the stroke. The
+    icon as the photo shows it (printed.icon_fit, seen_print) does not: the box reads marked, every
+    other box empty."""
     layout = load_layout("imperial-settlers")
     display, blank = blank_page(layout, "empire", None, "en")
     boxes = list(display.boxes())
@@ -2462,13 +2503,12 @@ def test_a_stroke_over_an_icon_the_photo_shows_lighter_is_read():
     assert {f: r for f, r in readings.items() if f != "granaries_2" and r != verdict.EMPTY} == {}
 
 
+@pytest.mark.slow
 def test_a_circle_drawn_wide_round_a_round_box_over_its_neighbours_rings_is_a_mark():
-    """The seventh generator's seed 2 photo 22: a felt-tip circle drawn wide round a pig bonus
-    box (the advanced sheet's rule: circle it) crossed the printed rings of the boxes above
-    and below it, 0.5-0.6 mm into their insides, and was taken for their marks (a stroke
-    reaching into another box's inside is that box's): the box read empty. Only a stroke
-    reaching DEEP into another box's inside is that box's: the circle is a mark, its
-    neighbours (the circle's arcs in their insides) unsure."""
+    """A felt-tip circle drawn wide round a pig bonus box (the advanced sheet's rule: circle it)
+    crosses the printed rings of the boxes above and below it, 0.5-0.6 mm into their insides (the
+    `flatbed` generator's photo 22 of seed 2). Only a stroke reaching DEEP into another box's inside
+    is that box's: the circle is a mark, its neighbours (the circle's arcs in their insides) unsure."""
     layout = load_layout("harvest-dice-advanced")
     display, blank = blank_page(layout, "sheet", None, "en")
     boxes = list(display.boxes())
@@ -2486,12 +2526,13 @@ def test_a_circle_drawn_wide_round_a_round_box_over_its_neighbours_rings_is_a_ma
     }
 
 
+@pytest.mark.slow
 def test_a_photo_that_shows_all_its_print_darker_reads_no_mark():
-    """The ninth generator's seed 1 photo 9 (a phone's local contrast, sharpened): every icon
-    printed in the tick boxes in dropout colours showed 1.6-2 times as dark as on the blank
-    page, the frames' dark lines darker too, and 12 empty boxes read marked. The icons'
-    print is taken as the page shows it (the median of its boxes' fits: `icon_fit`), and ink
-    round a box is looked for off the print: no box is marked; a tick still is."""
+    """A phone's local contrast and sharpening (the `print_options` generator's photo 9 of seed 1) show
+    every icon printed in the tick boxes in dropout colours 1.6-2 times as dark as on the blank
+    page, the frames' dark lines darker too. The icons' print is taken as the page shows it (the
+    median of its boxes' fits: `icon_fit`), and ink round a box is looked for off the print: no box
+    is marked; a tick still is."""
     layout = load_layout("imperial-settlers")
     display, blank = blank_page(layout, "empire", None, "en")
     boxes = list(display.boxes())
@@ -2509,11 +2550,10 @@ def test_a_photo_that_shows_all_its_print_darker_reads_no_mark():
 
 
 def test_the_paper_floor_is_not_a_finger_lying_on_the_sheet():
-    """The ninth generator's seed 1 photo 15: two fingers and an eraser on the sheet covered
-    a few per cent of its bare paper, whose darkest hundredth was then theirs: the photo was
-    taken for a dark, noisy one and a light colour pencil's hatch read empty. The floor is
-    taken in FLOOR_TILE squares, the median of them: a photo's noise is everywhere, a finger
-    in a few squares."""
+    """Two fingers and an eraser on the sheet cover a few per cent of its bare paper (the
+    `print_options` generator's photo 15 of seed 1); its darkest hundredth would be theirs, and the
+    photo taken for a dark, noisy one. The floor is taken in FLOOR_TILE squares, the median of them:
+    a photo's noise is everywhere, a finger in a few squares."""
     rng = np.random.default_rng(3)
     values = rng.uniform(0, 0.05, (1600, 1200)).astype(np.float32)
     bare = np.ones(values.shape, bool)
@@ -2525,11 +2565,10 @@ def test_the_paper_floor_is_not_a_finger_lying_on_the_sheet():
 
 
 def test_a_square_matched_off_among_unmatched_ones_is_dropped():
-    """The ninth generator's seed 1 photo 11 (a Glassworks pad, blurred by a portrait mode's
-    depth of field): the squares over the right board's last columns matched nothing, and
-    one matched 2.5 mm off; with fewer than four known neighbours it was kept, the gaps
-    were filled from it, and the board's last columns moved off their boxes (an empty cell
-    read marked). Its neighbours two squares away tell it: dropped."""
+    """A Glassworks pad blurred by a portrait mode's depth of field (the `print_options` generator's
+    photo 11 of seed 1): the squares over the right board's last columns match nothing, and one
+    matches 2.5 mm off, with fewer than four known neighbours; filled from it, the board's last
+    columns would move off their boxes. Its neighbours two squares away tell it: dropped."""
     mm = PPMM / 2
     shift = np.full((7, 7, 2), 0.2 * mm, np.float32)
     shift[2:5, 2:5] = np.nan  # unmatched
@@ -2540,13 +2579,13 @@ def test_a_square_matched_off_among_unmatched_ones_is_dropped():
     assert list(zip(*np.nonzero(dropped))) == [(3, 3)]
 
 
+@pytest.mark.slow
 def test_a_pale_scribble_in_a_board_cell_is_never_read_empty():
-    """The seventh generator's seed 3 photo 18 and seed 1 photo 4: light pencil scribbles,
-    crosses and ticks in Glassworks board cells, 0.03-0.06 darker than the paper on a
-    noisy photo, read empty. A board cell holds no print: as in a garden cell, the pale
-    trace is looked for blurred (PALE_CELL) and the box is unsure. Here a zigzag 5% darker
-    than the paper, blurred, on a clean page and on the page made noisy; the noisy page's
-    own speckle is no stroke."""
+    """Light pencil scribbles, crosses and ticks in Glassworks board cells, 0.03-0.06 darker than the
+    paper on a noisy photo (the `flatbed` generator's photo 18 of seed 3, 4 of seed 1). A board cell
+    holds no print: as in a garden cell, the pale trace is looked for blurred (PALE_CELL) and the
+    box is unsure, never empty. Here a zigzag 5% darker than the paper, blurred, on a clean page and
+    on the page made noisy; the noisy page's own speckle is no stroke."""
 
     def zigzag(page, b):
         at = [(0.2, 0.25), (0.35, 0.75), (0.5, 0.35), (0.65, 0.75), (0.8, 0.25)]
@@ -2560,11 +2599,11 @@ def test_a_pale_scribble_in_a_board_cell_is_never_read_empty():
 
 
 def test_a_ring_of_ink_in_every_box_of_a_blurred_part_of_the_page_is_no_mark():
-    """The ninth generator's seed 2 photo 8 (a phone's portrait mode: one part of the page
-    blurred 3.5 px, then sharpened): every market box's border there showed as thick ink
-    inside it and round it, far over the page's median, and three empty boxes read marked. A
-    ring of ink marks a box only where it stands out from the boxes printed alike round it
-    too (NEAR); standing out from the page's alone, the box is circled, unsure."""
+    """A phone's portrait mode blurs one part of the page 3.5 px, then sharpens it (the `print_options`
+    generator's photo 8 of seed 2): every market box's border there shows as thick ink inside it and
+    round it, far over the page's median. A ring of ink marks a box only where it stands out from
+    the boxes printed alike round it too (NEAR); standing out from the page's alone, the box is
+    circled, unsure."""
     row = [Box(10 + 9 * i, 10, 7, 7, field=f"b{i}") for i in range(6)]
     far = [Box(10 + 9 * i, 100, 7, 7, field=f"f{i}") for i in range(12)]
     alike = levels.near_alike(np, row + far)
@@ -2577,9 +2616,9 @@ def test_a_ring_of_ink_in_every_box_of_a_blurred_part_of_the_page_is_no_mark():
 
 
 def test_brown_and_pink_are_no_vegetable():
-    """A cell's ink (HSV, OpenCV's 0-180 hue) is a vegetable only in a dice colour, plainly: a
-    brown (a carrot's hue, as dark as 0.37 of the paper) and a pink (hue 165: 330 degrees) are
-    '?', as the thirteenth generator's brown and pink inks were not."""
+    """A cell's ink (HSV, OpenCV's 0-180 hue) is a vegetable only in a dice colour, plainly: a brown (a
+    carrot's hue, as dark as 0.37 of the paper) and a pink (hue 165: 330 degrees) are '?', as the
+    `garden_colours` generator's brown and pink inks are."""
     from sheetgen.scan.colour import ink_colour
 
     def cell(hue, sat, val):

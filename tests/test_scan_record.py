@@ -15,9 +15,10 @@ from sheetgen.scan.record import TO_FILL, record_from_reads
 from sheetgen.scan.verdict import EMPTY, MARKED
 
 
-def _read(layout, page_id: str, who: str, marked, players: int | None = None) -> PageRead:
+def _read(layout, page_id: str, who: str, marked, players: int | None = None, pdf: str = "") -> PageRead:
     """The reading of a photo of `page_id` on which the boxes `marked(field)` are marked
-    (garden cells with a carrot), every handwritten box left as the scan leaves it."""
+    (garden cells with a carrot), every handwritten box left as the scan leaves it; with
+    `pdf`, a page of that scanned PDF."""
     display = layout.document("en", players, [page_id]).pages[0]
     cells = grid_cells(layout, page_id)
     values, readings = {}, {}
@@ -29,7 +30,8 @@ def _read(layout, page_id: str, who: str, marked, players: int | None = None) ->
         readings[box.field] = MARKED if on else EMPTY
         values[box.field] = ("C" if on else "") if box.field in cells else on
     stem = who if len(layout.pages) == 1 else f"{who}-{page_id}"
-    return PageRead(Photo(f"{stem}.jpg", stem, None), layout, page_id, values, readings)
+    photo = Photo(f"{pdf}.pdf page {who}", f"{pdf}-{who}", None, pdf) if pdf else Photo(f"{stem}.jpg", stem, None)
+    return PageRead(photo, layout, page_id, values, readings)
 
 
 def _to_fill(record) -> list[list[str]]:
@@ -60,7 +62,7 @@ def test_imperial_settlers_leaves_favors_and_development_to_fill(lid):
 @pytest.mark.parametrize("players", [2, 4, 5])
 def test_glassworks_overflow_left_to_fill_when_columns_are_unused(players):
     """A pad with players 1 and 3 playing, the other columns untouched: two players,
-    both with their overflow to fill (it used to read 0 when the counts differed)."""
+    both with their overflow to fill, whatever each player's count of columns."""
     layout = load_layout("river-valley-glassworks")
     used = (
         ("board_p1_r5_c1", "board_p1_r5_c2", "board_p3_r5_c4") if players > 2 else ("board_p1_r5_c1", "board_p1_r5_c2")
@@ -91,3 +93,17 @@ def test_a_qr_player_count_is_ascii_digits_only():
     assert parse_payload("sg1 harvest-dice-normal sheet 2 en abcdef12")["players"] == 2
     for count in ("²", "١", "0", "13", "+2", "02x"):
         assert parse_payload(f"sg1 harvest-dice-normal sheet {count} en abcdef12") is None, count
+
+
+def test_a_scanned_pdfs_pages_are_a_players_in_turn():
+    """A scanned PDF's pages cannot be named alice-empire, alice-village: a player's pages are
+    the PDF's pages in turn, in any order (a duplex scan: the back after the front), the next
+    player starting where a page comes again."""
+    from sheetgen.scan.record import _player_keys
+
+    layout = load_layout("imperial-settlers")
+    pages = ["empire", "village", "village", "empire", "empire"]
+    reads = [_read(layout, page, str(n + 1), _first_of_each, pdf="scans") for n, page in enumerate(pages)]
+    assert _player_keys(reads) == ["scans-1", "scans-1", "scans-2", "scans-2", "scans-3"]
+    record = record_from_reads(reads[:4], None)
+    assert [p["name"] for p in record["players"]] == ["scans-1", "scans-2"]

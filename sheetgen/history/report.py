@@ -4,8 +4,6 @@ row per player per game (history) or per player and game (stats)."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections import Counter
 from dataclasses import dataclass
@@ -13,7 +11,7 @@ from dataclasses import dataclass
 from sheetgen.errors import HistoryError
 from sheetgen.history.store import KeptGame, Rescored, differs, name_key
 from sheetgen.scoring.output import WORDS as SCORE_WORDS
-from sheetgen.scoring.output import lines
+from sheetgen.scoring.output import csv_rows, lines
 from sheetgen.scoring.record import parse_iso_date
 
 WORDS = {
@@ -183,12 +181,7 @@ def history_csv(games, names: Names) -> str:
 
 
 def _csv(keys: list[str], rows: list[dict]) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(keys)
-    for r in rows:
-        w.writerow([r[k] for k in keys])
-    return buf.getvalue()
+    return csv_rows(keys, rows, lineterminator="\n")
 
 
 def shown_date(iso: str) -> str:

@@ -125,10 +125,14 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 def db_path(path: str | Path | None = None) -> Path:
     """The history file: `path`, else $SHEETGEN_DB, else the user's data folder."""
+    from sheetgen.fileio import not_a_folder_name
+
     if path:
+        not_a_folder_name(str(path))
         return Path(path)
     env = os.environ.get("SHEETGEN_DB")
     if env:
+        not_a_folder_name(env)
         return Path(env)
     import platformdirs
 
@@ -327,19 +331,20 @@ def _kept(scored, text: str, source: str) -> KeptGame:
     )
 
 
-def save_games(games: list[KeptGame], path: str | Path | None = None, again: bool = False) -> list[int]:
+def save_games(games: list[KeptGame], path: str | Path | None = None, again: bool = False, progress=None) -> list[int]:
     """Keep `games` in one transaction (all or none); their new ids. A game whose record is
-    already kept (same data, whatever its layout in the file) is refused unless `again`."""
+    already kept (same data, whatever its layout in the file) is refused unless `again`,
+    naming where both came from. `progress(n)`, if given, hears how many are written."""
     with opened(path, create=True) as conn, _write(conn):
         problems, seen, kept = [], {}, []
         for g in () if again else games:
             hit = conn.execute(
-                "SELECT id, played_at FROM games WHERE record_hash = ? ORDER BY id LIMIT 1", (g.record_hash,)
+                "SELECT id, played_at, source FROM games WHERE record_hash = ? ORDER BY id LIMIT 1", (g.record_hash,)
             ).fetchone()
             if hit:
                 kept.append(hit[0])
                 problems.append(
-                    f"{g.source}: this game is already kept (game {hit[0]}, played {hit[1]}); "
+                    f"{g.source}: this game is already kept (game {hit[0]}, played {hit[1]}, from {hit[2]}); "
                     "nothing was saved; use --again to keep it twice"
                 )
             elif g.record_hash in seen:
@@ -352,7 +357,9 @@ def save_games(games: list[KeptGame], path: str | Path | None = None, again: boo
             raise AlreadyKept(problems, kept)
         saved = now_iso()
         ids = []
-        for g in games:
+        for n, g in enumerate(games, 1):
+            if progress and n % 100 == 0:
+                progress(n)
             cur = conn.execute(
                 "INSERT INTO games (played_at, saved_at, layout, layout_hash, game, warnings, "
                 "record_hash, record_text, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -10,6 +10,7 @@ files, so that editors that save by renaming a new file over the old are seen.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -23,27 +24,42 @@ def layout_files(ref: str) -> set[Path]:
 
     path = locate(ref, None)
     if path is None:
-        return {Path(ref).resolve()}
-    files = {path.resolve()}
+        return {_real(ref)}
+    files = {_real(path)}
 
     def load(p: Path):
-        files.add(p.resolve())
+        files.add(_real(p))
         return load_layout_file(p)
 
     try:
         resolve(path, load)
     except SheetgenError:
         pass  # a broken parent is still watched: fixing it re-renders
-    builtins = builtin_dir().resolve()
+    builtins = _real(builtin_dir())
     return {f for f in files if f.parent != builtins}
 
 
+def _real(path) -> Path:
+    """The path with its links followed as far as they go: a link in a loop (which
+    Path.resolve refuses with a RuntimeError) is left as it is, to be refused when read."""
+    return Path(os.path.realpath(path))
+
+
 def _changes(folders: list[Path], stop_event) -> Iterable[set[Path]]:
-    """Sets of changed paths under `folders` (watchfiles), until `stop_event` is set."""
+    """Sets of changed paths in `folders` (watchfiles), until `stop_event` is set. Only the
+    folders themselves, not what is below them: a layout's folder may hold subfolders its
+    user cannot read, or thousands of files that are none of the layout's."""
     from watchfiles import watch as watch_folders
 
-    for changes in watch_folders(*folders, stop_event=stop_event, debounce=200, raise_interrupt=True):
-        yield {Path(p).resolve() for _, p in changes}
+    for changes in watch_folders(
+        *folders,
+        stop_event=stop_event,
+        debounce=200,
+        raise_interrupt=True,
+        recursive=False,
+        ignore_permission_denied=True,
+    ):
+        yield {_real(p) for _, p in changes}
 
 
 def watch(

@@ -130,74 +130,107 @@ def _qr_fields(photo: Photo, text: str) -> dict:
     return fields
 
 
-def recognise(photo: Photo, markers: dict, layout_ref: str | None, unread: Unreadable) -> tuple[dict, str]:
-    """The QR code's fields for a photo whose code cannot be read (a shaken phone, a
-    shadow), from the print itself: the photo, mapped by its scan marks, is compared
-    with the blank page of every page the code could name (the built-in layouts, or the
-    one given), small and smoothed (normalised cross-correlation). The best page must
-    match well (LIKE); a layout's variant matches its page almost as well (the advanced
-    Harvest Dice sheet the normal one's, better at times when the photo is off by a
-    millimetre), so the pages that match nearly as well (CLOSE) are told apart where their
-    print differs (`better_match`): the page taken beats each of them clearly (APART). Then its
-    language and, for a pad, its player count by the whole page. Each page is compared as
-    printed in colour and toner-saving (`render --grey`), and taken as it matches best.
-    Else `unread` is raised.
-    (the fields, a warning saying what the page was taken for)"""
-    cv2, np = need_cv()
-    from sheetgen.games import load_layout
-    from sheetgen.layout.resolve import builtin_ids
+def _blank_thumbnail(cv2, np, layout, page_id: str, lang: str, players: int, grey: bool):
+    """The `thumbnail` of a blank page, kept in the user cache (sheetgen.cache): comparing
+    a photo with every page the print could be needs a render of each, otherwise."""
+    from sheetgen import cache
 
-    if layout_ref is None:
-        layouts = [lay for lay in map(load_layout, builtin_ids()) if lay.scan_marks]
-    else:
-        layouts = [load_layout(layout_ref)]
-    seen, blanks = {}, {}  # the photo mapped for each layout, the blank pages compared (both `thumbnail`)
+    k = cache.key("blank-thumbnail", layout.digest, page_id, lang, players, grey, cache.code_stamp())
+    got = cache.get("thumbnail", k)
+    if isinstance(got, tuple) and len(got) == 2:
+        (h, w), data = got
+        if len(data) == h * w * 4:
+            return np.frombuffer(data, np.float32).reshape(h, w)
+    made = thumbnail(cv2, np, blank_page(layout, page_id, players, lang, grey)[1])
+    cache.put("thumbnail", k, (made.shape, made.tobytes()))
+    return made
 
-    def blank(layout, page_id: str, lang: str, players: int, grey: bool = False):
+
+class _ByPrint:
+    """A photo compared with the blank pages it could be (the built-in layouts, or the one
+    given), small and smoothed (normalised cross-correlation), each printed in colour and
+    toner-saving (`render --grey`) and taken as it matches best."""
+
+    def __init__(self, photo: Photo, markers: dict, layout_ref: str | None):
+        from sheetgen.games import load_layout
+        from sheetgen.layout.resolve import builtin_ids
+
+        self.cv2, self.np = need_cv()
+        self.photo, self.markers = photo, markers
+        if layout_ref is None:
+            self.layouts = [lay for lay in map(load_layout, builtin_ids()) if lay.scan_marks]
+        else:
+            self.layouts = [load_layout(layout_ref)]
+        self.seen, self.blanks = {}, {}  # the photo mapped for each layout size, the blank pages
+
+    def blank(self, layout, page_id: str, lang: str, players: int, grey: bool = False):
         key = (layout.id, page_id, lang, players, grey)
-        if key not in blanks:
-            blanks[key] = thumbnail(cv2, np, blank_page(layout, page_id, players, lang, grey)[1])
-        return blanks[key]
+        if key not in self.blanks:
+            self.blanks[key] = _blank_thumbnail(self.cv2, self.np, layout, page_id, lang, players, grey)
+        return self.blanks[key]
 
-    def like(layout, page_id: str, lang: str, players: int, grey: bool = False) -> float:
-        key = (layout.id, layout.width, layout.height)
-        if key not in seen:
-            page = warp(photo, homography(markers, layout.width, layout.height), layout.width, layout.height)
-            seen[key] = thumbnail(cv2, np, cv2.cvtColor(page, cv2.COLOR_RGB2GRAY))
-        a, b = seen[key], blank(layout, page_id, lang, players, grey)
+    def like(self, layout, page_id: str, lang: str, players: int, grey: bool = False) -> float:
+        cv2, np = self.cv2, self.np
+        key = (layout.width, layout.height)  # the photo mapped onto a page of that size
+        if key not in self.seen:
+            h = homography(self.markers, layout.width, layout.height)
+            page = warp(self.photo, h, layout.width, layout.height)
+            self.seen[key] = thumbnail(cv2, np, cv2.cvtColor(page, cv2.COLOR_RGB2GRAY))
+        a, b = self.seen[key], self.blank(layout, page_id, lang, players, grey)
         a, b = a - a.mean(), b - b.mean()
         return float((a * b).sum() / max(float(np.sqrt((a * a).sum() * (b * b).sum())), 1e-9))
 
-    pages = []
-    for layout in layouts:
-        langs = sorted(layout.title) or ["en"]
-        for page in layout.pages:
-            lang, players = ("en" if "en" in langs else langs[0]), layout.players["default"]
-            # printed in colour or toner-saving (`render --grey`: pale banners)
-            score, grey = max((like(layout, page.id, lang, players, grey), grey) for grey in (False, True))
-            pages.append((score, layout, page.id, langs, lang, grey))
-    pages.sort(key=lambda t: -t[0])
-    if pages[0][0] < LIKE:
-        raise unread
-    near = [t for t in pages if t[0] >= pages[0][0] - CLOSE]
+    def pages(self) -> list[tuple]:
+        """(score, layout, page id, the layout's languages, the language, grey) of every
+        page, the best match first (each in English, or its first language, and for its
+        usual player count)."""
+        out = []
+        for layout in self.layouts:
+            langs = sorted(layout.title) or ["en"]
+            for page in layout.pages:
+                lang, players = ("en" if "en" in langs else langs[0]), layout.players["default"]
+                score, grey = max((self.like(layout, page.id, lang, players, grey), grey) for grey in (False, True))
+                out.append((score, layout, page.id, langs, lang, grey))
+        return sorted(out, key=lambda t: -t[0])
 
-    def beats(one, other) -> bool:
-        (_, la, pa, _, lang_a, grey_a), (_, lb, pb, _, lang_b, grey_b) = one, other
-        if (la.width, la.height) != (lb.width, lb.height):
-            return one[0] - other[0] >= BY
-        a = blank(la, pa, lang_a, la.players["default"], grey_a)
-        b = blank(lb, pb, lang_b, lb.players["default"], grey_b)
-        return better_match(cv2, np, seen[(la.id, la.width, la.height)], a, b) >= APART
+    def winner(self) -> tuple | None:
+        """The page the print is, when one matches well (LIKE) and clearly better than every
+        page that matches nearly as well (CLOSE): a layout's variant matches its page almost
+        as well (the advanced Harvest Dice sheet the normal one's, better at times when the
+        photo is off by a millimetre), so those are told apart where their print differs
+        (`better_match`: the page taken beats each of them by APART). None otherwise."""
+        pages = self.pages()
+        if pages[0][0] < LIKE:
+            return None
+        near = [t for t in pages if t[0] >= pages[0][0] - CLOSE]
 
-    winners = [t for t in near if all(t is u or beats(t, u) for u in near)]
-    if len(winners) != 1:
+        def beats(one, other) -> bool:
+            (_, la, pa, _, lang_a, grey_a), (_, lb, pb, _, lang_b, grey_b) = one, other
+            if (la.width, la.height) != (lb.width, lb.height):
+                return one[0] - other[0] >= BY
+            a = self.blank(la, pa, lang_a, la.players["default"], grey_a)
+            b = self.blank(lb, pb, lang_b, lb.players["default"], grey_b)
+            return better_match(self.cv2, self.np, self.seen[(la.width, la.height)], a, b) >= APART
+
+        winners = [t for t in near if all(t is u or beats(t, u) for u in near)]
+        return winners[0] if len(winners) == 1 else None
+
+
+def recognise(photo: Photo, markers: dict, layout_ref: str | None, unread: Unreadable) -> tuple[dict, str]:
+    """The QR code's fields for a photo whose code cannot be read (a shaken phone, a
+    shadow), from the print itself: the page it clearly is (`_ByPrint.winner`), then its
+    language and, for a pad, its player count by the whole page. Else `unread` is raised.
+    (the fields, a warning saying what the page was taken for)"""
+    by_print = _ByPrint(photo, markers, layout_ref)
+    found = by_print.winner()
+    if found is None:
         raise unread
-    _, layout, page_id, langs, _, grey = winners[0]
+    _, layout, page_id, langs, _, grey = found
     players = layout.players["default"]
-    lang = max(langs, key=lambda la: like(layout, page_id, la, players, grey))
+    lang = max(langs, key=lambda la: by_print.like(layout, page_id, la, players, grey))
     low, high = layout.players["min"], min(layout.players["max"], layout.players["min"] + 11)
     if low < high:
-        players = max(range(low, high + 1), key=lambda n: like(layout, page_id, lang, n, grey))
+        players = max(range(low, high + 1), key=lambda n: by_print.like(layout, page_id, lang, n, grey))
     fields = {"layout": layout.id, "page": page_id, "players": players, "lang": lang, "digest": layout.digest[:8]}
     count = f", {players} players" if low < high else ""
     toner = ", printed toner-saving" if grey else ""
@@ -206,6 +239,24 @@ def recognise(photo: Photo, markers: dict, layout_ref: str | None, unread: Unrea
         f"'{layout.id}' ({lang}{count}{toner}), whose version could not be checked: make sure it is"
     )
     return {**fields, "grey": grey}, note
+
+
+def check_print(photo: Photo, markers: dict, qr: dict) -> None:
+    """Refuse a photo whose print is clearly another page than the one its QR code names
+    (a code cut from another sheet and pasted on, or printed over): the QR code is data
+    from a picture, the print is what the sheet is. A photo whose print matches no page
+    clearly (a hard photo) is read as its code says."""
+    from sheetgen.errors import printable
+
+    by_print = _ByPrint(photo, markers, None)
+    found = by_print.winner()
+    if found is None or (found[1].id, found[2]) == (qr["layout"], qr["page"]):
+        return
+    raise RecordError(
+        f"{photo.name}: its QR code names the '{printable(qr['page'][:40])}' page of "
+        f"'{printable(qr['layout'][:60])}', but its print is the '{found[2]}' page of '{found[1].id}': "
+        "a QR code from another sheet? print the sheet again"
+    )
 
 
 def sheet_layout(photo: Photo, qr: dict, layout_ref: str | None):

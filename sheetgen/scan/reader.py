@@ -48,7 +48,7 @@ from sheetgen.scan.printed import (
     seen_print,
     unlike_siblings,
 )
-from sheetgen.scan.qr import read_qr, recognise, sheet_layout
+from sheetgen.scan.qr import check_print, read_qr, recognise, sheet_layout
 from sheetgen.scan.rings import RING, part_ringed, round_about, round_inside, round_outside, traced
 from sheetgen.scan.strokes import (
     CORE,
@@ -175,6 +175,9 @@ def read_photo(photo: Photo, layout_ref: str | None = None, markers: dict | None
         qr = read_qr(photo, markers)
     except Unreadable as unread:  # (a code read but not one of ours is refused as it is)
         qr, note = recognise(photo, markers, layout_ref, unread)
+    else:
+        if layout_ref is None:  # (a layout given is checked against the code's: sheet_layout)
+            check_print(photo, markers, qr)
     layout = sheet_layout(photo, qr, layout_ref)
     h = homography(markers, layout.width, layout.height)
     lang = qr["lang"] if qr["lang"] in layout.title else "en"

@@ -6,9 +6,9 @@ picture of a box as the photo shows it (`box_crop`)."""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import replace
-from pathlib import Path
 
 from sheetgen.errors import Problem, RecordError, UsageError
 from sheetgen.scan.markers import find_sheets
@@ -89,6 +89,16 @@ def group_sheets(reads: list[PageRead]) -> list[tuple[str, dict]]:
     return out
 
 
+def given_once(paths: list[str]) -> None:
+    """Refuse, before any is read, a photo given twice (the same file by two names too)."""
+    seen: dict = {}
+    for path in paths:
+        where = os.path.realpath(path)  # (a link in a loop is left as it is: reading it says so)
+        if where in seen:
+            raise UsageError(f"{path}: given twice (also as {seen[where]}): one photo is one player's sheet")
+        seen[where] = path
+
+
 def read_photos(paths: list[str], layout_ref: str | None = None, notes: list | None = None) -> list[PageRead]:
     """Every sheet's reading, all of one layout: one a photo, or several (printed two or
     four a page, photographed or scanned together: see `find_sheets`), each then a player
@@ -96,13 +106,9 @@ def read_photos(paths: list[str], layout_ref: str | None = None, notes: list | N
     blank one of them is left out. What is left out is said in `notes`."""
     reads = []
     notes = [] if notes is None else notes
-    seen: dict = {}
+    given_once(paths)
     bare = None  # the refusal of the first image of bare paper (left out while others are read)
     for path in paths:
-        where = Path(path).resolve()
-        if where in seen:
-            raise UsageError(f"{path}: given twice (also as {seen[where]}): one photo is one player's sheet")
-        seen[where] = path
         for photo in load_photos(path):
             try:
                 sheets, note = find_sheets(photo)

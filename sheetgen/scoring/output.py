@@ -56,10 +56,24 @@ def as_jsonl(scored_list) -> str:
 
 def csv_text(value):
     """A CSV cell: numbers stay numbers; a text that a spreadsheet would run as a formula
-    (starting with =, +, -, @, tab or CR) gets a leading apostrophe."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
+    (starting with =, +, -, @, tab or CR) gets a leading apostrophe, and its control
+    characters but its tabs and line breaks are shown escaped (a CSV is printed to
+    terminals too)."""
+    if isinstance(value, str):
+        value = printable(value, keep_lines=True)
+        return "'" + value if value.startswith(_FORMULA_START) else value
     return value
+
+
+def csv_rows(keys: list[str], rows: list[dict], lineterminator: str = "\r\n") -> str:
+    """A CSV of `rows` (dicts) under the header `keys`, every cell through csv_text: every
+    CSV sheetgen prints is written here or by as_csv."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator=lineterminator)
+    w.writerow(keys)
+    for r in rows:
+        w.writerow([csv_text(r[k]) for k in keys])
+    return buf.getvalue()
 
 
 def as_csv(scored_list) -> str:
@@ -94,7 +108,10 @@ def as_csv(scored_list) -> str:
 
 def lines(table: list[list[str]], left=(0,)) -> list[str]:
     """Each row of `table` as one line, every column padded to its widest cell: the
-    columns in `left` aligned left, the others (numbers) right."""
+    columns in `left` aligned left, the others (numbers) right. Every table sheetgen
+    prints for people is laid out here, its cells' control characters shown escaped
+    (a name cannot drive the terminal)."""
+    table = [[printable(c) for c in row] for row in table]
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
     return [
         "  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i]) for i, c in enumerate(r)).rstrip()
@@ -129,3 +146,49 @@ def as_table(scored, lang: str = "en") -> str:
     key = words["winners"] if len(scored.winners) > 1 else words["winner"]
     out.append(f"{key}{words['colon']} {', '.join(printable(w) for w in scored.winners)}")
     return "\n".join(out)
+
+
+def ranges(numbers, most: int = 12) -> str:
+    """Whole numbers as runs: [1, 2, 3, 5, 7, 8] -> '1-3, 5, 7-8'; past `most` runs, '...'."""
+    runs: list[list[int]] = []
+    for n in sorted(set(numbers)):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    shown = [f"{a}-{b}" if b > a else str(a) for a, b in runs[:most]]
+    return ", ".join(shown + (["..."] if len(runs) > most else []))
+
+
+FEW = 3  # a warning of at most this many games of a batch is said for each, with its place
+
+
+def warning_lines(scored_list) -> list[str]:
+    """The warnings of scored games, for standard error. A game alone: each as it is. Games
+    of a batch: each warning with the file and line of its game, but one that many games
+    share (a season of games that ended early) once, with how many and which."""
+    if len(scored_list) == 1:
+        return [f"warning: {printable(w)}" for w in scored_list[0].warnings]
+    games: dict[str, list[str]] = {}
+    for s in scored_list:
+        for w in dict.fromkeys(s.warnings):
+            games.setdefault(w, []).append(s.source)
+    out = []
+    for w, sources in games.items():
+        if len(sources) <= FEW:
+            out += [f"warning: {printable(src)}: {printable(w)}" for src in sources]
+            continue
+        files: dict[str, list[int]] = {}
+        for src in sources:
+            name, _, line = src.rpartition(":")
+            files.setdefault(name if line.isdigit() else src, []).append(int(line) if line.isdigit() else 0)
+        where = "; ".join(f"{name} lines {ranges(lines)}" if any(lines) else name for name, lines in files.items())
+        out.append(f"warning: {printable(w)}: {len(sources):,} games ({printable(where)})")
+    return out
+
+
+def kept_line(ids: list[int], where) -> str:
+    """What `--save` says it did."""
+    if len(ids) == 1:
+        return f"kept as game {ids[0]} in {where}"
+    return f"kept {len(ids):,} games (ids {ranges(ids)}) in {where}"

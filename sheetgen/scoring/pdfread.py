@@ -30,6 +30,16 @@ def _value(field: dict):
     return "" if value is None else str(value).strip()
 
 
+def has_form_fields(path: str | Path) -> bool:
+    """The file is a PDF holding form fields (a `--fillable` sheet filled on a screen):
+    what its fields hold is read, not how a viewer happens to draw them."""
+    try:
+        read_fields(path)
+    except RecordError:
+        return False
+    return True
+
+
 def read_fields(path: str | Path) -> tuple[str, list[str] | None, list[dict]]:
     """The layout id (the PDF's subject), the pages rendered (None if the PDF does
     not say) and, per copy, {field name: value}. `-` reads standard input."""

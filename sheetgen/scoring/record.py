@@ -336,17 +336,21 @@ def score_documents(path: str | Path, batch: Batch | None = None) -> list[Scored
     (one game a line) or YAML documents (separated by `---`). Every problem of every
     game is collected, then raised once; with several games, each problem names its
     document (`games.yaml:12: document 2: players[0] 'Bob': pig: ...`)."""
-    from sheetgen.fileio import read_text
+    from sheetgen.fileio import MAX_RECORDS_INPUT, read_text
     from sheetgen.yamlsrc import loads_all
 
     name = "<stdin>" if str(path) == "-" else str(path)
     try:
-        docs = loads_all(read_text(path, shown=name), name)
+        docs = loads_all(read_text(path, MAX_RECORDS_INPUT, shown=name), name)
     except SheetgenError as exc:
         raise RecordError(exc.problems) from None
     scored, problems = [], []
+
+    def source(n: int) -> str:  # a game of several is named by its file and line
+        return name if len(docs) == 1 else f"{name}:{getattr(docs[n], 'line', n + 1)}"
+
     with gc_paused():
-        for n, got in enumerate(outcomes(docs, lambda n: name, batch), 1):
+        for n, got in enumerate(outcomes(docs, source, batch), 1):
             if not isinstance(got, RecordError):
                 scored.append(got)
             elif len(docs) == 1:

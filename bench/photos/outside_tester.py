@@ -1,4 +1,4 @@
-"""A fourteenth photo generator for `sheetgen scan`, written apart from the reader.
+"""An outside tester's photos: written from the README and the docs alone, apart from the reader.
 
 The page is rendered to a PDF by the library (the print a printer gets: scan marks and
 QR code included), rasterised by poppler's pdftoppm at 150-300 dpi, marked by hand-like

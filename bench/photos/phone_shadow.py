@@ -1,12 +1,31 @@
-"""A sixth, independent photo generator for `sheetgen scan` (see bench/scan_sixth.py).
+"""A camera model: hand and phone shadows, depth of field, shake, sensor noise, sharpening.
 
-Written from the feature's specification alone. `photo(layout, page_id, rng)` gives
-(RGB photo, truth, kinds). Order of work: the camera is chosen first (so that a mark a
-person could not see in that photo is never drawn), the page is rendered by poppler at
-300 dpi, marked there (strokes multiplied onto the paper), then photographed (perspective
-projection of the A4 sheet lying on a table, light, optics, sensor, phone processing, JPEG).
+Written from the feature's specification alone, apart from the reader's tuning. The camera is
+chosen first (so that a mark a person could not see in that photo is never drawn): an A4
+sheet lying flat, seen through a pinhole camera (24-52 mm equivalent lens) tilted up to 20
+degrees about a random axis, any roll (mostly about square to the sheet), the sheet's middle
+at 100-300 dpi (log-uniform; less when the sheet would not fit), in a 4:3 frame of 8-16
+megapixels. The page is rendered by poppler at 300 dpi and marked there: a player's main pen
+(HB, 2B or mechanical pencil, blue or black ballpoint, felt-tip) and now and then another,
+strokes drawn supersampled with pressure varying along them, tapered ends, a hand's tremor
+and paper-tooth grain, multiplied onto the paper; ticks (some small), crosses, slashes,
+scribbled and hatched fills, dots, an "o" in the box, circles round the round boxes (and round
+isolated boxes), light strokes of a hard pencil (+light), ticks, crosses and slashes whose
+last stroke runs 1-3.5 mm past the border (+stray, at most a fifth of a box into a
+neighbour), a ballpoint that skips (+skip); every stroke is kept visible in the photo (its
+contrast after that photo's blur at that box's scale is at least 0.35, 0.2 for light ones).
+Garden cells are filled, hatched, crossed or blotted with an orange, green or red colour
+pencil. Half the other write boxes get a handwritten number. The photo: a table (wood, grey,
+slate, white, cutting mat) with the sheet's soft shadow, a slightly tinted paper, light in
+linear RGB (gradient up to 45%, vignette up to 35%, a hand's or phone's shadow down to
+45-80% in 45% of photos, +shadow on the boxes under it), auto exposure, a colour cast
+(warm lamp, cool shade, fluorescent), lens blur 0.3-1.4 px with up to 0.8 px more across the
+frame (depth of field), hand shake now and then, shot and read noise with colour noise,
+the phone's sharpening, JPEG quality 40-90.
 
-    python bench/gen_sixth.py /tmp/sixth-look 3   # save 3 photos and crops of their marks to look at
+`photo(layout, page_id, rng)` gives (RGB photo, truth, kinds).
+
+    python -m bench.photos.phone_shadow DIR 3   # save 3 photos and crops of their marks to look at
 """
 
 from __future__ import annotations
@@ -20,11 +39,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from pages import random_page  # noqa: E402
-
+from bench.photos.pages import random_page
 from sheetgen.scan.blank import grid_cells
 
 RENDER_DPI = 300
@@ -729,8 +744,7 @@ def photo(layout, page_id: str, rng):
 
 def _look(folder: str, count: int, seed: int = 1) -> None:
     """Save `count` photos (downscaled) and crops of their marked boxes, to look at."""
-    from scan_probe import LAYOUTS
-
+    from bench.photos import WITH_ADVANCED as LAYOUTS
     from sheetgen.games import load_layout
 
     out = Path(folder)

@@ -1,7 +1,7 @@
-"""A twelfth, held-out photo generator for `sheetgen scan`: photos of designers' variants.
+"""Designers' variants of the readable layouts, photographed and read with `--layout`.
 
-Written from the docs (docs/variants.md, docs/layouts.md), the built-in layouts and the printed
-page (bench/pages.py), without looking at the reader or the other generators. `variant` writes
+Written apart from the reader's tuning and the other generators, from the docs
+(docs/variants.md, docs/layouts.md), the built-in layouts and the printed page (`pages`). `variant` writes
 a random but plausible variant YAML that `extends` a readable built-in and changes what a
 designer changes: the garden's rows, columns and cell size (7-14 mm), the pig's rows, boxes,
 box size, gap and values, longer or shorter market tracks with other box sizes and gaps, a
@@ -11,7 +11,15 @@ buildings' boxes, costs, box size, points and names, the Glassworks pad's player
 column height (a run row more or less), board height and per-player boards (`wide: false`),
 labels and titles in French and English, the theme's colours (light or bolder tints). `photo`
 renders one page of it, marks 10-80% of its tick boxes and garden cells with one player's pen
-and habit, and photographs it as a phone would.
+and habit (HB or 2B pencil with grain, ballpoint, felt-tip; cross, tick, fill, slash, dot,
+circles round round boxes, strays up to 2 mm over the border), the garden in orange/green/red
+colour pencils (grey pencil or pen: '?'), and photographs it as a phone would (tilt up to 15
+degrees, any roll, 120-300 dpi on the sheet, under 12 MP, gentle uneven light, mild blur and
+noise, JPEG 70-92). Kinds: "pen/style +variant-kind".
+
+The bench's runner (`python -m bench.scan --scenario designer_variants`) makes photo n's variant
+from BASES in turn, photographs each of its pages, reads them with the variant as the layout,
+and every 5th photo runs `sheetgen scan --layout VARIANT` and `sheetgen score` end to end.
 """
 
 from __future__ import annotations
@@ -22,7 +30,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import yaml
-from pages import page_pdf, render
+
+from bench.photos.pages import page_pdf, render
 
 BASES = [
     "harvest-dice-normal",

@@ -1,26 +1,53 @@
-"""A tenth, held-out photo generator for `sheetgen scan`: sheets marked the way a real game leaves them.
+"""Sheets marked the way a game leaves them: the rules' order, one habit a player, early to full.
 
-See bench/scan_tenth.py for what it does. `photo(layout, page_id, rng) -> (img, truth, kinds)`.
-Written from the specification and the games' rules, without the reader or the other generators.
+Written apart from the reader's tuning and the other generators' marking, from the feature's
+specification, the games' rules (the French rule sheets) and how people play and photograph.
+Not a uniform random share of boxes but the state a real game leaves. Each photo is one
+moment of a game: early (20%: 1-10 marks, 1-3 in 40% of them), mid game (30%: 30-65% of the
+way to the end), end of game (30%: where the rules stop it) or everything done (20%: 85-100%
+of the sheet's boxes, half of those 95-100%; or one or two sections done to the end while the
+others stay as the game left them, one maybe empty). The order follows the rules: Harvest
+Dice round by round (one to three dice a player, each planted in the garden - the first of a
+kind anywhere in the die's column, the next beside one of their kind - or fed to the pig as
+many boxes as the die shows, in order; the shared die checks the next box of a market; the
+game ends when the garden, the pig or a market is full, the round finished; the pig's bonus
+circles checked once their row is full); Imperial Settlers' empire tracks checked from the
+left, the fields of a bridge only once its section is built; the village's buildings box by
+box in any order, the advanced colony ladder's values circled in order; Glassworks boards
+copied player by player (or all along), each colour's column filled from the bottom, the game
+ending when someone has 17 pieces, the winner's box checked. So marks form runs, sections
+differ in density, an empty section sits by a full one. Each player has a habit kept over
+their sheet, with natural variation: crosses (some big, running up to 2 mm over the border,
+never into a neighbouring box's inner part), solid fills, ticks (drawn fast, tailing off
+thin), small dots, short slashes, small ticks in one corner; some circle the round boxes;
+marks off-centre the way that hand places them. One pen a player: HB, 2B or mechanical pencil
+(graphite on the paper's tooth, pressure), blue or black ballpoint (with skips), gel, felt
+tip; some sheets started in pencil and finished in pen (+mixed). Glassworks boards: each
+player's own habit, or one scorer's. Garden cells: hatched or scribbled in orange, green or
+red colour pencil or felt pen, a grey pencil letter C/S/T, or a drawn carrot (with green
+leaves), tomato (green stalk) or frilly salad. Write boxes get a name, the rounds played and,
+at the end, the scores (Hershey handwriting in the player's pen). Truth is what a careful
+reader says: no erased, hidden or half-made marks. Printing and photo stay ordinary: A4 (or
+Letter, 25%) as rendered, white or slightly off-white paper, on a wood, light or dark table
+with the paper's soft shadow; a phone above it: tilt up to 15 degrees, any roll, 120-300 dpi
+on the sheet, under 12 MP, a gentle light slope and spot, vignetting, white balance, mild
+blur and noise, JPEG 70-92. Kinds: "pen/style +moment" (+early, +mid, +end, +full) with
++overshoot, +tail, +corner, +mixed.
+
+`photo(layout, page_id, rng)` gives (img, truth, kinds).
 """
 
 from __future__ import annotations
 
 import math
 import re
-import sys
-from pathlib import Path
 
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from pages import render  # noqa: E402
-
-from sheetgen.layout.scanmarks import reserved  # noqa: E402
-from sheetgen.render.pdf import pdf_bytes, placement  # noqa: E402
+from bench.photos.pages import render
+from sheetgen.layout.scanmarks import reserved
+from sheetgen.render.pdf import pdf_bytes, placement
 from sheetgen.scan.blank import grid_cells
 
 SS = 3  # supersampling of the strokes over the working raster

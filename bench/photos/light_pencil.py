@@ -1,17 +1,23 @@
-"""A fifth, independent generator of played-sheet photos for `sheetgen scan`.
+"""Graphite marks, light ones too, kept plainly visible; a phone over a table.
 
-Written from the feature's specification alone (not from sheetgen.scan.synth/probe or the
-other bench generators): `photo(layout, page_id, rng)` renders the page with poppler at
-100-300 dpi, draws pencil-like marks on a known random share (20-60%) of the readable boxes
-(ticks, crosses, scribbled fills, light ticks and slashes, ticks and crosses that stray 1-3 mm
-over the border but at most a quarter of a box into the next one, circles round the round
-boxes; orange, green and red colour pencils in the Harvest Dice garden; a blue ballpoint now
-and then; handwritten numbers in the write boxes, which are not read), then photographs the
-sheet: lying on a table, any roll, a camera tilted up to 20 degrees, blur, uneven light, noise
-and JPEG 40-90. The blur is chosen before the marks are drawn: a stroke it would wash out is
-drawn wider (then darker), so every mark stays plainly a mark in the photo.
+Written from the feature's specification alone, apart from the reader's tuning. The page is
+rendered by poppler (pdftoppm) at the dpi the sheet is seen at in the photo (100-300, capped
+so a photo stays under 11-14 megapixels), the paper tinted, then a random 20-60% of the
+readable boxes is marked with supersampled, anti-aliased polylines multiplied onto the page:
+graphite (grey 60-170 in the stroke's core, paper-tooth grain, pressure varying along the
+stroke) or now and then a blue ballpoint, as ticks, crosses, scribbled fills, light ticks and
+slashes (grey 150-188, 0.3-0.42 mm), ticks and crosses that stray 1-3 mm over the border (at
+most a quarter of a box into the next one, which stays plainly empty), and circles round the
+round boxes; a stroke the photo's blur would wash out is drawn wider, then darker, so every
+mark stays plainly a mark; the Harvest Dice garden cells are hatched, blotted or crossed with
+the orange, green or red colour pencil of a random vegetable. Handwritten numbers go in half
+the write boxes (not read). The sheet is then photographed lying on a table (wood, grey,
+slate, white or a cutting mat, with the sheet's soft shadow): any roll, a camera tilted up to
+20 degrees through a wide to normal lens, a 4:3 frame with small margins, uneven light
+(gradient and vignette, 0.6-1.0), a slight colour cast, Gaussian blur up to 1.5 px, noise up
+to sigma 8 and JPEG quality 40-90.
 
-Returns (img RGB uint8, truth, kinds); see bench/scan_fifth.py.
+`photo(layout, page_id, rng)` gives (img RGB uint8, truth, kinds).
 """
 
 from __future__ import annotations
@@ -22,8 +28,8 @@ from types import SimpleNamespace
 
 import cv2
 import numpy as np
-from pages import random_page
 
+from bench.photos.pages import random_page
 from sheetgen.scan.blank import grid_cells
 
 A4 = (210.0, 297.0)  # mm

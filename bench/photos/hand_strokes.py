@@ -1,7 +1,6 @@
-"""A third generator of phone photos of played sheets, for bench/scan_third.py.
+"""Hand-drawn strokes with grain and tremor, photographed by a phone or scanned on a flatbed.
 
-Made apart from sheetgen.scan.synth (marks, camera) and sheetgen.scan.probe, to measure
-how far the reader generalises. Its own pens and its own camera:
+Written apart from the reader's tuning (its own pens, strokes and camera):
 
 - pens: HB, 2B and 0.5 mm mechanical pencils (graphite on a paper tooth: grainy and
   broken under light pressure), blue and black ballpoints (ink skips, a blob at the
@@ -36,8 +35,8 @@ import cv2
 import numpy as np
 from PIL import Image
 
+from bench.photos.pages import blank_paper
 from sheetgen.scan.blank import grid_cells
-from sheetgen.scan.synth import blank_paper
 
 GRAPHITE = np.array([1.0, 0.97, 0.92], np.float32)  # graphite absorbs a little less blue: a grey with a sheen
 

@@ -1,10 +1,10 @@
 """End to end for `sheetgen scan` then `sheetgen score`: a played game, photographed, scanned, scored.
 
-Every other bench/scan_*.py checks box by box. This one checks the whole chain a table goes
-through: a game played to its end by the rules (the truth), each player's sheet rendered by the
-library and marked plainly (a dark pencil cross, tick or fill well inside each marked box, the
-Harvest Dice garden in solid orange / green / red), a mild phone photo of each sheet (small
-rotation and perspective, 200-250 dpi, slight blur and noise, JPEG 85) named the documented way
+`python -m bench.scan` checks box by box; this checks the whole chain a table goes through: a
+game played to its end by the rules (the truth), each player's sheet rendered by the library
+and marked plainly (a dark pencil cross, tick or fill well inside each marked box, the Harvest
+Dice garden in solid orange / green / red), a mild phone photo of each sheet (small rotation
+and perspective, 200-250 dpi, slight blur and noise, JPEG 85) named the documented way
 (alice.jpg; alice-empire.jpg with alice-village.jpg; a Glassworks pad is one photo for the
 table), or for one game in four all sheets as the pages of one PDF in player order (empire then
 village for Imperial Settlers); then `sheetgen scan FILES -o game.yaml [--layout VARIANT]`, the
@@ -20,10 +20,13 @@ winner lists agree. Layouts in turn: harvest-dice-normal, harvest-dice-advanced,
 imperial-settlers, imperial-settlers-advanced, river-valley-glassworks, and the variants
 docs/examples/harvest-dice-big-garden.yaml, imperial-settlers-rich-village.yaml,
 glassworks-six-rows.yaml. Game g draws from np.random.default_rng([seed, g]). With --errors it
-also runs four error paths end to end and prints their exit codes and messages.
+also runs five error paths end to end and prints their exit codes and messages.
 
-Run: python bench/scan_game.py --games 12 --seed 1 --verbose
+Run: python -m bench.end_to_end --games 12 --seed 1 --verbose
      (--keep DIR keeps each game's photos, records and scores; --errors adds the error paths)
+
+A whole run (not --only) appends its totals to bench/results.jsonl (--results PATH for another
+file, --results '' for none).
 """
 
 from __future__ import annotations
@@ -31,7 +34,6 @@ from __future__ import annotations
 import argparse
 import copy
 import json
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -42,12 +44,10 @@ import yaml
 from click.testing import CliRunner
 from PIL import Image
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from pages import page_pdf, render  # noqa: E402
-
-from sheetgen.cli import cli  # noqa: E402
-from sheetgen.games import load_layout  # noqa: E402
+from bench import results
+from bench.photos.pages import page_pdf, render
+from sheetgen.cli import cli
+from sheetgen.games import load_layout
 
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "docs" / "examples"
@@ -677,13 +677,14 @@ def error_paths(work: Path, rng):
 
 
 # ----------------------------------------------------------------- report
-def report(results, verbose):
+def report(games, verbose) -> tuple[int, int]:
+    """The table of the games played; (records right, totals and winners right)."""
     print(
         f"{'g':>3} {'layout':28} {'n':>1} {'src':4} {'scan':>4} {'unsure':>6} {'warn':>4} "
         f"{'rec==typed':>10} {'totals':>7} {'s':>5}"
     )
     ok_rec = ok_tot = 0
-    for r in results:
+    for r in games:
         unsure = sum(1 for w in r["warnings"] if "unsure" in w.lower())
         rec_ok = not r.get("record_diff") and "error" not in r
         ok_rec += rec_ok
@@ -713,39 +714,60 @@ def report(results, verbose):
                     print(f"      {label:8} totals {tot} winners {win}")
             if r.get("filled"):
                 print(f"      filled by hand: {', '.join(r['filled'])}")
-    print(
-        f"\n{len(results)} games: record == typed {ok_rec}/{len(results)}, "
-        f"totals and winners agree {ok_tot}/{len(results)}"
-    )
+    n = len(games)
+    print(f"\n{n} games: record == typed {ok_rec}/{n}, totals and winners agree {ok_tot}/{n}")
+    return ok_rec, ok_tot
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.end_to_end", description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=12)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", type=int, nargs="*", help="play only these game numbers")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--keep", type=Path, help="keep each game's files under DIR/gNN")
     ap.add_argument("--errors", action="store_true", help="also run the error paths")
+    ap.add_argument(
+        "--results", default=str(results.RESULTS), metavar="PATH", help="append the totals to PATH ('' for none)"
+    )
     args = ap.parse_args()
-    results = []
+    games = []
     with tempfile.TemporaryDirectory() as tmp:
         for g in args.only if args.only else range(args.games):
             work = (args.keep / f"g{g:02d}") if args.keep else Path(tmp) / f"g{g:02d}"
             work.mkdir(parents=True, exist_ok=True)
-            results.append(one_game(args.seed, g, args, work))
+            games.append(one_game(args.seed, g, args, work))
             if args.keep:
-                r = results[-1]
+                r = games[-1]
                 (work / "result.json").write_text(
                     json.dumps({k: v for k, v in r.items() if k not in ("scanned", "typed")}, default=str, indent=1)
                 )
-        report(results, args.verbose)
+        records_right, totals_right = report(games, args.verbose)
+        paths = []
         if args.errors:
             work = (args.keep / "errors") if args.keep else Path(tmp) / "errors"
             work.mkdir(parents=True, exist_ok=True)
             print("\nerror paths:")
-            for what, code, msg in error_paths(work, np.random.default_rng([args.seed, 999])):
+            paths = error_paths(work, np.random.default_rng([args.seed, 999]))
+            for what, code, msg in paths:
                 print(f"  {what}: exit {code}\n    {msg.replace(chr(10), chr(10) + '    ')}")
+    if not args.only:
+        row = {
+            "bench": "end-to-end",
+            "scenario": "played-games",
+            **results.where(),
+            "seed": args.seed,
+            "games": len(games),
+            "records_right": records_right,
+            "totals_right": totals_right,
+            "unsure": sum(sum("unsure" in w.lower() for w in r["warnings"]) for r in games),
+            "s_per_game": round(sum(r["secs"] for r in games) / max(len(games), 1), 2),
+            "error_paths": len(paths),
+            "error_paths_exit_1": sum(code == 1 for _, code, _ in paths),
+            "command": f"python -m bench.end_to_end --games {args.games} --seed {args.seed}"
+            + (" --errors" if args.errors else ""),
+        }
+        results.append(row, Path(args.results) if args.results else None)
 
 
 if __name__ == "__main__":

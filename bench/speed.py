@@ -1,7 +1,7 @@
-"""sheetgen benchmarks: how fast and how small, against a naive baseline, in one run.
+"""How fast and how small sheetgen is, against naive baselines, in one run.
 
-    python bench/run.py            # full run (about two minutes; the baseline is slow)
-    python bench/run.py --quick    # smoke mode: small pads, one run each (a few seconds)
+    python -m bench.speed            # full run (about ten minutes, most of it the naive baselines)
+    python -m bench.speed --quick    # smoke mode: small pads, one run each (well under a minute)
 
 Measures, in one process (plus child processes for the CLI):
 
@@ -23,9 +23,11 @@ Measures, in one process (plus child processes for the CLI):
   through `sheetgen.scoring.api.score_data` one by one (the baseline) and
   `score_many` (the batch API), on a synthetic valid record.
 
-Prints a table, PASS/MISS per target, and writes everything as JSON to
-output/bench.json (or --json PATH). Not part of the test run: timings depend on
-the machine; tests/test_bench_smoke.py only checks that --quick runs.
+Prints a table, PASS/MISS per target, writes everything as JSON to output/bench.json
+(or --json PATH) and appends it as one line to bench/results.jsonl (--results PATH for
+another file, --results '' for none), from which `python -m bench.report` makes the tables
+of bench/RESULTS.md. Not part of the test run: timings depend on the machine;
+tests/test_bench_smoke.py only checks that --quick runs.
 """
 
 from __future__ import annotations
@@ -43,18 +45,18 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import results
+
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 HARVEST = "harvest-dice-normal"
 KIB = 1024
 
-# Targets of issue 15 (2-core machine, medians of whole processes unless said otherwise).
+# The targets (2-core machine, medians of whole processes unless said otherwise).
 PAD_COPIES = 1000
 PAD_PROCESS_S = 0.35  # `sheetgen render harvest-dice-normal --copies 1000`, whole process
 PAD_SIZE_KIB = 300
-PAD_SPEEDUP = 10.0  # in process, against the naive baseline (issue 6)
+PAD_SPEEDUP = 10.0  # in process, against the naive baseline
 PAD_SHRINK = 5.0
 HELP_S = 0.08
 RENDER_CLI_S = {HARVEST: 0.25, "imperial-settlers-advanced": 0.30}
@@ -336,7 +338,7 @@ def _record_files(folder: Path, records: dict) -> dict:
 
 def naive_fields(c, boxes, at, copy: int) -> None:
     """The naive form fields: reportlab's acroForm.checkbox/textfield for each box, each
-    building its own appearance streams (what sheetgen did before issue 15)."""
+    building its own appearance streams: the baseline of sheetgen's shared ones."""
     from reportlab.lib.colors import HexColor
     from reportlab.lib.units import mm
 
@@ -592,7 +594,7 @@ def bench_scoring(runs: int, min_batch_s: float, log) -> list[dict]:
 
 
 def targets(render_rows: list[dict], procs: list[dict], fillable: dict | None, scoring: list[dict]) -> list[dict]:
-    """Each target of issue 15 against its limit (and the naive baseline where there is one)."""
+    """Each target against its limit (and the naive baseline where there is one)."""
     out = []
 
     def add(name, value, limit, unit, ok, note=""):
@@ -626,7 +628,7 @@ def targets(render_rows: list[dict], procs: list[dict], fillable: dict | None, s
         if command.startswith("render ") and " --" not in command:
             lid = command.split()[1]
             proc(command, RENDER_CLI_S.get(lid, RENDER_CLI_OTHER_S), f"one sheet, whole process [{lid}]")
-    for per_page in ("", " --per-page 2"):  # the pad, and the same 2-up (issue 15: "2-up pads the same")
+    for per_page in ("", " --per-page 2"):  # the pad, and the same 2-up: the same targets
         pad = next(
             (c for c in by if c.startswith(f"render {HARVEST} --copies") and ("--per-page" in c) == bool(per_page)),
             None,
@@ -842,27 +844,16 @@ def _bulk_record(n: int) -> dict:
     return {"record": rec, "n": n}
 
 
-def _other_sections(md: Path) -> str:
-    """The sections (`## ...`) that other benchmarks (bench/scan.py) added to an existing
-    results file: kept after this run's tables."""
-    try:
-        lines = md.read_text(encoding="utf-8").split("\n")
-    except OSError:
-        return ""
-    start = next((n for n, line in enumerate(lines) if line.startswith("## ")), None)
-    return "" if start is None else "\n\n" + "\n".join(lines[start:]).rstrip() + "\n"
-
-
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.speed", description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="smoke mode: small pads, one run each")
     ap.add_argument("--runs", type=int, default=None, help="runs per measure (median; default 5, quick 1)")
     ap.add_argument("--json", default=str(ROOT / "output" / "bench.json"), help="where to write the JSON")
     ap.add_argument(
         "--results",
         metavar="PATH",
-        default=None,
-        help="also write the table as Markdown to PATH (e.g. bench/RESULTS.md, copied into the README)",
+        default=str(results.RESULTS),
+        help="append the run as one line to PATH (default bench/results.jsonl; '' for none)",
     )
     args = ap.parse_args(argv)
     quick = args.quick
@@ -888,7 +879,7 @@ def main(argv=None) -> int:
     records = _bulk_record(20 if quick else BULK_RECORDS)
     procs = bench_processes(runs, log, largest, quick, records)
     result = {
-        "command": "python bench/run.py" + (" --quick" if quick else ""),
+        "command": "python -m bench.speed" + (" --quick" if quick else ""),
         "quick": quick,
         "runs": runs,
         "machine": info,
@@ -896,7 +887,6 @@ def main(argv=None) -> int:
         "layouts_skipped": broken,
         "render": render_rows,
         "processes": procs,
-        "cli": procs,  # the name of earlier runs
         "fillable": fillable,
         "scoring": scoring_rows,
     }
@@ -907,19 +897,10 @@ def main(argv=None) -> int:
     out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     text = table(result)
     print(text)
-    if args.results:
-        md = Path(args.results)
-        try:
-            shown = out.resolve().relative_to(ROOT)
-        except ValueError:
-            shown = out
-        md.write_text(
-            f"# Benchmark results\n\nMade by `{result['command']}` on "
-            f"{time.strftime('%Y-%m-%d', time.gmtime())} (`python bench/run.py --quick` is the "
-            f"fast smoke mode); the same numbers as JSON: `{shown}`.\n\n{text.rstrip()}\n" + _other_sections(md),
-            encoding="utf-8",
-        )
-        print(f"wrote {md}")
+    where = results.where()
+    where.pop("load")  # (the machine's load is in result["machine"], before and after)
+    row = {"bench": "speed", "scenario": "quick" if quick else "full", **where, **result}
+    results.append(row, Path(args.results) if args.results else None)
     print(f"wrote {out} in {result['elapsed_s']:.0f} s")
     return 0
 

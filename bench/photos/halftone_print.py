@@ -1,11 +1,20 @@
-"""A fourth, independent generator of played-sheet photos for `sheetgen scan`.
+"""The printer simulated (laser halftone or inkjet dither), then a phone photo or a flatbed scan.
 
-`photo(layout, page_id, rng)` prints the page (poppler raster, laser AM halftone or inkjet
-dither, misregistration, toner streaks, fit-to-page scaling, paper tint, fibres and flecks),
-marks it with simulated pens (pressure-varying, jittered strokes: pencils, ballpoints,
-felt-tips, highlighters, colour pencils in the garden) and then photographs it with a phone
-(perspective, curl, table, light, blur, noise, ISP, JPEG) or scans it on a flatbed.
-Returns (img RGB uint8, truth, kinds); see bench/scan_fourth.py.
+Written apart from the reader's tuning. The page is rasterised by poppler (pdftoppm) at a
+random dpi and printed: a laser AM screen at 150-200 lpi with per-ink angles, drawn
+band-limited, or inkjet dither with banding; CMY planes misregistered 0.1-0.3 mm; low-toner
+streaks; fit-to-page 94-100% and a 1-4 mm offset; white, cream or recycled paper with fibres
+and flecks. It is marked with its own pens (HB/2B/mechanical pencils, blue/black ballpoints,
+felt-tips, highlighter fills, orange/green/red colour pencils in the garden, sometimes
+graphite there too) as pressure-varying jittered strokes (ticks, crosses, slashes, fills,
+scribbles, dots, corner ticks, circles, strays into the next box, light strokes, erased
+ghosts, graphite smears, crossed-out-and-rewritten garden cells), then photographed with a
+phone (up to 20 degree tilt, any roll, table texture, curl and waves, vignetting, hand
+shadow, glare, white balance, defocus, motion blur, noise, noise reduction, HDR, sharpening,
+JPEG 40-95, messaging downscale) or scanned on a flatbed (150-600 dpi, 1-3 degree skew,
+auto-levels).
+
+`photo(layout, page_id, rng)` gives (img RGB uint8, truth, kinds).
 """
 
 from __future__ import annotations
@@ -16,9 +25,9 @@ import subprocess
 
 import cv2
 import numpy as np
-from pages import random_page
 from PIL import Image
 
+from bench.photos.pages import random_page
 from sheetgen.scan.blank import grid_cells
 
 A4 = (210.0, 297.0)  # mm, w x h

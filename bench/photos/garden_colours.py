@@ -1,7 +1,7 @@
-"""A thirteenth, held-out photo generator for `sheetgen scan` (bench/scan_thirteenth.py): the garden's colours.
+"""The garden's colours: many inks for each vegetable, and other colours, under many lights.
 
-Written from the feature's description, the harness and the printed page, without looking at the
-reader or the other generators. A Harvest Dice sheet is played by one player with one or two sets of
+Written apart from the reader's tuning and the other generators, from the feature's description,
+the bench's runner and the printed page. A Harvest Dice sheet is played by one player with one or two sets of
 colouring tools (colour pencils light to heavy, felt-tips, wax crayons, gel pens, highlighters,
 watercolour pencils), each set an orange, a green and a red of its own brand; some cells are coloured
 in another colour (blue, purple, black, grey pencil, brown, pink, yellow) and are '?'. The pig and
@@ -27,17 +27,13 @@ from __future__ import annotations
 import colorsys
 import io
 import math
-import sys
-from pathlib import Path
 
 import cv2
 import numpy as np
 from PIL import Image
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import pages  # noqa: E402  (bench/pages.py)
-
-from sheetgen.scan.blank import grid_cells  # noqa: E402
+from bench.photos import pages
+from sheetgen.scan.blank import grid_cells
 
 A4 = (210.0, 297.0)
 LAST: dict = {}  # what the last photo's camera did (its homography), for looking at crops
@@ -548,7 +544,7 @@ def camera(refl, dpi_r, dpi, rng, light):
     sh_, sw_ = src.shape[:2]
     src_corners = np.array([[0, 0], [sw_, 0], [sw_, sh_], [0, sh_]], np.float32)
     hom = cv2.getPerspectiveTransform(src_corners, img_corners)
-    # A4 mm -> photo pixels, for a look at the photo (bench/scan_thirteenth.py --crops)
+    # A4 mm -> photo pixels, to crop a part of the photo to look at
     LAST["mm_to_photo"] = hom @ np.diag([sw_ / A4[0], sh_ / A4[1], 1.0])
     scene = cv2.warpPerspective(src, hom, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     mask = np.zeros((h, w), np.uint8)

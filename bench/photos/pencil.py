@@ -1,34 +1,23 @@
-"""Generated photos of played sheets, for the tests and the bench: render a sheet,
-pencil marks on a known random set of boxes, then degrade the picture the way a
-phone does (rotation, perspective, scale, blur, JPEG, uneven light, noise).
+"""Pencil marks photographed by a phone: the generator the reader is tuned on, and the tests'.
 
-`photo(layout, page_id, rng)` gives (RGB image, truth): truth maps every box read
-by `sheetgen scan` to True/False (a tick box) or the cell's letter ('' when empty).
+The sheet is rendered at 100-300 dpi (pdfium), a random 20-60% of its boxes marked in pencil
+(ticks, crosses, scribbled fills, light strokes, strokes straying over the border; garden
+cells in the dice's colour pencils), then the paper is photographed: on a table, turned to
+any angle, in perspective (up to about 20 degrees of tilt), blurred, unevenly lit, noisy and
+JPEG-compressed (quality 40-90).
+
+`photo(layout, page_id, rng)` gives (RGB image, truth): truth maps every box read by
+`sheetgen scan` to True/False (a tick box) or the cell's letter ('' when empty).
 """
 
 from __future__ import annotations
 
 import math
 
+from bench.photos import pages
+
 PENCIL = (70, 70, 78)
 INKS = {"C": (235, 120, 20), "S": (40, 150, 50), "T": (210, 30, 30)}  # colour pencils of the dice
-
-
-def blank_paper(layout, page_id: str, dpi: float, lang: str = "en", players: int | None = None):
-    """The whole A4 paper with the sheet on it, RGB at `dpi`, and the sheet's top-left (px)."""
-    import numpy as np
-    import pypdfium2
-
-    from sheetgen.render.pdf import pdf_bytes, placement
-
-    doc = layout.document(lang, players, [page_id])
-    pdf = pypdfium2.PdfDocument(pdf_bytes(doc, paper="a4"))
-    try:
-        img = np.asarray(pdf[0].render(scale=dpi / 72).to_pil().convert("RGB")).copy()
-    finally:
-        pdf.close()
-    at = placement(doc.pages[0], "a4")
-    return img, doc.pages[0], (at.left * dpi / 25.4, at.top * dpi / 25.4)
 
 
 def draw_mark(cv2, img, box, ppmm: float, origin, rng, colour) -> None:
@@ -116,16 +105,16 @@ def photo(
     """(RGB photo, truth) of one page with a random set of boxes marked. A pad for
     several players (Glassworks) is printed for a random count unless `players` says.
     Not `photographed`: the marked paper itself (A4 at `dpi`), to photograph with others."""
-    from sheetgen.scan.photos import need_cv
+    import cv2
+    import numpy as np
 
-    cv2, np = need_cv()
     from sheetgen.scan.blank import grid_cells
 
     dpi = dpi or float(rng.uniform(100, 300))
     low, high = layout.players["min"], layout.players["max"]
     if players is None and low < high:
         players = int(rng.integers(low, high + 1))
-    img, display, origin = blank_paper(layout, page_id, dpi, lang or str(rng.choice(["en", "fr"])), players)
+    img, display, origin = pages.blank_paper(layout, page_id, dpi, lang or str(rng.choice(["en", "fr"])), players)
     ppmm = dpi / 25.4
     cells = grid_cells(layout, page_id)
     share = rng.uniform(0.2, 0.6) if share is None else share

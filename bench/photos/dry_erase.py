@@ -1,8 +1,9 @@
-"""An eleventh photo generator for `sheetgen scan` (bench/scan_eleventh.py): sheets as groups reuse and dress them.
+"""Sheets reused and dressed: sheet protectors and dry-erase markers, coloured paper, things on
+the sheet, children's crayons.
 
-Written from the feature's description, the harness (bench/scan.py, scan_probe.py) and the printed
-page (bench/pages.py), without looking at the reader or the other generators. Each photo is one of
-four settings, a quarter each:
+Written apart from the reader's tuning and the other generators, from the feature's
+description, the bench's runner and the printed page (`pages`). Each photo is one of four
+settings, a quarter each:
 - film: the print in a sheet protector (or laminated), played with dry-erase markers (black, blue,
   red, green; orange/green/red in the garden): the film lowers the contrast and casts a faint
   grey-blue, one or two specular glare patches (a soft blob, a window, a streak) kept off the corner
@@ -23,23 +24,20 @@ with variation; write boxes get Hershey handwriting (not read). Garden truth: th
 letter when drawn in a dice colour, '?' otherwise, '' when empty. A phone photographs it: tilt up to
 18 degrees, any roll, 120-300 dpi on the sheet, under 12 MP, on a wood, white, grey or dark table,
 gentle light slope and spot, vignetting, white balance, mild blur and noise, JPEG 60-92.
+Kinds: "pen/style" (pens: hb, 2b, mech, ballpoint-*, gel-black, felt-*, crayon-*, dryerase-*,
+cpencil-*) with +ghost, +glare, +paper:<colour>, +object, +shadow, +crayon, +felt, +overshoot.
 """
 
 from __future__ import annotations
 
 import math
 import re
-import sys
-from pathlib import Path
 
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from pages import random_page, render  # noqa: E402
-
-from sheetgen.layout.scanmarks import reserved  # noqa: E402
+from bench.photos.pages import random_page, render
+from sheetgen.layout.scanmarks import reserved
 
 A4 = (210.0, 297.0)
 VEG = {"orange": "C", "green": "S", "red": "T"}  # the dice's colours in the garden

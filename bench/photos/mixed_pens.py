@@ -1,9 +1,6 @@
-"""A second generator of photos of played sheets, independent of synth.py's pencil and
-camera: the tests and bench/scan_probe.py check `sheetgen scan` with it, so that the
-reader is not only right on the photos it was tuned on.
+"""Other pens and another camera than the pencil generator's: the reader's second tuning set.
 
-It shares only the clean page with synth (synth.blank_paper: the sheet rendered from
-its display list, and its boxes) and draws everything else its own way:
+It shares only the clean page (`pages.blank_paper`) and draws everything else its own way:
 
 - pens, one main pen and style per sheet as a player would, others now and then:
   blue or black ballpoint (thin, dark), felt-tip (thick), HB and very soft light
@@ -20,9 +17,9 @@ its display list, and its boxes) and draws everything else its own way:
   phone's sharpening halos, sensor and salt noise, JPEG 40-90; the sheet at an
   effective 100-300 dpi.
 
-`probe_photo(layout, page_id, rng)` gives (RGB image, truth, kinds): truth as
-synth.photo's, kinds says what was drawn in each box and (key '_photo') what the
-camera did.
+`photo(layout, page_id, rng, effects=None)` gives (RGB image, truth, kinds): truth as
+`pencil.photo`'s, kinds says what was drawn in each box and (key '_photo') what the
+camera did; `effects` keeps only the named camera effects (the tests use it).
 """
 
 from __future__ import annotations
@@ -212,15 +209,15 @@ def mark_strokes(style: str, rng) -> dict:
     raise ValueError(style)
 
 
-def probe_photo(layout, page_id: str, rng, *, dpi: float | None = None, share: float | None = None, effects=None):
-    """(RGB photo, truth, kinds) of one page: truth like synth.photo's (True/False, a
+def photo(layout, page_id: str, rng, *, dpi: float | None = None, share: float | None = None, effects=None):
+    """(RGB photo, truth, kinds) of one page: truth like pencil.photo's (True/False, a
     letter, '?' for a pencil letter, '' for an empty cell), kinds: field -> what was
     drawn (pen and style, 'erased' for a smudged empty box). `effects` (a set of names)
     forces which degradations are applied; by default each is drawn at random."""
     import cv2
     import numpy as np
 
-    from sheetgen.scan import synth
+    from bench.photos import pages
     from sheetgen.scan.blank import grid_cells
 
     dpi = dpi or float(rng.uniform(100, 300))
@@ -228,7 +225,7 @@ def probe_photo(layout, page_id: str, rng, *, dpi: float | None = None, share: f
     players = int(rng.integers(low, high + 1)) if low < high else None
     # the paper drawn finer than the photo: the camera samples pen strokes, not pixels
     fine = min(1.6 * dpi, 360.0)
-    img, display, origin = synth.blank_paper(layout, page_id, fine, str(rng.choice(["en", "fr"])), players)
+    img, display, origin = pages.blank_paper(layout, page_id, fine, str(rng.choice(["en", "fr"])), players)
     paper = img.astype(np.float32) * np.float32(rng.uniform(0.93, 1.0, 3)).clip(0, 1)  # off-white paper
     sheet = Sheet(np, cv2, paper, fine / 25.4, origin, rng)
     cells = grid_cells(layout, page_id)

@@ -1,5 +1,7 @@
-"""The printed page the bench's photo generators start from (bench/gen_fourth.py, gen_fifth.py,
-gen_seventh.py, gen_eighth.py)."""
+"""The printed page the photo generators start from: the page as sheetgen renders it (a PDF on
+A4 and where the sheet sits on it, or the whole paper drawn by pdfium), and poppler's raster of
+that PDF (`pdftoppm`, from poppler-utils). Only the clean page is shared: every generator marks
+and photographs it its own way."""
 
 from __future__ import annotations
 
@@ -14,6 +16,21 @@ from PIL import Image
 from sheetgen.render.pdf import pdf_bytes, placement
 
 _PDF: dict = {}
+
+
+def blank_paper(layout, page_id: str, dpi: float, lang: str = "en", players: int | None = None):
+    """The whole A4 paper with the sheet on it, RGB at `dpi` (drawn by pdfium), the sheet's
+    display list, and the sheet's top-left on the paper (px)."""
+    import pypdfium2
+
+    doc = layout.document(lang, players, [page_id])
+    pdf = pypdfium2.PdfDocument(pdf_bytes(doc, paper="a4"))
+    try:
+        img = np.asarray(pdf[0].render(scale=dpi / 72).to_pil().convert("RGB")).copy()
+    finally:
+        pdf.close()
+    at = placement(doc.pages[0], "a4")
+    return img, doc.pages[0], (at.left * dpi / 25.4, at.top * dpi / 25.4)
 
 
 def page_pdf(layout, page_id: str, lang: str, players):
