@@ -177,7 +177,7 @@ def load_upload(data: bytes, name: str) -> list:
     import tempfile
 
     folder = tempfile.mkdtemp(prefix="sheetgen-upload-")
-    path = str(Path(folder) / name)
+    path = os.path.join(folder, name)
     try:
         with open(path, "xb") as fh:
             fh.write(data)
