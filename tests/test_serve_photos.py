@@ -35,6 +35,7 @@ ANN = {
     "unsure": ["pig_4"],
     "cells": {"garden_r1_c1": "C", "garden_r1_c2": "?", "garden_r2_c1": "C"},
 }
+PAD = ["board_p1_r5_c1", "board_p3_r5_c2", "winner_p3"]  # River Valley Glassworks: a board copy a player
 BOB = {"crosses": ["pig_1", "market_carrot_2", "market_salad_2"], "cells": {"garden_r1_c1": "S", "garden_r1_c2": "S"}}
 
 
@@ -47,6 +48,7 @@ def photos(tmp_path_factory):
         "Bob": sheet_photo("harvest-dice-normal", angle=-2.0, **BOB),
         "blank": sheet_photo("harvest-dice-normal"),
         "empire": sheet_photo("imperial-settlers", "empire", crosses=["walls_1", "walls_2"], unsure=["walls_4"]),
+        **{f"pad-{n}": sheet_photo("river-valley-glassworks", players=n, crosses=PAD, dpi=170) for n in (3, 4)},
     }
     for name, data in made.items():
         (folder / f"{name}.jpg").write_bytes(data)
@@ -364,3 +366,22 @@ def test_a_page_of_a_two_page_sheet_fills_that_page_and_asks_for_the_numbers_wri
     r = send(client, config, gid, tiff.getvalue(), player=1, **{"content-type": "image/tiff"})
     assert (r.status_code, r.text) == (422, "Two pictures of the page “Empire”: one picture a page.\n")
     assert state(client, gid) == before
+
+
+@pytest.mark.slow
+def test_a_pads_photo_fills_every_players_column_when_printed_for_as_many_players(server, photos):
+    client, config = server
+    gid = start(client, config, players="Ann, Bob, Cy", layout="river-valley-glassworks")
+    r = send(client, config, gid, (photos / "pad-4.jpg").read_bytes(), player=0)
+    assert (r.status_code, r.text) == (
+        422,
+        "This sheet was printed for another number of players than this game's 3.\n",
+    )
+    assert unchanged(client, gid, 3)
+    got = send(client, config, gid, (photos / "pad-3.jpg").read_bytes(), player=0).json()
+    assert got["marks"] == [{"board_p1_r5_c1": True}, {}, {"board_p3_r5_c2": True, "winner_p3": True}]
+    # the overflow written by hand, in the columns of the players whose board copy is marked
+    assert [(d["player"], d["box"], d["kind"]) for d in got["doubts"]] == [
+        (1, "overflow_p1_count", "number"),
+        (3, "overflow_p3_count", "number"),
+    ]

@@ -41,7 +41,8 @@ WORDS = {
         "unreachable": "The server cannot be reached; the mark was not kept.",
         "photo_unreachable": "The server cannot be reached; the photo was not read.",
         "photo_take": "Take a photo",
-        "photo_send": "Send a photo or a scan",
+        "photo_send": "Send a file",
+        "photo_send_title": "A photo of the sheet, or a scanner's PDF or TIFF",
         "photo_name": "photo",
         "photo_of": "{name}'s sheet",
         "stage_sending": "Sending the photo: {pct}%",
@@ -50,7 +51,13 @@ WORDS = {
         "stage_find": "Finding the sheet",
         "stage_read": "Reading the boxes",
         "stage_fill": "Filling in the sheet",
-        "stage_done": "Filled in from the photo: {marked} boxes marked, {doubts} doubts.",
+        "stage_done": "Filled in from the photo: {marked} marked, {doubts}.",
+        "box_none": "no box",
+        "box_one": "1 box",
+        "box_many": "{n} boxes",
+        "doubt_none": "no doubt",
+        "doubt_one": "1 doubt",
+        "doubt_many": "{n} doubts",
         "stage_page": "page {n} of {of}",
         "doubts": "Doubts",
         "doubts_left": "{n} doubts left from the photos: tap the orange boxes.",
@@ -131,7 +138,8 @@ WORDS = {
         "unreachable": "Le serveur est injoignable ; la case n'a pas été gardée.",
         "photo_unreachable": "Le serveur est injoignable ; la photo n'a pas été lue.",
         "photo_take": "Prendre une photo",
-        "photo_send": "Envoyer une photo ou un scan",
+        "photo_send": "Envoyer un fichier",
+        "photo_send_title": "Une photo de la feuille, ou le PDF ou le TIFF d'un scanner",
         "photo_name": "photo",
         "photo_of": "feuille de {name}",
         "stage_sending": "Envoi de la photo : {pct} %",
@@ -140,7 +148,13 @@ WORDS = {
         "stage_find": "Recherche de la feuille",
         "stage_read": "Lecture des cases",
         "stage_fill": "Remplissage de la feuille",
-        "stage_done": "Remplie d'après la photo : {marked} cases cochées, {doubts} doutes.",
+        "stage_done": "Remplie d'après la photo : {marked}, {doubts}.",
+        "box_none": "aucune case cochée",
+        "box_one": "1 case cochée",
+        "box_many": "{n} cases cochées",
+        "doubt_none": "aucun doute",
+        "doubt_one": "1 doute",
+        "doubt_many": "{n} doutes",
         "stage_page": "page {n} sur {of}",
         "doubts": "Doutes",
         "doubts_left": "Il reste {n} doutes issus des photos : touchez les cases orange.",
@@ -311,7 +325,7 @@ def _photo_controls(n: int, lang: str) -> str:
         f'<div class="photo" data-player="{n}">'
         f'<label class="button camera">{w["photo_take"]}'
         f'<input type="file" accept="image/*" capture="environment" data-photo="{n}"></label>'
-        f'<label class="button">{w["photo_send"]}'
+        f'<label class="button" title="{escape(w["photo_send_title"])}">{w["photo_send"]}'
         f'<input type="file" accept="image/*,application/pdf,.pdf,.tif,.tiff" data-photo="{n}"></label>'
         f'<progress hidden max="100"></progress><p class="photo-status" role="status" aria-live="polite"></p></div>'
     )

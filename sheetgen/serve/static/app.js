@@ -176,7 +176,13 @@
     const winners = document.querySelector(".scores .winners");
     if (winners) winners.textContent = score ? words.winners + words.colon + " " + score.winners.join(", ") : "";
     const kept = document.querySelector(".scores .kept");
-    if (kept) kept.textContent = state.kept ? (words.kept || "Kept as game") + " " + state.kept : "";
+    if (kept) {
+      while (kept.firstChild) kept.removeChild(kept.firstChild);
+      if (state.kept) {
+        kept.appendChild(document.createTextNode((words.kept || "Kept as game") + " "));
+        kept.appendChild(cell("a", String(state.kept), { href: `/history/${state.kept}?lang=${document.documentElement.lang}` }));
+      }
+    }
     body.classList.toggle("finished", Boolean(state.kept));
     for (const [cls, list] of [["warnings", (state.warnings || []).map((w) => w.text)], ["errors", state.errors || []]]) {
       const ul = document.querySelector(".scores ." + cls);
@@ -509,6 +515,12 @@
 
   const STAGES = { queued: 5, decode: 15, find: 35, read: 55, fill: 90 };
 
+  function count(n, what) {
+    // "no doubt", "1 doubt", "3 doubts" in the page's language
+    const key = n === 0 ? "none" : n === 1 ? "one" : "many";
+    return (words[`${what}_${key}`] || "{n}").replace("{n}", String(n));
+  }
+
   function stageText(event) {
     const text = words["stage_" + event.stage] || "";
     const page = event.of > 1 ? ` (${words.stage_page.replace("{n}", event.n).replace("{of}", event.of)})` : "";
@@ -518,7 +530,7 @@
   function photoEvent(event) {
     if (event.stage === "refused") photoStatus(event.player, event.message, null, true);
     else if (event.stage === "done") {
-      const text = words.stage_done.replace("{marked}", event.marked).replace("{doubts}", event.doubts);
+      const text = words.stage_done.replace("{marked}", count(event.marked, "box")).replace("{doubts}", count(event.doubts, "doubt"));
       photoStatus(event.player, text, null);
     } else photoStatus(event.player, stageText(event), STAGES[event.stage]);
   }
