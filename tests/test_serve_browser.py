@@ -645,6 +645,19 @@ def test_every_page_fits_a_360_px_phone_and_follows_the_dark_setting(browser, li
     version(page, 1)
     page.click('[data-act="finish"]')  # (no dialog handler: dismissed, the game goes on)
     page.context.close()
+    other = live.new_game(players=("Léa", "Tom"), lang="fr")  # a game kept: its page too
+    request = urllib.request.Request(
+        f"{live.url}/game/{other}/mark",
+        data=json.dumps({"player": 1, "box": "pig_1", "before": None, "after": True}).encode(),
+        headers={"x-sheetgen-token": live.app.state.config.page_token, "content-type": "application/json"},
+    )
+    urllib.request.urlopen(request).close()
+    finish = urllib.request.Request(
+        f"{live.url}/game/{other}/finish",
+        data=b"{}",
+        headers={"x-sheetgen-token": live.app.state.config.page_token, "content-type": "application/json"},
+    )
+    urllib.request.urlopen(finish).close()
     for dark in (False, True):
         phone = browser.new_context(
             viewport={"width": 360, "height": 740},
@@ -652,7 +665,7 @@ def test_every_page_fits_a_360_px_phone_and_follows_the_dark_setting(browser, li
             has_touch=True,
             color_scheme="dark" if dark else "light",
         ).new_page()
-        for path in (f"/game/{gid}?player=1", "/", "/history", "/stats?lang=fr", "/history?lang=fr"):
+        for path in (f"/game/{gid}?player=1", "/", "/history", "/stats?lang=fr", "/history?lang=fr", "/history/1"):
             phone.goto(live.url + path)
             phone.wait_for_selector("body[data-ready=true]")
             assert phone.evaluate("document.documentElement.scrollWidth") <= 360, (path, dark)

@@ -135,6 +135,11 @@ def test_a_photo_is_bounded_and_checked_before_it_is_read(server, monkeypatch):
             "photo: an image of 31000 x 20 pixels; sheetgen reads images of at most 30,000 pixels a side",
         ),
         (_pdf(25), "photo: 25 pages; sheetgen reads at most 24 sheets from one PDF"),
+        (
+            _pdf_bomb(65 * 2**20),
+            "photo: a stream of the PDF inflates to more than 64 MB (or all of them together to more than 256 MB): "
+            "not a page sheetgen reads",
+        ),
     ]
     for data, reason in cases:
         r = send(client, config, gid, data)
@@ -153,6 +158,12 @@ def _pdf(pages: int) -> bytes:
         c.showPage()
     c.save()
     return out.getvalue()
+
+
+def _pdf_bomb(size: int) -> bytes:
+    """A PDF of 64 KB whose one stream inflates to `size` bytes."""
+    stream = zlib.compress(b"\0" * size, 9)
+    return b"%PDF-1.4\n1 0 obj\n<< /Length 0 /Filter /FlateDecode >>\nstream\n" + stream + b"\nendstream\nendobj\n"
 
 
 def test_a_photo_needs_the_token_a_player_and_a_game_that_takes_photos(server):
@@ -314,6 +325,10 @@ def test_a_sheet_filled_by_photos_then_settled_by_taps_scores_as_the_scan_with_t
 
 @pytest.mark.slow
 def test_a_photo_of_another_sheet_or_of_nothing_is_refused_and_changes_nothing(server, photos, tmp_path):
+    import io
+
+    from PIL import Image
+
     client, config = server
     gid = start(client, config)
     r = send(client, config, gid, (photos / "empire.jpg").read_bytes())
@@ -323,6 +338,14 @@ def test_a_photo_of_another_sheet_or_of_nothing_is_refused_and_changes_nothing(s
     )
     r = send(client, config, gid, (photos / "blank.jpg").read_bytes(), player=2)
     assert (r.status_code, r.text) == (422, "No box is marked on this sheet: is it the right photo?\n")
+    cut = io.BytesIO()  # the photo's top quarter cut off: two of the corner squares with it
+    with Image.open(photos / "Ann.jpg") as image:
+        image.crop((0, image.height // 4, image.width, image.height)).save(cut, "JPEG")
+    r = send(client, config, gid, cut.getvalue())
+    assert (r.status_code, r.text) == (
+        422,
+        "The sheet's four corner squares are not all in the photo: photograph the whole sheet, flat and lit.\n",
+    )
     assert unchanged(client, gid)
     # a sheet printed from another version of a variant's layout (same id, another hash)
     older = tmp_path / "big-garden.yaml"

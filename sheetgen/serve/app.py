@@ -663,6 +663,9 @@ async def photo(request: Request) -> JSONResponse:
     except SheetgenError as exc:
         tell("refused", message=exc.problems[0].message)
         raise HTTPException(422, exc.problems[0].message) from None
+    except Exception as exc:  # (answered as every internal error is; the pages stop waiting for it)
+        tell("refused", message=f"internal error ({type(exc).__name__})")
+        raise
     crops: dict = {}
 
     def change(g, tables):

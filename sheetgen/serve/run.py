@@ -87,6 +87,7 @@ def serve(port: int, lan: bool, db, files: list[str], say: Callable[[str], None]
     except KeyboardInterrupt:  # uvicorn raises Ctrl-C again once it has stopped cleanly
         pass
     finally:
+        app.state.reader.pool.shutdown(wait=False, cancel_futures=True)  # (a reading under way ends first)
         app.state.games.close()
     say("stopped; the games in progress are kept")
 
