@@ -517,3 +517,233 @@ def table_score(tab: Table, marks: list[dict], layout_ref: str | None = None) ->
             value = s.total if box.computes == ("total",) else sum(s.breakdown.get(k, 0) for k in box.computes)
             out["computed"][player - 1][fname] = str(value)
     return out
+
+
+def table_scored(tab: Table, marks: list[dict], layout_ref: str | None = None, source: str = "<table>"):
+    """The game scored from its marks (scoring.record.Scored), as `sheetgen score` scores
+    the record; `source` is the record's name in what it writes (a CSV's `record`)."""
+    return score(table_record(tab, marks, layout_ref), source)
+
+
+def score_text(scored, fmt: str) -> str:
+    """What `sheetgen score --format json|csv` writes of one scored game."""
+    from sheetgen.scoring import output
+
+    return output.as_json([scored]) + "\n" if fmt == "json" else output.as_csv([scored])
+
+
+def marked_pdf(tab: Table, marks: list[dict], computed: list[dict] | None = None) -> bytes:
+    """The sheets as marked: the fillable PDF of the table's sheets (one copy a player, or
+    the pad), each form field set as the marks say (a box ticked, a cell's letter, a number
+    written, the names, and the final score line from `computed`), so that `sheetgen read`
+    and `sheetgen score` read the game back from it."""
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import NameObject
+
+    from sheetgen.layout.display import field_name
+    from sheetgen.render.pdf import pdf_bytes
+
+    doc = tab.sheets[0]
+    sheets = table_values(tab, marks)
+    for (player, fname), box in tab.boxes.items():
+        if box.mode == "computed" and computed and player <= len(computed) and fname in computed[player - 1]:
+            sheets[0 if tab.pad else player - 1][fname] = computed[player - 1][fname]
+    values = {field_name(f, copy): v for copy, sheet in enumerate(sheets, 1) for f, v in sheet.items()}
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf_bytes(doc, copies=len(sheets), fillable=True))))
+    for page in writer.pages:
+        texts = {}
+        for ref in page.get("/Annots") or ():
+            widget = ref.get_object()
+            name = str(widget.get("/T", ""))
+            value = values.get(name)
+            if widget.get("/FT") == "/Btn":
+                state = NameObject("/Yes" if value is True else "/Off")
+                widget[NameObject("/V")] = state
+                widget[NameObject("/AS")] = state
+            elif isinstance(value, str) and value:
+                texts[name] = value
+        if texts:
+            writer.update_page_form_field_values(page, texts, auto_regenerate=False)
+    writer.set_need_appearances_writer(True)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+# --------------------------------------------------------------------------- a photo of a sheet at the table
+
+MAX_UPLOAD = 30 * 1024 * 1024  # bytes of a photo, or a scanner's PDF or TIFF, sent to the table
+
+
+class PhotoRefused(UsageError):
+    """A photo that cannot fill the sheet, and why (`kind`): `file` (not an image or a PDF
+    that can be read, or too large), `marks` (the sheet's scan marks are not all in it),
+    `sheets` (several sheets in one picture), `layout` (not a sheet of the game's layout,
+    or of another version of it), `other_layout` (a sheet of another layout: `layout` and
+    `game`, their titles), `page_twice` (`page`), `players` (a pad printed for another
+    number of players), `blank_page` (bare paper), `blank_sheet` (no box marked),
+    `no_scan_marks`. `params` hold what the message names; the message is in English."""
+
+    def __init__(self, kind: str, message: str, **params):
+        super().__init__(message)
+        self.kind, self.params = kind, params
+
+
+@valueclass
+class PhotoFill:
+    """What a photo fills at the table: the value of every box it covers, by (player,
+    field) (None for an empty box); the doubts it leaves among them ({player, box, kind}:
+    `unsure`, a box or cell the reader could not decide; `cell`, a cell filled in no dice's
+    colour; `number`, a number written by hand, which is not read) with a picture of each
+    ({(player, box): JPEG}); the pages read; the notes (a page left out, a page known by
+    its print)."""
+
+    values: dict
+    doubts: tuple
+    crops: dict
+    pages: tuple
+    notes: tuple
+
+
+def photo_fill(tab: Table, player: int, data: bytes, layout_ref: str, progress=None, name: str = "photo") -> PhotoFill:
+    """Read a photo, or a scanner's PDF or TIFF, of player `player`'s sheet (of a pad: the
+    table's one sheet, whatever `player`) with the code of `sheetgen scan`: the sheet's
+    scan marks, its QR code or print checked against `layout_ref` (the game's layout), its
+    boxes read against the blank page. `progress(stage, n, of)` hears each step: `decode`,
+    `find` and `read` (picture n of `of`), `fill`. The file is called `name` in what is
+    said of it. A refusal is a PhotoRefused."""
+    from sheetgen.errors import RecordError
+    from sheetgen.scan import record as scanned
+    from sheetgen.scan.markers import find_sheets
+    from sheetgen.scan.photos import blank_paper, need_cv
+    from sheetgen.scan.reader import read_photo
+
+    tell = progress or (lambda stage, n=0, of=0: None)
+    layout = tab.layout
+    if not layout.scan_marks:
+        raise PhotoRefused("no_scan_marks", f"the sheets of {layout.id} carry no scan marks: mark them on the screen")
+    need_cv()
+    tell("decode")
+    try:
+        photos = scanned.load_upload(data, name)
+    except RecordError as exc:
+        raise PhotoRefused("file", exc.problems[0].message) from None
+    reads, notes = {}, []
+    for n, photo in enumerate(photos, 1):
+        tell("find", n, len(photos))
+        try:
+            sheets, note = find_sheets(photo)
+        except RecordError as exc:
+            if blank_paper(photo):  # the back of a one-sided sheet, in a scanner's PDF
+                notes.append(f"{photo.name}: a blank page, left out")
+                continue
+            raise PhotoRefused("marks", exc.problems[0].message) from None
+        if len(sheets) > 1:
+            raise PhotoRefused(
+                "sheets", f"{photo.name}: {len(sheets)} sheets in one picture; one sheet a photo", count=len(sheets)
+            )
+        tell("read", n, len(photos))
+        try:
+            read = read_photo(photo, layout_ref, sheets[0])
+        except RecordError as exc:
+            raise _refused_read(photo, sheets[0], layout, exc) from None
+        if read.page_id in reads:
+            title = layout.page(read.page_id).title
+            raise PhotoRefused("page_twice", f"{photo.name}: a second picture of the page '{read.page_id}'", page=title)
+        reads[read.page_id] = read
+        notes += [text for text in (note, read.note) if text]
+    if not reads:
+        raise PhotoRefused("blank_page", "a blank page: no sheet in it")
+    if all(scanned.blank_read(r) for r in reads.values()):
+        raise PhotoRefused("blank_sheet", "no box is marked on the sheet")
+    tell("fill")
+    return _filled(tab, player, reads, tuple(notes))
+
+
+def warm_photos(tab: Table, layout_ref: str) -> None:
+    """Read a picture of the game's sheets as printed, blank, and forget it: what reading
+    a photo needs is then ready (OpenCV loaded, each page's blank drawing made, which a
+    photo is compared with), and a player's first photo is read as fast as the next."""
+    import numpy as np
+    import pypdfium2
+
+    from sheetgen.render.pdf import pdf_bytes
+    from sheetgen.scan.markers import find_sheets
+    from sheetgen.scan.photos import Photo, need_cv
+    from sheetgen.scan.reader import read_photo
+
+    if not tab.layout.scan_marks:
+        return
+    need_cv()
+    printed = tab.layout.document(tab.lang, len(tab.names) if tab.pad else None)
+    pdf = pypdfium2.PdfDocument(pdf_bytes(printed))
+    try:
+        for n in range(len(pdf)):
+            picture = np.asarray(pdf[n].render(scale=100 / 72).to_pil().convert("RGB"))
+            photo = Photo("blank", "blank", picture)
+            read_photo(photo, layout_ref, find_sheets(photo)[0][0])
+    finally:
+        pdf.close()
+
+
+def _refused_read(photo, markers, layout, exc) -> PhotoRefused:
+    """Why a sheet is not one of the game's: a sheet of another built-in layout is named
+    (its QR code or print says which); else the reader's own reason."""
+    from sheetgen.errors import RecordError
+    from sheetgen.scan.reader import read_photo
+
+    try:
+        other = read_photo(photo, None, markers).layout
+    except RecordError:
+        return PhotoRefused("layout", exc.problems[0].message)
+    if other.id == layout.id:
+        return PhotoRefused("layout", exc.problems[0].message)
+    return PhotoRefused(
+        "other_layout",
+        f"{photo.name}: a sheet of {other.id}, not of {layout.id}",
+        layout=other.title,
+        game=layout.title,
+    )
+
+
+def _filled(tab: Table, player: int, reads: dict, notes: tuple) -> PhotoFill:
+    """The boxes of the pages read, by (player, field): what they show, what stays in doubt."""
+    from sheetgen.layout.elements.common import field_player
+    from sheetgen.scan.record import TO_FILL, box_crop
+    from sheetgen.scan.verdict import UNSURE
+
+    rects = {pg.id: {b.field: (b.x, b.y, b.w, b.h) for b in pg.boxes()} for pg in tab.sheets[0].pages}
+    values, doubts, crops = {}, [], {}
+    for page_id, read in reads.items():
+        mine = {k: b for k, b in tab.boxes.items() if b.page == page_id and (tab.pad or k[0] == player)}
+        ticks = {f for (_p, f), b in mine.items() if b.mode == "tick"}
+        shown = {f for f, v in read.values.items() if isinstance(v, bool) and (not tab.pad or field_player(f))}
+        if ticks != shown:  # (a pad's boxes are a column a player: printed for another count)
+            n = len(tab.names)
+            message = f"the sheet was printed for another number of players than the game's {n}"
+            raise PhotoRefused("players", message, n=n)
+        marked, here = set(), []
+        for (p, f), box in mine.items():
+            value, reading = read.values.get(f), read.readings.get(f)
+            kind = None
+            if box.mode == "tick":
+                kind, value = ("unsure", None) if reading == UNSURE else (None, value is True or None)
+            elif box.mode == "choice":
+                kind = "unsure" if reading == UNSURE else "cell" if value == TO_FILL else None
+                value = None if kind or not value else value
+            else:
+                continue
+            values[(p, f)] = value
+            if value:
+                marked.add(p)
+            if kind:
+                here.append({"player": p, "box": f, "kind": kind})
+        # numbers written by hand are not read: they are to type, on a sheet that is played
+        numbers = [(p, f) for (p, f), b in mine.items() if b.mode == "number" and p in marked]
+        here += [{"player": p, "box": f, "kind": "number"} for p, f in numbers]
+        for d in here:
+            crops[(d["player"], d["box"])] = box_crop(read, rects[page_id][d["box"]])
+        doubts += here
+    return PhotoFill(values, tuple(doubts), crops, tuple(reads), notes)

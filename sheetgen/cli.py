@@ -598,17 +598,11 @@ def _history_filters(command):
 
 
 def _find(game, player, since, until, aliases, db, limit=None):
-    from sheetgen.history import report, store
+    from sheetgen.history import report
 
-    names = report.Names(aliases)
-    keys = names.keys_for(player) if player is not None else None
-    f = store.Filter(
-        game=game, keys=keys, since=report.iso_bound(since, "--since"), until=report.iso_bound(until, "--until")
-    )
-    damaged: list = []
-    games, total = store.find_games(f, db, limit, damaged)
-    _warn_damaged(damaged, db)
-    return names.learn(games), keys, games, total
+    found = report.find(game, player, since, until, aliases, db, limit)
+    _warn_damaged(found.damaged, db)
+    return found.names, found.keys, found.games, found.total
 
 
 def _warn_damaged(damaged: list, db) -> None:

@@ -473,8 +473,9 @@ def test_a_record_from_marks_reads_as_a_filled_pdf_reads(tmp_path):
 
 
 def test_a_history_from_before_games_in_progress_gains_their_table_and_keeps_its_games(db, tmp_path):
-    """A version-2 history file (kept games only) opens for `serve` at version 3: the
-    table of games in progress added, the kept games as they were."""
+    """A version-2 history file (kept games only) opens for `serve` at the current version:
+    the tables of games in progress (and of their photos' doubts) added, the kept games as
+    they were."""
     import sqlite3
 
     from sheetgen.history import store
@@ -485,13 +486,14 @@ def test_a_history_from_before_games_in_progress_gains_their_table_and_keeps_its
     )
     assert run("score", str(record), "--save", "--db", db).exit_code == 0
     with sqlite3.connect(db) as conn:
+        conn.execute("DROP TABLE live_crops")
         conn.execute("DROP TABLE live_games")
         conn.execute("PRAGMA user_version = 2")
     conn.close()
     client, config = make(db)
     gid = start(client, config)
     with sqlite3.connect(db) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone() == (store.SCHEMA_VERSION,) == (3,)
+        assert conn.execute("PRAGMA user_version").fetchone() == (store.SCHEMA_VERSION,) == (4,)
         assert conn.execute("SELECT id FROM live_games").fetchall() == [(gid,)]
         assert conn.execute("SELECT name, total FROM players ORDER BY seat").fetchall() == [
             ("Ann", 5),

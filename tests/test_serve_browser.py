@@ -4,7 +4,12 @@ skip where Chromium is missing, and fail then under CI=true (.ci/run installs it
 
 A tap, the box's state, the server's state and the total; marks and undo kept across a
 reload and a restart; two browsers seeing each other's taps; a phone (touch, 390 px) whose
-boxes are at least 44 CSS px; the keyboard; and the SVG sheet against the PDF's picture."""
+boxes are at least 44 CSS px; the keyboard; and the SVG sheet against the PDF's picture.
+Photos: a photo sent from the page fills the sheet with what `sheetgen scan` reads, its
+doubts highlighted and settled by a tap, a number written by hand typed beside its
+picture, a refused photo said and nothing changed, the pages served while a photo is read;
+a finished game in the history and the standings, its exports downloaded and re-scored;
+the new pages on a 360 px phone, in the dark, and the screen kept awake or said not to be."""
 
 from __future__ import annotations
 
@@ -50,8 +55,8 @@ def _chromium() -> str:
 class LiveServer:
     """The app served by uvicorn in a thread, on a loopback port, as `sheetgen serve` runs it."""
 
-    def __init__(self, db: str, port: int):
-        self.db, self.port = db, port
+    def __init__(self, db: str, port: int, hosts=()):
+        self.db, self.port, self.hosts = db, port, frozenset(hosts)
         self.server = self.thread = None
 
     @property
@@ -62,7 +67,7 @@ class LiveServer:
         from sheetgen.serve.app import Config, loopback_hosts, make_app, offered_layouts
         from sheetgen.serve.run import make_server
 
-        self.app = make_app(Config(offered_layouts([]), self.db, loopback_hosts(self.port)))
+        self.app = make_app(Config(offered_layouts([]), self.db, loopback_hosts(self.port) | self.hosts))
         self.server = make_server(self.app, "127.0.0.1", self.port)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
@@ -195,6 +200,15 @@ def test_marks_and_undo_survive_a_reload_and_a_restart(browser, live):
     version(page, 5)
     assert box(page, 1, "market_salad_2").get_attribute("aria-checked") == "true"
     assert live.state(gid)["marks"][0] == {"pig_1": True, "pig_2": True, "market_salad_2": True}
+
+
+def until(condition, seconds: float = SHORT / 1000) -> None:
+    """Wait for `condition()` (the page's policy allows no script from a string, which
+    Playwright's wait_for_function evaluates)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the page did not come to it"
+        time.sleep(0.05)
 
 
 def body_version(page) -> str:
@@ -406,3 +420,292 @@ def test_the_svg_sheet_is_the_pdf_sheet(browser):
     assert _worst_tile(moved, pdf, 1, threshold=64) > 0.06
     svg, pdf = _pictures(browser, page)
     assert _worst_tile(svg, pdf, 2) < 20
+
+
+# --------------------------------------------------------------------------- photos, history, at the table
+
+ANN = {
+    "crosses": ["pig_1", "pig_2", "pig_3", "market_carrot_2", "market_salad_2"],
+    "unsure": ["pig_4"],
+    "cells": {"garden_r1_c1": "C", "garden_r1_c2": "?", "garden_r2_c1": "C"},
+}
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory):
+    """The photos, made once: Ann's Harvest Dice sheet (an unsure box, a cell of no dice's
+    colour), a blank one, an Imperial Settlers empire page."""
+    from sheet_photos import sheet_photo
+
+    folder = tmp_path_factory.mktemp("photos")
+    (folder / "Ann.jpg").write_bytes(sheet_photo("harvest-dice-normal", **ANN))
+    (folder / "blank.jpg").write_bytes(sheet_photo("harvest-dice-normal"))
+    (folder / "empire.jpg").write_bytes(sheet_photo("imperial-settlers", "empire", crosses=["walls_1"]))
+    return folder
+
+
+PHOTO_INPUT = '.photo[data-player="{n}"] input[data-photo]:not([capture])'
+
+
+def send_photo(page, player, path):
+    page.set_input_files(PHOTO_INPUT.format(n=player), str(path))
+
+
+def status(page, player):
+    return page.locator(f'.photo[data-player="{player}"] .photo-status')
+
+
+def test_a_photo_fills_the_sheet_with_what_scan_reads_and_a_tap_settles_each_doubt(browser, live, photos):
+    from sheetgen.scan.record import read_photos
+
+    gid = live.new_game()
+    page = open_game(browser, live, gid)
+    send_photo(page, 1, photos / "Ann.jpg")
+    version(page, 1)
+    read = read_photos([str(photos / "Ann.jpg")])[0]  # what `sheetgen scan` reads of it
+    ticked = {b.get_attribute("data-box") for b in page.locator('.box[data-player="1"][aria-checked="true"]').all()}
+    assert ticked == {f for f, v in read.values.items() if v is True}
+    assert box(page, 1, "garden_r1_c1").get_attribute("data-value") == read.values["garden_r1_c1"] == "C"
+    unsure = {
+        b.get_attribute("data-box"): b.get_attribute("data-unsure") for b in page.locator(".box[data-unsure]").all()
+    }
+    assert unsure == {"pig_4": "unsure", "garden_r1_c2": "cell"}
+    assert read.readings["pig_4"] == "unsure" and read.values["garden_r1_c2"] == "?"
+    assert status(page, 1).inner_text() == "Filled in from the photo: 7 boxes marked, 2 doubts."
+    assert page.locator('[data-doubts][data-player="1"]').inner_text() == "2"
+    assert page.locator(".scores .doubts-left").inner_text() == "2 doubts left from the photos: tap the orange boxes."
+    # a tap on the orange box: the photo's picture of it, and one tap says what the paper shows
+    box(page, 1, "pig_4").click()
+    dialog = page.locator("#doubt")
+    dialog.locator("img.crop").wait_for()
+    until(lambda: page.evaluate("document.querySelector('#doubt img.crop').naturalWidth") > 0)
+    dialog.locator('[data-answer="true"]').click()
+    version(page, 2)
+    assert box(page, 1, "pig_4").get_attribute("aria-checked") == "true"
+    assert box(page, 1, "pig_4").get_attribute("data-unsure") is None
+    # the cell, from the list of doubts: its picture beside the vegetables to choose from
+    item = page.locator('section.doubts li[data-box="garden_r1_c2"]')
+    assert item.locator("img.crop").get_attribute("src") == f"/game/{gid}/crop/1/garden_r1_c2"
+    item.locator("button[data-letter='S']").click()
+    version(page, 3)
+    assert page.locator(".box[data-unsure]").count() == 0 and page.locator("section.doubts").is_hidden()
+    assert live.state(gid)["marks"][0]["garden_r1_c2"] == "S" and live.state(gid)["doubts"] == []
+    total = live.state(gid)["score"]["players"][0]["total"]
+    assert page.locator('[data-total][data-player="1"]').inner_text() == str(total)
+    assert page.errors == []
+
+
+def test_a_number_written_by_hand_is_typed_beside_its_picture(browser, live, photos):
+    gid = live.new_game(layout="imperial-settlers")
+    page = open_game(browser, live, gid)
+    send_photo(page, 2, photos / "empire.jpg")
+    version(page, 1)
+    assert {b.get_attribute("data-box") for b in page.locator(".box[data-unsure=number]").all()} == {
+        "score_favors",
+        "score_development",
+    }
+    item = page.locator('section.doubts li[data-box="score_favors"]')
+    assert item.locator(".question").inner_text() == "Type the number written here:"
+    item.locator("input").fill("3")
+    item.locator("input").press("Enter")
+    version(page, 2)
+    assert box(page, 2, "score_favors").get_attribute("data-value") == "3"
+    # on the sheet: the box opens the number pad with the photo's picture of it
+    box(page, 2, "score_development").click()
+    page.wait_for_selector("#numpad:not([hidden]) img.crop:not([hidden])")
+    assert page.locator("#numpad label span").inner_text() == "Type the number written here:"
+    page.fill("#numpad input", "2")
+    page.click("#numpad button[type=submit]")
+    version(page, 3)
+    got = live.state(gid)
+    assert got["doubts"] == [] and (got["marks"][1]["score_favors"], got["marks"][1]["score_development"]) == ("3", "2")
+    assert page.errors == []
+
+
+def test_a_refused_photo_says_why_on_every_page_and_changes_nothing(browser, live, photos):
+    gid = live.new_game(lang="fr")
+    page = open_game(browser, live, gid)
+    other = open_game(browser, live, gid)
+    send_photo(page, 2, photos / "blank.jpg")
+    reason = "Aucune case n'est cochée sur cette feuille : est-ce la bonne photo ?"
+    page.wait_for_selector('.photo[data-player="2"] .photo-status.refused', timeout=30_000)
+    assert status(page, 2).inner_text() == reason
+    other.wait_for_selector('.photo[data-player="2"] .photo-status.refused', timeout=SHORT)
+    assert status(other, 2).inner_text() == reason
+    assert body_version(page) == "0" and page.locator('.box[aria-checked="true"]').count() == 0
+    assert live.state(gid)["marks"] == [{}, {}]
+    refused = "Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)"
+    assert page.errors == [refused] and other.errors == []
+
+
+def test_the_pages_are_served_while_a_photo_is_read_and_hear_its_steps(live, photos, tmp_path):
+    """The photo's reading runs in a worker thread: the game's state is answered meanwhile,
+    and its pages are told each step (`photo` events)."""
+    from sheet_photos import sheet_photo
+
+    _chromium()
+    gid = live.new_game()
+    big = sheet_photo("harvest-dice-normal", crosses=["pig_1"], dpi=300, canvas=(3000, 4000))  # 12 MP
+    token = live.app.state.config.page_token
+    heard: list = []
+
+    def listen():
+        with urllib.request.urlopen(f"{live.url}/game/{gid}/events", timeout=30) as stream:
+            event = None
+            for line in stream:
+                text = line.decode().strip()
+                if text.startswith("event: "):
+                    event = text[7:]
+                elif text.startswith("data: ") and event == "photo":
+                    heard.append(json.loads(text[6:])["stage"])
+                    if heard[-1] in ("done", "refused"):
+                        return
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    time.sleep(0.3)
+    done = {}
+
+    def upload():
+        request = urllib.request.Request(
+            f"{live.url}/game/{gid}/photo?player=1",
+            data=big,
+            method="POST",
+            headers={"x-sheetgen-token": token, "content-type": "image/jpeg"},
+        )
+        with urllib.request.urlopen(request, timeout=60) as r:
+            done["state"] = json.loads(r.read())
+        done["at"] = time.monotonic()
+
+    sender = threading.Thread(target=upload)
+    sender.start()
+    answered = []
+    while sender.is_alive():
+        began = time.monotonic()
+        live.state(gid)
+        answered.append((began, time.monotonic()))
+        time.sleep(0.05)
+    sender.join()
+    listener.join(10)
+    assert done["state"]["marks"][0] == {"pig_1": True}
+    assert any(end < done["at"] - 0.2 for _, end in answered), "no page was answered while the photo was read"
+    assert heard == ["queued", "decode", "find", "read", "fill", "done"]
+
+
+def test_a_finished_game_is_in_the_history_and_the_standings_and_its_exports_re_score(browser, live, photos, tmp_path):
+    from click.testing import CliRunner
+
+    from sheetgen.cli import cli
+
+    gid = live.new_game()
+    page = open_game(browser, live, gid)
+    send_photo(page, 1, photos / "Ann.jpg")
+    version(page, 1)
+    box(page, 2, "pig_1").click()
+    version(page, 2)
+    totals = [page.locator(f'[data-total][data-player="{n}"]').inner_text() for n in (1, 2)]
+    # the exports, downloaded
+    files = {}
+    for label in ("Record (YAML)", "Score (CSV)", "Sheets as marked (PDF)"):
+        with page.expect_download() as got:
+            page.click(f"section.exports a:text-is('{label}')")
+        files[label] = tmp_path / got.value.suggested_filename
+        got.value.save_as(files[label])
+    runner = CliRunner()
+    for path in (files["Record (YAML)"], files["Sheets as marked (PDF)"]):
+        scored = runner.invoke(cli, ["score", str(path), "--format", "json"])
+        assert scored.exit_code == 0, scored.output
+        assert [str(p["total"]) for p in json.loads(scored.stdout)["players"]] == totals, path.name
+    # finish: two doubts are left, and the page asks first
+    asked = []
+    page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
+    page.click('[data-act="finish"]')
+    version(page, 3)
+    assert asked == ["2 doubts are left from the photos. Keep the game all the same?"]
+    page.goto(live.url + "/history?lang=en")
+    row = page.locator("table.history tbody tr").first
+    assert row.locator("td").nth(3).inner_text() == "Ann, Bob"
+    assert row.locator("td").nth(5).inner_text() == ", ".join(totals)
+    row.locator("td a").first.click()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.url.endswith("/history/1?lang=en")
+    assert box(page, 1, "pig_2").get_attribute("aria-checked") == "true"  # the sheets as they were marked
+    assert box(page, 2, "pig_1").get_attribute("aria-checked") == "true"
+    page.goto(live.url + "/stats?lang=en")
+    stats = page.locator('section.standing[data-game="harvest-dice"] table tbody tr')
+    assert sorted(stats.nth(k).locator("td").first.inner_text() for k in range(stats.count())) == ["Ann", "Bob"]
+    assert page.locator("svg.plot polyline").count() == 2
+    assert page.errors == []
+
+
+def test_every_page_fits_a_360_px_phone_and_follows_the_dark_setting(browser, live, photos):
+    gid = live.new_game()
+    page = open_game(browser, live, gid)
+    send_photo(page, 1, photos / "Ann.jpg")
+    version(page, 1)
+    page.click('[data-act="finish"]')  # (no dialog handler: dismissed, the game goes on)
+    page.context.close()
+    other = live.new_game(players=("Léa", "Tom"), lang="fr")  # a game kept: its page too
+    request = urllib.request.Request(
+        f"{live.url}/game/{other}/mark",
+        data=json.dumps({"player": 1, "box": "pig_1", "before": None, "after": True}).encode(),
+        headers={"x-sheetgen-token": live.app.state.config.page_token, "content-type": "application/json"},
+    )
+    urllib.request.urlopen(request).close()
+    finish = urllib.request.Request(
+        f"{live.url}/game/{other}/finish",
+        data=b"{}",
+        headers={"x-sheetgen-token": live.app.state.config.page_token, "content-type": "application/json"},
+    )
+    urllib.request.urlopen(finish).close()
+    for dark in (False, True):
+        phone = browser.new_context(
+            viewport={"width": 360, "height": 740},
+            is_mobile=True,
+            has_touch=True,
+            color_scheme="dark" if dark else "light",
+        ).new_page()
+        for path in (f"/game/{gid}?player=1", "/", "/history", "/stats?lang=fr", "/history?lang=fr", "/history/1"):
+            phone.goto(live.url + path)
+            phone.wait_for_selector("body[data-ready=true]")
+            assert phone.evaluate("document.documentElement.scrollWidth") <= 360, (path, dark)
+            background = phone.evaluate("getComputedStyle(document.body).backgroundColor")
+            assert background == ("rgb(23, 24, 26)" if dark else "rgb(243, 241, 234)"), (path, background)
+        phone.goto(f"{live.url}/game/{gid}?player=1")
+        phone.wait_for_selector("body[data-ready=true]")
+        # the doubts are easy to find: listed, each with buttons of 44 px at least
+        assert phone.locator("section.doubts li").count() == 2
+        for button in phone.locator("section.doubts li button").all():
+            rect = button.bounding_box()
+            assert rect["height"] >= 44 and rect["x"] + rect["width"] <= 360
+        phone.context.close()
+
+
+def test_the_screen_is_kept_awake_or_said_not_to_be(browser, tmp_path):
+    """On this computer (a secure context) the page asks for a wake lock and says nothing;
+    over plain http by a network name (the LAN), the browser gives no wake lock: a quiet
+    line says so, and the page works."""
+    path = _chromium()
+    port = _free_port()
+    server = LiveServer(str(tmp_path / "h.sqlite"), port, hosts=(f"sheetgen.test:{port}",)).start()
+    try:
+        gid = server.new_game()
+        page = open_game(browser, server, gid)
+        assert page.evaluate("window.isSecureContext") and page.locator(".awake").is_hidden()
+        lan = browser.browser_type.launch(
+            executable_path=path, args=[*ARGS, "--host-resolver-rules=MAP sheetgen.test 127.0.0.1"]
+        )
+        try:
+            page = lan.new_page()
+            page.goto(f"http://sheetgen.test:{port}/game/{gid}")
+            page.wait_for_selector("body[data-ready=true]")
+            assert not page.evaluate("window.isSecureContext")
+            assert page.locator(".awake").inner_text() == (
+                "The screen may go to sleep: the browser keeps it awake only over https or on this computer."
+            )
+            box(page, 1, "pig_1").click()
+            version(page, 1)
+        finally:
+            lan.close()
+    finally:
+        server.stop()

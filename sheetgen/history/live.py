@@ -2,7 +2,9 @@
 file (sheetgen.history.store: the same file, opening, migrations and write transactions).
 
 A game is data: its layout, the players, each player's marks keyed by the boxes' field
-names, a version, and its undo and redo logs. Every change is one `BEGIN IMMEDIATE`
+names, the doubts its photos left (a box the reader could not decide, a number written by
+hand), a version, and its undo and redo logs. A photo's doubts come with a small picture
+of each box in doubt (`live_crops`), kept until the game is finished. Every change is one `BEGIN IMMEDIATE`
 transaction that reads the game, changes it and writes it back with the version one more:
 changes from several pages (or several servers on one file) are serialised, and a change
 made on a box that someone else changed meanwhile is refused (`Conflict`), never written
@@ -42,6 +44,7 @@ class LiveGame:
     kept_id: int | None = None
     created_at: str = ""
     updated_at: str = ""
+    doubts: list = field(default_factory=list)  # {"player": 1, "box": "pig_4", "kind": "unsure"|"cell"|"number"}
 
 
 def new_id() -> str:
@@ -49,7 +52,7 @@ def new_id() -> str:
     return secrets.token_urlsafe(9)
 
 
-_COLUMNS = "id, created_at, updated_at, layout, layout_hash, lang, players, marks, version, undo, redo, kept_id"
+_COLUMNS = "id, created_at, updated_at, layout, layout_hash, lang, players, marks, version, undo, redo, kept_id, doubts"
 
 
 def _row(r) -> LiveGame:
@@ -66,6 +69,7 @@ def _row(r) -> LiveGame:
         undo=json.loads(r[9]),
         redo=json.loads(r[10]),
         kept_id=r[11],
+        doubts=json.loads(r[12]),
     )
 
 
@@ -100,7 +104,7 @@ class Games:
         game.created_at = game.updated_at = now_iso()
         with _sql_errors(db_path(self.path)), _write(self._db()) as conn:
             conn.execute(
-                f"INSERT INTO live_games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO live_games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.id,
                     game.created_at,
@@ -114,6 +118,7 @@ class Games:
                     _dump(game.undo),
                     _dump(game.redo),
                     game.kept_id,
+                    _dump(game.doubts),
                 ),
             )
         return game
@@ -137,9 +142,29 @@ class Games:
             )
         return [_row(r) for r in rows]
 
-    def update(self, gid: str, change: Callable[[LiveGame], None]) -> LiveGame:
+    def played(self, kept_id: int) -> LiveGame | None:
+        """The game at the table that was kept as the history's game `kept_id`, or None."""
+        with _sql_errors(db_path(self.path)):
+            r = self._db().execute(f"SELECT {_COLUMNS} FROM live_games WHERE kept_id = ?", (kept_id,)).fetchone()
+        return _row(r) if r else None
+
+    def played_ids(self) -> set[int]:
+        """The history's games that were played at the table (their sheets can be drawn)."""
+        with _sql_errors(db_path(self.path)):
+            rows = self._db().execute("SELECT kept_id FROM live_games WHERE kept_id IS NOT NULL").fetchall()
+        return {r[0] for r in rows}
+
+    def crop(self, gid: str, player: int, box: str) -> bytes | None:
+        """The picture of a box in doubt (JPEG), or None."""
+        with _sql_errors(db_path(self.path)):
+            sql = "SELECT image FROM live_crops WHERE game_id = ? AND player = ? AND box = ?"
+            r = self._db().execute(sql, (gid, player, box)).fetchone()
+        return bytes(r[0]) if r else None
+
+    def update(self, gid: str, change: Callable[[LiveGame], None], crops: dict | None = None) -> LiveGame:
         """Change game `gid` in one transaction: `change(game)` edits it in place (or raises,
-        and nothing is written); it is written back with its version one more."""
+        and nothing is written); it is written back with its version one more, with
+        `crops` ({(player, box): JPEG}) for its doubts. A finished game's crops go."""
         with _sql_errors(db_path(self.path)), _write(self._db()) as conn:
             r = conn.execute(f"SELECT {_COLUMNS} FROM live_games WHERE id = ?", (gid,)).fetchone()
             if r is None:
@@ -150,8 +175,8 @@ class Games:
             game.version = before + 1
             game.updated_at = now_iso()
             conn.execute(
-                "UPDATE live_games SET updated_at = ?, marks = ?, version = ?, undo = ?, redo = ?, kept_id = ? "
-                "WHERE id = ? AND version = ?",
+                "UPDATE live_games SET updated_at = ?, marks = ?, version = ?, undo = ?, redo = ?, kept_id = ?, "
+                "doubts = ? WHERE id = ? AND version = ?",
                 (
                     game.updated_at,
                     _dump(game.marks),
@@ -159,10 +184,18 @@ class Games:
                     _dump(game.undo[-MAX_UNDO:]),
                     _dump(game.redo[-MAX_UNDO:]),
                     game.kept_id,
+                    _dump(game.doubts),
                     gid,
                     before,
                 ),
             )
+            if crops:
+                conn.executemany(
+                    "INSERT OR REPLACE INTO live_crops (game_id, player, box, image) VALUES (?, ?, ?, ?)",
+                    [(gid, player, box, image) for (player, box), image in crops.items()],
+                )
+            if game.kept_id is not None:  # the photos' pictures are kept while the game is played only
+                conn.execute("DELETE FROM live_crops WHERE game_id = ?", (gid,))
         return game
 
 
@@ -171,13 +204,36 @@ class Games:
 
 def mark(game: LiveGame, player: int, box: str, before, after) -> None:
     """Player `player` (1-based) sets `box` from `before` (what the page showed) to `after`.
-    `Conflict` when the box holds something else now; the redo log is cleared."""
+    `Conflict` when the box holds something else now; the redo log is cleared. A doubt on
+    the box is settled (the mark is what the player saw on the paper)."""
     marks = game.marks[player - 1]
     now = marks.get(box)
     if _blank(now) != _blank(before):
         raise Conflict(f"{box} was changed meanwhile; the page shows the game as it is now")
     _set(marks, box, after)
-    game.undo.append({"player": player, "box": box, "before": now, "after": after})
+    step = {"player": player, "box": box, "before": now, "after": after}
+    at = next((k for k, d in enumerate(game.doubts) if d["player"] == player and d["box"] == box), None)
+    if at is not None:
+        step["doubt"] = [at, game.doubts.pop(at)]
+    game.undo.append(step)
+    game.redo.clear()
+
+
+def fill(game: LiveGame, values: dict, doubts: list) -> None:
+    """A photo fills boxes: `values` {(player, box): value} (every box it covers, None for
+    an empty one), `doubts` what it leaves in doubt among them. Earlier doubts on those
+    boxes go. One step to undo; the redo log is cleared."""
+    changes = []
+    for (player, box), value in values.items():
+        now = game.marks[player - 1].get(box)
+        if _blank(now) != _blank(value):
+            changes.append([player, box, now, value])
+        _set(game.marks[player - 1], box, value)
+    covered = set(values) | {(d["player"], d["box"]) for d in doubts}
+    kept = [d for d in game.doubts if (d["player"], d["box"]) not in covered]
+    step = {"photo": changes, "doubts": [game.doubts, kept + list(doubts)]}
+    game.doubts = step["doubts"][1]
+    game.undo.append(step)
     game.redo.clear()
 
 
@@ -186,7 +242,7 @@ def undo(game: LiveGame) -> None:
     if not game.undo:
         raise HistoryError("nothing to undo")
     step = game.undo.pop()
-    _set(game.marks[step["player"] - 1], step["box"], step["before"])
+    _step(game, step, back=True)
     game.redo.append(step)
 
 
@@ -195,8 +251,24 @@ def redo(game: LiveGame) -> None:
     if not game.redo:
         raise HistoryError("nothing to redo")
     step = game.redo.pop()
-    _set(game.marks[step["player"] - 1], step["box"], step["after"])
+    _step(game, step, back=False)
     game.undo.append(step)
+
+
+def _step(game: LiveGame, step: dict, back: bool) -> None:
+    """A change made again (`back`: undone): a mark, with the doubt it settled, or a photo."""
+    if "photo" in step:
+        for player, box, before, after in step["photo"]:
+            _set(game.marks[player - 1], box, before if back else after)
+        game.doubts = list(step["doubts"][0 if back else 1])
+        return
+    _set(game.marks[step["player"] - 1], step["box"], step["before" if back else "after"])
+    if "doubt" in step:  # [where it was among the doubts, the doubt]
+        at, doubt = step["doubt"]
+        if back:
+            game.doubts.insert(at, doubt)
+        else:
+            game.doubts = [d for d in game.doubts if d != doubt]
 
 
 def _blank(value):

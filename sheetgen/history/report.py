@@ -118,6 +118,35 @@ def iso_bound(text: str | None, option: str) -> str | None:
     return value
 
 
+@dataclass
+class Found:
+    """Kept games found: who is who (`names`, having learnt their spellings), the name keys
+    asked for (`keys`, None: everyone), the games (newest first), how many match in all,
+    and what could not be read (`damaged`: a line a game, left out)."""
+
+    names: Names
+    keys: set | None
+    games: list
+    total: int
+    damaged: list
+
+
+def find(
+    game=None, player=None, since=None, until=None, aliases=(), db=None, limit=None, options=("--since", "--until")
+) -> Found:
+    """The kept games that `history` and `stats` show: of a game or layout, that a player
+    played (aliases apply), played between two ISO dates; `options` name the dates in a
+    bad date's message."""
+    from sheetgen.history import store
+
+    names = Names(aliases)
+    keys = names.keys_for(player) if player is not None else None
+    f = store.Filter(game=game, keys=keys, since=iso_bound(since, options[0]), until=iso_bound(until, options[1]))
+    damaged: list = []
+    games, total = store.find_games(f, db, limit, damaged)
+    return Found(names.learn(games), keys, games, total, damaged)
+
+
 # --- history ----------------------------------------------------------------------------------
 
 
@@ -218,7 +247,19 @@ def standings(games: list[KeptGame], names: Names, only: set[str] | None = None)
     return sorted(table.values(), key=lambda s: (s.game, -s.wins, -s.win_rate, -s.average, s.player.casefold()))
 
 
-def _number(x: float, lang: str, digits: int = 1) -> str:
+def series(games: list[KeptGame], names: Names, only: set[str] | None = None) -> dict:
+    """Each player's scores over time, per game (merged names, as `standings`):
+    {game: {player shown: [(played_at, total, kept game id), ...] oldest first}}."""
+    out: dict = {}
+    for g in sorted(games, key=lambda g: (g.played_at, g.id or 0)):
+        for p in g.players:
+            key = names.key(p.name)
+            if only is None or key in only:
+                out.setdefault(g.game, {}).setdefault(names.show(p.name), []).append((g.played_at, p.total, g.id))
+    return out
+
+
+def shown_number(x: float, lang: str, digits: int = 1) -> str:
     text = f"{x:.{digits}f}"
     return text.replace(".", ",") if lang == "fr" else text
 
@@ -236,7 +277,7 @@ def stats_table(rows: list[Standing], lang: str = "en") -> str:
             str(s.plays),
             str(s.wins),
             f"{round(100 * s.win_rate)}{pct}",
-            _number(s.average, lang),
+            shown_number(s.average, lang),
             str(s.best),
         ]
         for s in rows

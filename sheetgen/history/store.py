@@ -102,7 +102,21 @@ def _v3(conn: sqlite3.Connection) -> None:
     )""")
 
 
-MIGRATIONS = [_v1, _v2, _v3]  # MIGRATIONS[i]: version i -> i + 1
+def _v4(conn: sqlite3.Connection) -> None:
+    """Photos of the sheets at the table: what a game's photos left in doubt (boxes the
+    reader could not decide, numbers written by hand), and a small picture of each box in
+    doubt, kept while the game is in progress (the photos themselves are never kept)."""
+    conn.execute("ALTER TABLE live_games ADD COLUMN doubts TEXT NOT NULL DEFAULT '[]'")
+    conn.execute("""CREATE TABLE live_crops (
+        game_id TEXT NOT NULL REFERENCES live_games (id) ON DELETE CASCADE,
+        player INTEGER NOT NULL,           -- 1-based
+        box TEXT NOT NULL,                 -- the box's field name
+        image BLOB NOT NULL,               -- JPEG: the photo round the box, mapped onto the page
+        PRIMARY KEY (game_id, player, box)
+    )""")
+
+
+MIGRATIONS = [_v1, _v2, _v3, _v4]  # MIGRATIONS[i]: version i -> i + 1
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -511,6 +525,9 @@ def remove_game(gid: int, path: str | Path | None = None) -> KeptGame:
                 games = [KeptGame(gid, row[0], row[1], "", "", [], "", "", "", players)]
             if conn.execute("DELETE FROM games WHERE id = ?", (gid,)).rowcount != 1:
                 raise HistoryError(f"{db_path(path)}: no game {gid} in the history")
+            # the game as it was played at the table (its marks) goes with it: a game kept
+            # later may take the same id
+            conn.execute("DELETE FROM live_games WHERE kept_id = ?", (gid,))
     return games[0]
 
 

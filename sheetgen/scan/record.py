@@ -1,6 +1,8 @@
 """Photos of played sheets -> one game record, the way filled PDFs become one
 (sheetgen.scoring.pdfread): each photo's box values go through `element_marks`
-and the game's `record_from_sheets`."""
+and the game's `record_from_sheets`. Also what the table server asks of a photo sent to
+it: its images (`load_upload`), whether a page shows no mark (`blank_read`), and the
+picture of a box as the photo shows it (`box_crop`)."""
 
 from __future__ import annotations
 
@@ -77,7 +79,7 @@ def group_sheets(reads: list[PageRead]) -> list[tuple[str, dict]]:
             first = next(iter(mine.values())).photo
             hint = f"scan a player's pages one after the other ({', '.join(pages)})" if first.pdf else naming
             raise RecordError(f"{first.name}: player '{name}' has no photo of the '{', '.join(missing)}' page; {hint}")
-        if all(_blank(r) for r in mine.values()):
+        if all(blank_read(r) for r in mine.values()):
             first = next(iter(mine.values())).photo
             raise RecordError(f"{first.name}: every page of player '{name}' is blank: no box is marked")
         values: dict = {}
@@ -137,7 +139,7 @@ def read_photos(paths: list[str], layout_ref: str | None = None, notes: list | N
                         f"{photo.name}: {len(sheets)} sheets in one picture; a sheet of {len(pages)} pages is "
                         f"paired by file name: photograph each page alone, <name>-{'.jpg, <name>-'.join(pages)}.jpg"
                     )
-                if _blank(read):
+                if blank_read(read):
                     if len(sheets) > 1:
                         notes.append(f"{one.name}: the sheet is blank: no box is marked; it is no player")
                         continue
@@ -149,7 +151,7 @@ def read_photos(paths: list[str], layout_ref: str | None = None, notes: list | N
                 reads.append(read)
     if not reads and bare is not None:
         raise bare
-    if all(_blank(r) for r in reads):
+    if all(blank_read(r) for r in reads):
         raise RecordError(f"{paths[0]}: the sheets are blank: no box is marked")
     return reads
 
@@ -159,11 +161,56 @@ def _where(read: PageRead) -> str:
     return read.photo.path or read.photo.name
 
 
-def _blank(read: PageRead) -> bool:
+def blank_read(read: PageRead) -> bool:
     """No box of the page is marked (a write box, not read, is no mark): a filled PDF's test."""
     from sheetgen.scoring.pdfread import is_blank
 
     return is_blank(read.values, read.readings)
+
+
+def load_upload(data: bytes, name: str) -> list:
+    """The images of a file sent to the table server (its bytes), with `load_photos`'
+    bounds and checks, each named `name` (a PDF's or a TIFF's pages `<name> page <n>`).
+    The bytes go to a file of a private temporary folder, removed at once: nothing sent
+    is kept, and no name from the request is ever a path."""
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="sheetgen-upload-")
+    path = os.path.join(folder, name)
+    try:
+        with open(path, "xb") as fh:
+            fh.write(data)
+        photos = load_photos(path)
+    except RecordError as exc:  # its messages name the file as given: here, `name`
+        named = [Problem(p.message.replace(path, name), p.file, p.line, p.path) for p in exc.problems]
+        raise RecordError(named) from None
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return [replace(p, path=p.path.replace(path, name)) for p in photos]
+
+
+CROP_MARGIN = 0.45  # of the box's smaller side, round a box's picture (its neighbours' edges show where it is)
+
+
+def box_crop(read: PageRead, rect: tuple, quality: int = 82) -> bytes:
+    """The photo round a box (`rect`: x, y, w, h in mm on the page), mapped onto the page
+    as it was read, CROP_MARGIN round it: a JPEG."""
+    import io
+
+    from PIL import Image
+
+    from sheetgen.scan.blank import PPMM
+
+    x, y, w, h = rect
+    m = max(2.0, CROP_MARGIN * min(w, h))
+    page = read.rectified
+    rows, cols = page.shape[:2]
+    x0, y0 = max(0, round((x - m) * PPMM)), max(0, round((y - m) * PPMM))
+    x1, y1 = min(cols, round((x + w + m) * PPMM)), min(rows, round((y + h + m) * PPMM))
+    buf = io.BytesIO()
+    Image.fromarray(page[y0:y1, x0:x1]).save(buf, "JPEG", quality=quality)
+    return buf.getvalue()
 
 
 def unsure_warnings(reads: list[PageRead]) -> list[str]:

@@ -11,7 +11,12 @@ framing, no referrer. A refusal is a 4xx with a one-line reason, never a traceba
 A game's changes are applied one at a time on the event loop, each one transaction of
 sheetgen.history.live that checks what it changes (a stale page is answered 409 and
 refreshed); the new state goes to every page of the game that listens (server-sent
-events).
+events). A photo of a sheet is read in a worker thread (one at a time; the pages go on
+being served), its steps told to the game's pages as it goes; what it read is then one
+change like a tap.
+
+The history's pages (/history, /stats) list the kept games and the standings as
+`sheetgen history` and `sheetgen stats` do, and give the same JSON and CSV.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import re
 import secrets
 import time
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs
@@ -44,12 +50,14 @@ from starlette.responses import (
 from starlette.routing import Route
 
 from sheetgen import api
-from sheetgen.errors import SheetgenError, printable
+from sheetgen.errors import HistoryError, SheetgenError, printable
 from sheetgen.history import live
 from sheetgen.history.store import AlreadyKept
 from sheetgen.serve import assets, pages
 
 MAX_BODY = 16 * 1024  # bytes of a request body (a mark is ~100, the home form ~1,000)
+PHOTO_PATH = re.compile(r"/game/[A-Za-z0-9_-]{12}/photo")  # the one route whose body is larger: api.MAX_UPLOAD
+MAX_WAITING = 4  # photos waiting for the reader at once; one more is refused for a moment
 MAX_PLAYERS_TEXT = 2000  # characters of the home form's players field
 MAX_NAME = 40  # characters of a player's name
 TOKEN_HEADER = "x-sheetgen-token"
@@ -74,7 +82,9 @@ class Config:
     id for itself; a variant file given on the command line by its layout id, its absolute
     path as ref); `hosts`: the `Host` values answered (loopback names and, with --lan, the
     LAN address, each with the port); `join_token`: with --lan, what another machine's
-    requests must carry; `join_url`: the address with it."""
+    requests must carry; `join_url`: the address with it; `warm`: a game page opened gets
+    the photo reader ready for its sheets (`Reader.warm`: `sheetgen serve` does, an app
+    made for a test need not spend the time)."""
 
     layouts: dict
     db: str | None = None
@@ -82,6 +92,7 @@ class Config:
     join_token: str | None = None
     join_url: str | None = None
     page_token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
+    warm: bool = False
 
 
 def loopback_hosts(port: int) -> frozenset:
@@ -135,9 +146,19 @@ class Guard:
             if headers.get("sec-fetch-site") == "cross-site":
                 return _refuse(403, "a request from another site is refused")
             length = headers.get("content-length")
-            if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-                return _refuse(413, f"the request body is over {MAX_BODY} bytes")
+            if length is not None and (not length.isdigit() or int(length) > _limit(scope["path"])):
+                return _refuse(413, _too_large(scope["path"]))
         return None
+
+
+def _limit(path: str) -> int:
+    return api.MAX_UPLOAD if PHOTO_PATH.fullmatch(path) else MAX_BODY
+
+
+def _too_large(path: str) -> str:
+    if PHOTO_PATH.fullmatch(path):
+        return f"the file is over {api.MAX_UPLOAD // (1024 * 1024)} MB: send a smaller photo"
+    return f"the request body is over {MAX_BODY} bytes"
 
 
 def _is_loopback(client: str) -> bool:
@@ -156,12 +177,12 @@ def _cookie(header: str, name: str) -> str:
 
 
 async def _body(request: Request) -> bytes:
-    """The request body, at most MAX_BODY bytes (a chunked body is counted as it comes)."""
-    chunks, size = [], 0
+    """The request body, at most its route's bytes (a chunked body is counted as it comes)."""
+    chunks, size, limit = [], 0, _limit(request.url.path)
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_BODY:
-            raise HTTPException(413, f"the request body is over {MAX_BODY} bytes")
+        if size > limit:
+            raise HTTPException(413, _too_large(request.url.path))
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -226,11 +247,13 @@ class Tables:
             "undo": len(game.undo),
             "redo": len(game.redo),
             "kept": game.kept_id,
+            "doubts": game.doubts,
         }
 
 
 class Hub:
-    """The pages listening to each game: a queue each, given every new state."""
+    """The pages listening to each game: a queue each, given every new state (and what
+    a photo being read has come to: `photo` events)."""
 
     def __init__(self):
         self.queues: dict = defaultdict(set)
@@ -246,11 +269,11 @@ class Hub:
         if not self.queues[gid]:
             del self.queues[gid]
 
-    def publish(self, gid: str, text: str) -> None:
+    def publish(self, gid: str, text: str, event: str = "state") -> None:
         for q in list(self.queues.get(gid, ())):
             if q.full():  # a page that stopped reading: it gets the latest state when it reads again
                 q.get_nowait()
-            q.put_nowait(text)
+            q.put_nowait((event, text))
 
     def close(self) -> None:
         """Every stream ends (the server stops)."""
@@ -278,9 +301,10 @@ def _state_json(state: dict) -> str:
     return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
 
 
-def _changed(request: Request, gid: str, change) -> JSONResponse:
-    """Apply `change(game, tables)` to game `gid` (one transaction), tell every page, answer
-    the new state. `change` returns the game scored (api.table_score) when it scored it."""
+def _changed(request: Request, gid: str, change, crops: dict | None = None, extra: dict | None = None) -> JSONResponse:
+    """Apply `change(game, tables)` to game `gid` (one transaction, with `crops` for its
+    doubts), tell every page, answer the new state (and `extra`). `change` returns the game
+    scored (api.table_score) when it scored it."""
     app = request.app.state
     scored: list = []
 
@@ -291,13 +315,13 @@ def _changed(request: Request, gid: str, change) -> JSONResponse:
         scored.append(got)
 
     try:
-        game = app.games.update(gid, run)
+        game = app.games.update(gid, run, crops)
     except live.Conflict as exc:
         return JSONResponse({"error": exc.problems[0].message, "state": _current(request, gid)}, status_code=409)
     state = app.tables.state(game, scored[0] if scored else None)
     app.hub.publish(gid, _state_json(state))
     took = (time.perf_counter() - request.state.began) * 1000
-    return JSONResponse(state, headers={"server-timing": f"change;dur={took:.1f}"})
+    return JSONResponse({**state, **(extra or {})}, headers={"server-timing": f"change;dur={took:.1f}"})
 
 
 def _current(request: Request, gid: str) -> dict | None:
@@ -363,6 +387,8 @@ async def game_page(request: Request) -> HTMLResponse:
     app = request.app.state
     game = _game(request)
     state = app.tables.state(game)
+    if app.config.warm:
+        app.reader.warm(app.tables.table(game), app.tables.ref(game.layout))
     return HTMLResponse(pages.game(app.config, app.tables, game, state))
 
 
@@ -393,7 +419,7 @@ async def events(request: Request) -> StreamingResponse:
                     continue
                 if text is None:
                     break
-                yield f"event: state\ndata: {text}\n\n"
+                yield f"event: {text[0]}\ndata: {text[1]}\n\n"
         finally:
             app.hub.unsubscribe(game.id, q)
 
@@ -467,13 +493,16 @@ async def redo(request: Request) -> JSONResponse:
 
 async def finish(request: Request) -> JSONResponse:
     """Keep the game in the history (`score --save`'s duplicate rule: `again` keeps a game
-    already kept), then mark it finished."""
+    already kept; `doubts` keeps a game whose photos left doubts), then mark it finished."""
     body = await _json_body(request)
     gid = request.path_params["gid"]
     app = request.app.state
     game = _game(request)
     if game.kept_id is not None:
         raise HTTPException(409, f"the game is finished (kept as game {game.kept_id})")
+    if game.doubts and body.get("doubts") is not True:
+        n = len(game.doubts)
+        raise HTTPException(409, f"{n} doubt{'s' if n > 1 else ''} left from the photos: keep the game all the same?")
     tab = app.tables.table(game)
     ref = app.tables.ref(game.layout)
     try:
@@ -495,24 +524,329 @@ async def finish(request: Request) -> JSONResponse:
     return _changed(request, gid, change)
 
 
-async def record(request: Request) -> PlainTextResponse:
+def _download(request: Request, response: Response, name: str) -> Response:
+    """`?download`: the answer is a file to keep, named `name` (a name made here, never one
+    from the request)."""
+    if "download" in request.query_params:
+        response.headers["content-disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def _format(request: Request) -> str:
+    fmt = request.path_params["fmt"]
+    if fmt not in ("json", "csv"):
+        raise HTTPException(404, "no such file")
+    return fmt
+
+
+def _file_name(game: live.LiveGame, ext: str) -> str:
+    """What a game's exports are called: its layout and its id (letters, digits, - and _)."""
+    return f"{re.sub(r'[^A-Za-z0-9_-]', '-', game.layout)[:60]}-{game.id}.{ext}"
+
+
+async def record(request: Request) -> Response:
     app = request.app.state
     game = _game(request)
     try:
         data = api.table_record(app.tables.table(game), game.marks, app.tables.ref(game.layout))
     except SheetgenError as exc:
         raise HTTPException(409, exc.problems[0].message) from None
-    return PlainTextResponse(api.record_yaml(data), media_type="application/yaml; charset=utf-8")
+    text = PlainTextResponse(api.record_yaml(data), media_type="application/yaml; charset=utf-8")
+    return _download(request, text, _file_name(game, "yaml"))
 
 
-async def score_json(request: Request) -> Response:
+async def score_file(request: Request) -> Response:
+    """The game's score as `sheetgen score --format json|csv` writes it of the game's
+    record (its download's name: a CSV's `record` column)."""
     app = request.app.state
     game = _game(request)
-    scored = api.table_score(app.tables.table(game), game.marks, app.tables.ref(game.layout))
-    if scored["errors"]:
-        raise HTTPException(409, scored["errors"][0])
-    text = json.dumps(scored["score"], ensure_ascii=False, indent=2) + "\n"
-    return Response(text, media_type="application/json; charset=utf-8")
+    fmt = _format(request)
+    try:
+        scored = api.table_scored(
+            app.tables.table(game), game.marks, app.tables.ref(game.layout), _file_name(game, "yaml")
+        )
+    except SheetgenError as exc:
+        raise HTTPException(409, exc.problems[0].message) from None
+    kind = "application/json" if fmt == "json" else "text/csv"
+    response = Response(api.score_text(scored, fmt), media_type=f"{kind}; charset=utf-8")
+    return _download(request, response, _file_name(game, fmt))
+
+
+async def sheets_pdf(request: Request) -> Response:
+    """The sheets as marked: the fillable PDF with every box set (api.marked_pdf)."""
+    from starlette.concurrency import run_in_threadpool
+
+    app = request.app.state
+    game = _game(request)
+    tab = app.tables.table(game)
+    computed = app.tables.state(game)["computed"]
+    data = await run_in_threadpool(api.marked_pdf, tab, game.marks, computed)
+    return _download(request, Response(data, media_type="application/pdf"), _file_name(game, "pdf"))
+
+
+# --------------------------------------------------------------------------- photos
+
+
+class Reader:
+    """Reads the photos, one at a time, in a worker thread (a photo takes a core and a few
+    hundred MB for a second or so): the pages go on being served meanwhile. At most
+    MAX_WAITING wait their turn."""
+
+    def __init__(self):
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sheetgen-photo")
+        self.waiting = 0
+        self.warmed: set = set()
+
+    def warm(self, tab, ref: str) -> None:
+        """Get ready, in the worker, to read the photos of a game's sheets (api.warm_photos),
+        once a layout, language and player count: a game page is opened well before its
+        first photo is taken."""
+        key = (tab.layout.id, tab.layout.digest, tab.lang, len(tab.names) if tab.pad else 0)
+        if tab.layout.scan_marks and key not in self.warmed:
+            self.warmed.add(key)
+            self.pool.submit(_quietly, api.warm_photos, tab, ref)
+
+    async def run(self, work):
+        if self.waiting >= MAX_WAITING:
+            raise HTTPException(503, "busy reading other photos: send this one again in a moment")
+        self.waiting += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, work)
+        finally:
+            self.waiting -= 1
+
+
+def _quietly(work, *args) -> None:
+    """`work(*args)`, whose failure only means it was not done (a warm-up)."""
+    try:
+        work(*args)
+    except Exception:  # noqa: BLE001 - the photo read after it says what is wrong, if anything
+        pass
+
+
+async def photo(request: Request) -> JSONResponse:
+    """A photo of a player's sheet (the body: the file itself, a photo, a scanner's PDF or
+    TIFF; `?player=N`; a pad's photo is the table's sheet): read, then one change that fills
+    the boxes it shows and keeps its doubts. A refusal is a 422 in the game's language."""
+    app = request.app.state
+    _check_token(request, request.headers.get(TOKEN_HEADER))
+    gid = request.path_params["gid"]
+    game = _game(request)
+    if game.kept_id is not None:
+        raise HTTPException(409, f"the game is finished (kept as game {game.kept_id})")
+    tab = app.tables.table(game)
+    given = request.query_params.get("player", "")
+    player = int(given) if given.isdigit() and len(given) < 4 else 0
+    if not tab.pad and not 1 <= player <= len(game.players):
+        raise HTTPException(400, f"player: expected 1-{len(game.players)}")
+    if not tab.layout.scan_marks:
+        raise HTTPException(422, pages.refusal("no_scan_marks", {}, "", game.lang))
+    data = await _body(request)
+    if not data:
+        raise HTTPException(400, "no file in the request: send the photo itself as the body")
+    loop = asyncio.get_running_loop()
+    who = 0 if tab.pad else player
+
+    def tell(stage: str, n: int = 0, of: int = 0, **more) -> None:
+        event = json.dumps({"player": who, "stage": stage, "n": n, "of": of, **more}, ensure_ascii=False)
+        loop.call_soon_threadsafe(app.hub.publish, gid, event, "photo")
+
+    tell("queued")
+    ref = app.tables.ref(game.layout)
+    name = pages.WORDS[game.lang]["photo_name"]
+    try:
+        fill = await app.reader.run(lambda: api.photo_fill(tab, max(player, 1), data, ref, tell, name))
+    except api.PhotoRefused as exc:
+        line = pages.refusal(exc.kind, exc.params, exc.problems[0].message, game.lang)
+        tell("refused", message=line)
+        raise HTTPException(422, line) from None
+    except SheetgenError as exc:
+        tell("refused", message=exc.problems[0].message)
+        raise HTTPException(422, exc.problems[0].message) from None
+    except Exception as exc:  # (answered as every internal error is; the pages stop waiting for it)
+        tell("refused", message=f"internal error ({type(exc).__name__})")
+        raise
+    crops: dict = {}
+
+    def change(g, tables):
+        live.fill(g, fill.values, list(fill.doubts))
+        doubted = {(d["player"], d["box"]) for d in g.doubts}
+        crops.update({k: v for k, v in fill.crops.items() if k in doubted})
+        return _scored_or_refused(g, tables)
+
+    marked = sum(1 for v in fill.values.values() if v)
+    try:
+        response = _changed(request, gid, change, crops, {"photo": {"marked": marked, "notes": list(fill.notes)}})
+    except HTTPException as exc:
+        tell("refused", message=str(exc.detail))
+        raise
+    if response.status_code == 200:
+        doubts = sum(1 for d in json.loads(response.body)["doubts"] if d["player"] == player or tab.pad)
+        tell("done", marked=marked, doubts=doubts)
+    return response
+
+
+async def crop(request: Request) -> Response:
+    """The photo's picture of a box in doubt (JPEG)."""
+    app = request.app.state
+    game = _game(request)
+    player, box = request.path_params["player"], request.path_params["box"]
+    image = app.games.crop(game.id, player, box) if len(box) <= 100 and player < 1000 else None
+    if image is None:
+        raise HTTPException(404, "no picture of this box")
+    return Response(image, media_type="image/jpeg", headers={"cache-control": "no-cache"})
+
+
+# --------------------------------------------------------------------------- the history
+
+
+@dataclass
+class Query:
+    """A history page's filters, as `sheetgen history` and `stats` take them."""
+
+    game: str | None = None
+    player: str | None = None
+    since: str | None = None
+    until: str | None = None
+    aliases: tuple = ()
+    limit: int | None = pages.HISTORY_SHOWN
+
+
+def _query(request: Request) -> Query:
+    q = request.query_params
+    texts = {}
+    for key in ("game", "player", "since", "until"):
+        value = " ".join(q.get(key, "").split())
+        if len(value) > 100:
+            raise HTTPException(400, f"{key}: at most 100 characters")
+        texts[key] = value or None
+    aliases = tuple(a.strip() for text in q.getlist("alias") for a in re.split(r"[,\n]", text) if a.strip())
+    if len(aliases) > 50:
+        raise HTTPException(400, "alias: at most 50 of them")
+    for a in aliases:
+        old, sep, new = a.partition("=")
+        if not sep or not old.strip() or not new.strip() or len(a) > 100:
+            raise HTTPException(400, f"alias {printable(a[:60])!r}: expected OLD=NEW, e.g. Bob=Robert")
+    limit = q.get("limit", "")
+    return Query(**texts, aliases=aliases, limit=0 if limit == "0" else pages.HISTORY_SHOWN)
+
+
+def _found(request: Request, query: Query, limit: int | None):
+    from sheetgen.history import report
+
+    try:
+        return report.find(
+            query.game,
+            query.player,
+            query.since,
+            query.until,
+            query.aliases,
+            request.app.state.config.db,
+            limit,
+            ("since", "until"),
+        )
+    except SheetgenError as exc:
+        raise HTTPException(400, exc.problems[0].message) from None
+
+
+async def history_page(request: Request) -> HTMLResponse:
+    app = request.app.state
+    query = _query(request)
+    found = _found(request, query, query.limit or None)
+    played = app.games.played_ids()
+    removed = request.query_params.get("removed", "")
+    html = pages.history(
+        app.config, app.tables, found, query, _lang(request), played, removed if removed.isdigit() else None
+    )
+    took = (time.perf_counter() - request.state.began) * 1000
+    return HTMLResponse(html, headers={"server-timing": f"page;dur={took:.1f}"})
+
+
+async def history_data(request: Request) -> Response:
+    """The games as `sheetgen history --format json|csv` gives them (all that match)."""
+    from sheetgen.history import report
+
+    fmt = _format(request)
+    found = _found(request, _query(request), None)
+    if fmt == "json":
+        response = Response(report.history_json(found.games, found.names), media_type="application/json; charset=utf-8")
+    else:
+        response = Response(report.history_csv(found.games, found.names), media_type="text/csv; charset=utf-8")
+    return _download(request, response, f"history.{fmt}")
+
+
+async def stats_page(request: Request) -> HTMLResponse:
+    from sheetgen.history import report
+
+    app = request.app.state
+    query = _query(request)
+    found = _found(request, query, None)
+    rows = report.standings(found.games, found.names, found.keys)
+    plots = report.series(found.games, found.names, found.keys)
+    html = pages.stats(app.config, app.tables, found, query, rows, plots, _lang(request))
+    took = (time.perf_counter() - request.state.began) * 1000
+    return HTMLResponse(html, headers={"server-timing": f"page;dur={took:.1f}"})
+
+
+async def stats_data(request: Request) -> Response:
+    """The standings as `sheetgen stats --format json|csv` gives them."""
+    from sheetgen.history import report
+
+    fmt = _format(request)
+    found = _found(request, _query(request), None)
+    rows = report.standings(found.games, found.names, found.keys)
+    if fmt == "json":
+        response = Response(report.stats_json(rows), media_type="application/json; charset=utf-8")
+    else:
+        response = Response(report.stats_csv(rows), media_type="text/csv; charset=utf-8")
+    return _download(request, response, f"stats.{fmt}")
+
+
+def _kept(request: Request):
+    from sheetgen.history import store
+
+    kid = request.path_params["kid"]
+    games, _ = store.find_games(store.Filter(ids=[kid]), request.app.state.config.db) if kid < 2**62 else ([], 0)
+    if not games:
+        raise HTTPException(404, f"no game {kid} in the history")
+    return games[0]
+
+
+async def kept_page(request: Request) -> HTMLResponse:
+    """A kept game: its final table, and its sheets as they were marked when it was played
+    at the table (the marks kept with it, drawn on the sheets)."""
+    app = request.app.state
+    kept = _kept(request)
+    played = app.games.played(kept.id)
+    return HTMLResponse(pages.kept(app.config, app.tables, kept, played, _lang(request)))
+
+
+async def kept_record(request: Request) -> Response:
+    """A kept game's record, as it was kept."""
+    kept = _kept(request)
+    response = PlainTextResponse(kept.record_text, media_type="application/yaml; charset=utf-8")
+    return _download(request, response, f"game-{kept.id}.yaml")
+
+
+async def remove_kept(request: Request) -> Response:
+    """Remove a game from the history, as `sheetgen history --remove` does (a form: its token)."""
+    from sheetgen.history import store
+
+    raw = await _body(request)
+    try:
+        form = {k: v[0] for k, v in parse_qs(raw.decode("utf-8"), max_num_fields=5).items()}
+    except (UnicodeDecodeError, ValueError):
+        raise HTTPException(400, "the form is not readable") from None
+    _check_token(request, form.get("token"))
+    kid = request.path_params["kid"]
+    try:
+        if kid >= 2**62:
+            raise HistoryError(f"no game {kid} in the history")
+        store.remove_game(kid, request.app.state.config.db)
+    except SheetgenError as exc:
+        raise HTTPException(404, exc.problems[0].message) from None
+    lang = form.get("lang") if form.get("lang") in ("fr", "en") else "en"
+    return RedirectResponse(f"/history?lang={lang}&removed={request.path_params['kid']}", status_code=303)
 
 
 async def join(request: Request) -> Response:
@@ -571,7 +905,17 @@ def make_app(config: Config) -> Starlette:
         Route("/game/{gid}/redo", redo, methods=["POST"]),
         Route("/game/{gid}/finish", finish, methods=["POST"]),
         Route("/game/{gid}/record", record),
-        Route("/game/{gid}/score.json", score_json),
+        Route("/game/{gid}/score.{fmt:str}", score_file),
+        Route("/game/{gid}/sheets.pdf", sheets_pdf),
+        Route("/game/{gid}/photo", photo, methods=["POST"]),
+        Route("/game/{gid}/crop/{player:int}/{box:str}", crop),
+        Route("/history", history_page),
+        Route("/history.{fmt:str}", history_data),
+        Route("/history/{kid:int}", kept_page),
+        Route("/history/{kid:int}/record", kept_record),
+        Route("/history/{kid:int}/remove", remove_kept, methods=["POST"]),
+        Route("/stats", stats_page),
+        Route("/stats.{fmt:str}", stats_data),
         Route("/static/{name}", static),
         Route("/fonts/{face}.woff", font),
     ]
@@ -584,6 +928,7 @@ def make_app(config: Config) -> Starlette:
     app.state.tables = Tables(config)
     app.state.hub = Hub()
     app.state.games = live.Games(config.db)
+    app.state.reader = Reader()
     return app
 
 

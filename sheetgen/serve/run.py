@@ -72,7 +72,7 @@ def serve(port: int, lan: bool, db, files: list[str], say: Callable[[str], None]
         token = secrets.token_urlsafe(16)
         join_url = f"http://{host}:{port}/join?t={token}"
     _check_port(host, port)
-    app = make_app(Config(layouts, db, frozenset(hosts), token, join_url))
+    app = make_app(Config(layouts, db, frozenset(hosts), token, join_url, warm=True))
     server = make_server(app, host, port)
     say(f"sheetgen serve: http://{host}:{port}/")
     if join_url:
@@ -87,6 +87,7 @@ def serve(port: int, lan: bool, db, files: list[str], say: Callable[[str], None]
     except KeyboardInterrupt:  # uvicorn raises Ctrl-C again once it has stopped cleanly
         pass
     finally:
+        app.state.reader.pool.shutdown(wait=False, cancel_futures=True)  # (a reading under way ends first)
         app.state.games.close()
     say("stopped; the games in progress are kept")
 

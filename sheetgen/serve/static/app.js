@@ -1,6 +1,9 @@
 // sheetgen serve: the page's script. It draws the marks into the sheets the server drew
-// (render/svg.py), sends each tap to the server, and shows every state the server sends
-// (server-sent events). It never scores: the totals come from the game's own scorer.
+// (render/svg.py), sends each tap and each photo to the server, shows every state the
+// server sends (server-sent events) and the doubts the photos left, each with the photo's
+// picture of its box. It never scores: the totals come from the game's own scorer. On a
+// kept game's page it draws the kept marks only; on every page it asks before a form that
+// says so (data-confirm) is sent.
 "use strict";
 
 (function () {
@@ -37,6 +40,14 @@
   function valueOf(player, field) {
     const marks = state.marks[player - 1] || {};
     return marks[field];
+  }
+
+  function doubtOf(player, field) {
+    return (state.doubts || []).find((d) => d.player === player && d.box === field);
+  }
+
+  function cropUrl(player, field) {
+    return `/game/${gid}/crop/${player}/${encodeURIComponent(field)}`;
   }
 
   function node(name, attrs) {
@@ -101,6 +112,9 @@
         if (mode === "computed") computed = computedSet[field];
         if (mode === "name") computed = state.players[player - 1];
         drawMark(el, valueOf(player, field), computed);
+        const doubt = doubtOf(player, field);
+        if (doubt) el.dataset.unsure = doubt.kind;
+        else el.removeAttribute("data-unsure");
         el.classList.remove("warn");
         const title = el.querySelector("title");
         if (title) title.remove();
@@ -162,7 +176,13 @@
     const winners = document.querySelector(".scores .winners");
     if (winners) winners.textContent = score ? words.winners + words.colon + " " + score.winners.join(", ") : "";
     const kept = document.querySelector(".scores .kept");
-    if (kept) kept.textContent = state.kept ? (words.kept || "Kept as game") + " " + state.kept : "";
+    if (kept) {
+      while (kept.firstChild) kept.removeChild(kept.firstChild);
+      if (state.kept) {
+        kept.appendChild(document.createTextNode((words.kept || "Kept as game") + " "));
+        kept.appendChild(cell("a", String(state.kept), { href: `/history/${state.kept}?lang=${document.documentElement.lang}` }));
+      }
+    }
     body.classList.toggle("finished", Boolean(state.kept));
     for (const [cls, list] of [["warnings", (state.warnings || []).map((w) => w.text)], ["errors", state.errors || []]]) {
       const ul = document.querySelector(".scores ." + cls);
@@ -176,6 +196,111 @@
     if (redo) redo.disabled = !state.redo || Boolean(state.kept);
     const finish = document.querySelector('[data-act="finish"]');
     if (finish) finish.disabled = Boolean(state.kept) || !score;
+    drawDoubts();
+  }
+
+  // ------------------------------------------------------------------ the doubts
+  function doubtsText(n) {
+    return n === 1 ? words.doubt_left : (words.doubts_left || "").replace("{n}", String(n));
+  }
+
+  function frameTitle(el) {
+    // the title of the frame (sheet part) that holds a box
+    const [x, y, w, h] = rect(el);
+    const page = el.ownerSVGElement && el.ownerSVGElement.dataset.page;
+    for (const [p, , title, fx, fy, fw, fh] of info.sections || []) {
+      if (p === page && x >= fx - 0.01 && y >= fy - 0.01 && x + w <= fx + fw + 0.01 && y + h <= fy + fh + 0.01) return title;
+    }
+    return "";
+  }
+
+  function drawDoubts() {
+    const doubts = state.doubts || [];
+    const n = doubts.length;
+    document.querySelectorAll("[data-doubts]").forEach((el) => {
+      const k = doubts.filter((d) => d.player === Number(el.dataset.player)).length;
+      el.textContent = k ? String(k) : "";
+    });
+    const row = document.querySelector(".doubts-row");
+    if (row) row.hidden = !n;
+    const left = document.querySelector(".scores .doubts-left");
+    if (left) left.textContent = n && !state.kept ? doubtsText(n) : "";
+    const link = document.querySelector(".doubts-link");
+    if (link) {
+      link.hidden = !n || Boolean(state.kept);
+      link.textContent = `${words.doubts} (${n})`;
+    }
+    const section = document.querySelector("section.doubts");
+    if (!section) return;
+    section.hidden = !n || Boolean(state.kept);
+    section.querySelector(".left").textContent = n ? doubtsText(n) : "";
+    const list = section.querySelector("ul");
+    const wanted = doubts.map((d) => d.player + "|" + d.box);
+    for (const li of [...list.children]) if (!wanted.includes(li.dataset.key)) li.remove();
+    const have = new Set([...list.children].map((li) => li.dataset.key));
+    for (const d of doubts) {
+      const key = d.player + "|" + d.box;
+      if (have.has(key)) continue;
+      const el = (boxes.get(key) || [])[0];
+      if (!el) continue;
+      list.appendChild(doubtItem(d, el, key));
+    }
+  }
+
+  function doubtItem(d, el, key) {
+    const li = document.createElement("li");
+    li.dataset.key = key;
+    li.dataset.player = String(d.player);
+    li.dataset.box = d.box;
+    li.dataset.kind = d.kind;
+    const img = document.createElement("img");
+    img.className = "crop";
+    img.loading = "lazy";
+    img.alt = "";
+    img.src = cropUrl(d.player, d.box);
+    li.appendChild(img);
+    const what = document.createElement("div");
+    what.className = "what";
+    const name = info.pad ? "" : state.players[d.player - 1] + " · ";
+    what.appendChild(cell("p", name + (frameTitle(el) || d.box), { class: "where" }));
+    const question = { unsure: words.doubt_unsure, cell: words.doubt_cell, number: words.doubt_number }[d.kind];
+    what.appendChild(cell("p", el.dataset.mode === "choice" ? words.doubt_cell : question, { class: "question" }));
+    const answers = document.createElement("div");
+    answers.className = "answers";
+    if (el.dataset.mode === "tick") {
+      for (const [label, value] of [[words.marked, true], [words.empty, false]]) {
+        const b = cell("button", label, { type: "button", "data-answer": String(value) });
+        b.addEventListener("click", () => send(d.player, d.box, value));
+        answers.appendChild(b);
+      }
+    } else if (el.dataset.mode === "choice") {
+      for (const [letter, choice] of choiceList()) {
+        const b = choiceButton(letter, choice, 36);
+        b.addEventListener("click", () => send(d.player, d.box, letter));
+        answers.appendChild(b);
+      }
+    } else {
+      const form = document.createElement("form");
+      const input = document.createElement("input");
+      input.name = "value";
+      input.inputMode = "decimal";
+      input.maxLength = 40;
+      input.autocomplete = "off";
+      input.setAttribute("aria-label", words.doubt_number + " " + name + (frameTitle(el) || d.box));
+      form.appendChild(input);
+      form.appendChild(cell("button", words.ok, { type: "submit" }));
+      form.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        send(d.player, d.box, input.value.trim());
+      });
+      answers.appendChild(form);
+    }
+    const show = cell("button", words.doubt_show, { type: "button", class: "show" });
+    show.addEventListener("click", () => reveal(el));
+    answers.appendChild(show);
+    what.appendChild(answers);
+    li.appendChild(what);
+    return li;
   }
 
   function show(next) {
@@ -188,7 +313,10 @@
   }
 
   // ------------------------------------------------------------------ talking to the server
+  let lastRefusal = null; // {status, text} of the last request refused
+
   async function post(path, data) {
+    lastRefusal = null;
     let response;
     try {
       response = await fetch(`/game/${gid}/${path}`, {
@@ -198,7 +326,7 @@
         credentials: "same-origin",
       });
     } catch (err) {
-      say("The server cannot be reached; the mark was not kept.");
+      say(words.unreachable);
       return null;
     }
     const type = response.headers.get("content-type") || "";
@@ -212,48 +340,88 @@
       location.reload();
       return null;
     }
+    lastRefusal = { status: response.status, text: got.error || response.statusText };
     say(got.error || response.statusText);
     if (got.state) show(got.state);
     return null;
   }
 
-  function setBox(el, after) {
-    const player = Number(el.dataset.player);
-    const field = el.dataset.box;
+  function send(player, field, after) {
     const before = valueOf(player, field);
     return post("mark", { player, box: field, before: before === undefined ? null : before, after });
+  }
+
+  function setBox(el, after) {
+    return send(Number(el.dataset.player), el.dataset.box, after);
   }
 
   // ------------------------------------------------------------------ pickers
   const picker = document.getElementById("picker");
   const numpad = document.getElementById("numpad");
+  const doubtDialog = document.getElementById("doubt");
   let target = null;
 
   function close() {
-    if (picker) picker.hidden = true;
-    if (numpad) numpad.hidden = true;
+    for (const d of [picker, numpad, doubtDialog]) if (d) d.hidden = true;
     if (target) target.focus();
+  }
+
+  function showCrop(dialog, el) {
+    // the photo's picture of a box in doubt, fetched when the box is opened
+    const img = dialog.querySelector("img.crop");
+    if (!img) return;
+    const player = Number(el.dataset.player);
+    const doubt = doubtOf(player, el.dataset.box);
+    img.hidden = !doubt;
+    if (doubt) img.src = cropUrl(player, el.dataset.box);
+    else img.removeAttribute("src");
+  }
+
+  function choiceList() {
+    return Object.entries(info.choices || {}).concat([["", { name: words.empty || "Empty" }]]);
+  }
+
+  function choiceButton(letter, choice, size) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.letter = letter;
+    button.setAttribute("aria-label", choice.name);
+    if (choice.symbol) {
+      const svg = node("svg", { viewBox: "0 0 36 36", width: size, height: size, "aria-hidden": "true" });
+      svg.appendChild(node("use", { href: "#" + choice.symbol, transform: "translate(0 36) scale(1 -1)" }));
+      button.appendChild(svg);
+    } else {
+      button.textContent = choice.name;
+    }
+    return button;
+  }
+
+  function openDoubt(el) {
+    target = el;
+    showCrop(doubtDialog, el);
+    doubtDialog.hidden = false;
+    doubtDialog.querySelector("[data-answer]").focus();
+  }
+
+  if (doubtDialog) {
+    doubtDialog.querySelectorAll("[data-answer]").forEach((b) =>
+      b.addEventListener("click", () => {
+        const el = target;
+        close();
+        if (el) setBox(el, b.dataset.answer === "true");
+      }),
+    );
   }
 
   function openPicker(el) {
     target = el;
+    showCrop(picker, el);
     const list = picker.querySelector(".choices");
     while (list.firstChild) list.removeChild(list.firstChild);
     const now = valueOf(Number(el.dataset.player), el.dataset.box) || "";
-    const options = Object.entries(info.choices || {}).concat([["", { name: words.empty || "Empty" }]]);
-    for (const [letter, choice] of options) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.dataset.letter = letter;
-      button.setAttribute("aria-label", choice.name);
+    for (const [letter, choice] of choiceList()) {
+      const button = choiceButton(letter, choice, 44);
       button.setAttribute("aria-pressed", String(letter === now));
-      if (choice.symbol) {
-        const svg = node("svg", { viewBox: "0 0 36 36", width: 44, height: 44, "aria-hidden": "true" });
-        svg.appendChild(node("use", { href: "#" + choice.symbol, transform: "translate(0 36) scale(1 -1)" }));
-        button.appendChild(svg);
-      } else {
-        button.textContent = choice.name;
-      }
       button.addEventListener("click", () => {
         close();
         setBox(el, letter);
@@ -266,7 +434,10 @@
 
   function openNumpad(el) {
     target = el;
+    showCrop(numpad, el);
     const input = numpad.querySelector("input");
+    const doubt = doubtOf(Number(el.dataset.player), el.dataset.box);
+    numpad.querySelector("label span").textContent = doubt ? words.doubt_number : "";
     input.value = valueOf(Number(el.dataset.player), el.dataset.box) || "";
     input.setAttribute("aria-label", el.getAttribute("aria-label") || "");
     numpad.hidden = false;
@@ -289,12 +460,15 @@
   });
 
   function activate(el) {
+    if (!gid) return; // a kept game's sheets: to look at
     if (state.kept) {
       say(words.kept ? words.kept + " " + state.kept : "");
       return;
     }
     const mode = el.dataset.mode;
-    if (mode === "tick") setBox(el, valueOf(Number(el.dataset.player), el.dataset.box) !== true);
+    const doubt = doubtOf(Number(el.dataset.player), el.dataset.box);
+    if (mode === "tick" && doubt) openDoubt(el);
+    else if (mode === "tick") setBox(el, valueOf(Number(el.dataset.player), el.dataset.box) !== true);
     else if (mode === "choice") openPicker(el);
     else if (mode === "number" || mode === "text") openNumpad(el);
   }
@@ -315,12 +489,120 @@
     button.addEventListener("click", async () => {
       const act = button.dataset.act;
       if (act !== "finish") return post(act);
-      const done = await post("finish", { again: false });
-      if (!done && message && /already kept/.test(message.textContent) && window.confirm(message.textContent)) {
-        post("finish", { again: true });
+      const n = (state.doubts || []).length;
+      if (n && !window.confirm(words.finish_doubts.replace("{n}", String(n)))) return;
+      const done = await post("finish", { again: false, doubts: n > 0 });
+      if (!done && lastRefusal && /already kept/.test(lastRefusal.text) && window.confirm(words.finish_again)) {
+        post("finish", { again: true, doubts: n > 0 });
       }
     });
   });
+
+  // ------------------------------------------------------------------ photos
+  function photoStatus(player, text, progress, refused) {
+    const box = document.querySelector(`.photo[data-player="${player}"]`);
+    if (!box) return;
+    const bar = box.querySelector("progress");
+    const status = box.querySelector(".photo-status");
+    status.textContent = text;
+    status.classList.toggle("refused", Boolean(refused));
+    bar.hidden = progress === null;
+    if (progress !== null) {
+      if (progress === undefined) bar.removeAttribute("value");
+      else bar.value = progress;
+    }
+  }
+
+  const STAGES = { queued: 5, decode: 15, find: 35, read: 55, fill: 90 };
+
+  function count(n, what) {
+    // "no doubt", "1 doubt", "3 doubts" in the page's language
+    const key = n === 0 ? "none" : n === 1 ? "one" : "many";
+    return (words[`${what}_${key}`] || "{n}").replace("{n}", String(n));
+  }
+
+  function stageText(event) {
+    const text = words["stage_" + event.stage] || "";
+    const page = event.of > 1 ? ` (${words.stage_page.replace("{n}", event.n).replace("{of}", event.of)})` : "";
+    return text + page + "…";
+  }
+
+  function photoEvent(event) {
+    if (event.stage === "refused") photoStatus(event.player, event.message, null, true);
+    else if (event.stage === "done") {
+      const text = words.stage_done.replace("{marked}", count(event.marked, "box")).replace("{doubts}", count(event.doubts, "doubt"));
+      photoStatus(event.player, text, null);
+    } else photoStatus(event.player, stageText(event), STAGES[event.stage]);
+  }
+
+  function upload(player, file) {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", `/game/${gid}/photo?player=${player}`);
+    xhr.setRequestHeader("x-sheetgen-token", token);
+    xhr.setRequestHeader("content-type", file.type || "application/octet-stream");
+    xhr.upload.addEventListener("progress", (ev) => {
+      if (!ev.lengthComputable) return;
+      const pct = Math.round((100 * ev.loaded) / ev.total);
+      photoStatus(player, words.stage_sending.replace("{pct}", pct), Math.round(pct * 0.05));
+    });
+    xhr.addEventListener("load", () => {
+      const type = xhr.getResponseHeader("content-type") || "";
+      if (xhr.status === 200 && type.startsWith("application/json")) {
+        const got = JSON.parse(xhr.responseText);
+        show(got);
+        const doubts = (got.doubts || []).filter((d) => info.pad || d.player === player).length;
+        photoEvent({ player, stage: "done", marked: got.photo.marked, doubts });
+        body.dataset.photoShownAt = String(Date.now()); // (bench/serve.py)
+      } else if (xhr.status === 403 && /token/.test(xhr.responseText)) {
+        location.reload();
+      } else {
+        photoStatus(player, xhr.responseText.trim() || xhr.statusText, null, true);
+      }
+    });
+    xhr.addEventListener("error", () => photoStatus(player, words.photo_unreachable, null, true));
+    photoStatus(player, words.stage_sending.replace("{pct}", 0), 0);
+    body.dataset.photoSentAt = String(Date.now()); // (bench/serve.py)
+    xhr.send(file);
+  }
+
+  document.querySelectorAll("input[data-photo]").forEach((input) =>
+    input.addEventListener("change", () => {
+      const file = input.files && input.files[0];
+      input.value = "";
+      if (file) upload(Number(input.dataset.photo), file);
+    }),
+  );
+
+  // ------------------------------------------------------------------ the screen kept awake
+  let lock = null;
+
+  async function keepAwake() {
+    const note = document.querySelector(".awake");
+    if (!note || document.visibilityState !== "visible" || lock) return;
+    if (!("wakeLock" in navigator)) {
+      // the Wake Lock API exists in secure contexts only: https, or this computer
+      note.textContent = window.isSecureContext ? words.awake_none : words.awake_insecure;
+      note.hidden = false;
+      return;
+    }
+    try {
+      lock = await navigator.wakeLock.request("screen");
+      lock.addEventListener("release", () => {
+        lock = null;
+      });
+    } catch (err) {
+      lock = null; // refused (the page hidden, a battery saver): asked again when it shows
+    }
+  }
+
+  document.addEventListener("visibilitychange", keepAwake);
+
+  // ------------------------------------------------------------------ forms that ask first
+  document.querySelectorAll("form[data-confirm]").forEach((form) =>
+    form.addEventListener("submit", (ev) => {
+      if (!window.confirm(form.dataset.confirm)) ev.preventDefault();
+    }),
+  );
 
   // ------------------------------------------------------------------ who is this device, sections
   const phone = window.matchMedia("(max-width: 700px)");
@@ -399,6 +681,22 @@
     }
   }
 
+  function reveal(el) {
+    // a box in doubt shown on the sheet: on a phone, its player's sheet and the part that holds it
+    if (phone.matches) {
+      if (!info.pad) me = Number(el.dataset.player);
+      const sheet = document.querySelector(`.sheet[data-sheet="${info.pad ? 0 : me}"]`);
+      const [x, y, w, h] = rect(el);
+      const page = el.ownerSVGElement.dataset.page;
+      const inside = (p) => p.page === page && x >= p.x - 0.01 && y >= p.y - 0.01 && x + w <= p.x + p.w + 0.01 && y + h <= p.y + p.h + 0.01;
+      const k = sectionsOf(sheet).findIndex(inside);
+      if (k >= 0) section = k;
+      layoutSheets();
+    }
+    el.scrollIntoView({ block: "center" });
+    el.focus();
+  }
+
   document.querySelectorAll(".who").forEach((b) =>
     b.addEventListener("click", () => {
       me = Number(b.dataset.who);
@@ -407,17 +705,23 @@
       layoutSheets();
     }),
   );
-  phone.addEventListener("change", layoutSheets);
-  window.addEventListener("resize", () => {
-    if (phone.matches) layoutSheets();
-  });
+  if (body.classList.contains("game")) {
+    phone.addEventListener("change", layoutSheets);
+    window.addEventListener("resize", () => {
+      if (phone.matches) layoutSheets();
+    });
+  }
 
   // ------------------------------------------------------------------ start
-  if (gid && state) {
+  if (state) {
     show(state);
     if (body.classList.contains("game")) layoutSheets();
+  }
+  if (gid && state) {
     const events = new EventSource(`/game/${gid}/events`);
     events.addEventListener("state", (ev) => show(JSON.parse(ev.data)));
+    events.addEventListener("photo", (ev) => photoEvent(JSON.parse(ev.data)));
+    keepAwake();
   }
   body.dataset.ready = "true";
 })();
