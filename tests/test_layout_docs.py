@@ -168,7 +168,7 @@ def test_the_worked_example_renders(tmp_path, monkeypatch, lang, paper):
     assert reader.metadata.subject == "harvest-dice-big-pig"
     text = reader.pages[0].extract_text()
     assert "35" in text and "27" in text
-    assert {"fr": "Variante « gros cochon »", "en": "“Big pig” variant"}[lang] in text
+    assert {"fr": "Variante «\u202fgros cochon\u202f»", "en": "“Big pig” variant"}[lang] in text
 
 
 def test_the_scorer_reads_the_worked_examples_pig_points(tmp_path):

@@ -23,15 +23,22 @@ taken to use two boxes. More tokens of a kind over all players than that supply
 is a warning, not an error: the split of « les quinze jetons Légume » by kind
 is a house number, and the sheet holds any count. A record may name a kind by
 its old name (`token_aliases`); giving both names for one player is an error.
+
+The pad has a tick box per player on each majority row (`majority_<kind>`): a player
+ticks the majorities they believe they won. The scorer counts the tokens, not the
+ticks; a record may give them (`majorities`, the kinds ticked) and `check` warns
+where they disagree with the tokens.
 """
 
 from __future__ import annotations
+
+import re
 
 from sheetgen.games.base import Game, PlayerScore, Reads, leaders
 from sheetgen.games.base import pad_players as player_range
 from sheetgen.games.fields import Count
 from sheetgen.numbers import parse_number
-from sheetgen.schema import INVALID, Field, Int, ListOf, Map, Spec, Where, describe
+from sheetgen.schema import INVALID, Field, Int, ListOf, Map, Spec, Str, Where, describe
 
 VALUE_HELP = "a whole number or a sum like 10+20-5"
 VALUES_HELP = "a list like [4, -2, 3] or a sum like 10+20-10"
@@ -141,6 +148,11 @@ def player_fields(layout) -> dict:
         "tokens": Field(
             TokenCounts(kinds, token_aliases(layout)), default=lambda: {k: 0 for k in kinds}, doc="vegetable tokens won"
         ),
+        "majorities": Field(
+            ListOf(Str(choices=kinds), 0, len(kinds)),
+            doc=f"optional: the majorities the player ticked ({', '.join(kinds)}); a cross-check, "
+            "warned of where the tokens give otherwise",
+        ),
     }
 
 
@@ -204,6 +216,34 @@ def check(layout, record, report) -> None:
                 f"by our house count (the rules give fifteen tokens a box, not how many of each)"
                 f"{hint}",
             )
+    if any(p.get("majorities") is not None for p in players):
+        _check_ticks(layout, players, report)
+
+
+def _check_ticks(layout, players: list, report) -> None:
+    """The majorities a player ticked (`majorities`) against the tokens (the one player with
+    the most, at least 1; a tie gives it to nobody): a warning for each that differs."""
+    for kind in token_kinds(layout):
+        counts = [p["tokens"][kind] for p in players]
+        top = leaders(counts)
+        for i, p in enumerate(players):
+            ticked = p.get("majorities")
+            if ticked is None:
+                continue
+            if kind in ticked and top != {i}:
+                if len(top) > 1:
+                    tied = ", ".join(players[j]["name"] for j in sorted(top))
+                    why = f"a tie for the lead ({tied}) gives it to nobody"
+                elif top:
+                    j = next(iter(top))
+                    why = f"{players[j]['name']} has the most ({counts[j]})"
+                else:
+                    why = "nobody has any"
+                report.warn(i, f"majorities: the {kind} majority is ticked, but {counts[i]} {kind} tokens: {why}")
+            elif top == {i} and kind not in ticked:
+                report.warn(
+                    i, f"majorities: {counts[i]} {kind} tokens, the most, but the {kind} majority is not ticked"
+                )
 
 
 def score(layout, record) -> list[PlayerScore]:
@@ -219,19 +259,31 @@ def score(layout, record) -> list[PlayerScore]:
 
 def record_from_sheets(layout, sheets: list[dict]) -> dict:
     """Players from a filled fillable pad (sheetgen.scoring.pdfread): the card
-    values written (else the sum box) and the tokens won."""
-    players = []
+    values written (one a line, or separated by commas or semicolons; else the sum box)
+    and the tokens won; the majorities ticked, when a pad's majority rows have a tick."""
+    players, ticks = [], []
+    kinds = token_kinds(layout)
     for m in sheets:
         for i, name in enumerate(m["player_names"]):
-            values = (m["harvest_values"][i] or "").replace(";", ",")
-            tokens = {k: m[f"tokens_{k}"][i] for k in token_kinds(layout) if m[f"tokens_{k}"][i]}
+            values = ",".join(v for v in re.split(r"[;,\n]", m["harvest_values"][i] or "") if v.strip())
+            tokens = {k: m[f"tokens_{k}"][i] for k in kinds if m[f"tokens_{k}"][i]}
             harvested = values or m["harvested"][i]
             if not (name or harvested or tokens):
                 continue  # an unused column of the pad
             players.append(
                 {"name": name or f"Player {len(players) + 1}", "harvested": harvested or 0, "tokens": tokens}
             )
+            ticks.append([k for k in kinds if _ticked(m.get(f"majority_{k}"), i)])
+    if any(ticks):
+        for p, ticked in zip(players, ticks):
+            p["majorities"] = ticked
     return {"players": players}
+
+
+def _ticked(column: list | None, i: int) -> bool:
+    """Whether player column i of a majority row holds a tick (a row of tick boxes: True;
+    a pad whose majority rows are write-in boxes holds text, and no tick)."""
+    return bool(column) and i < len(column) and column[i] is True
 
 
 GAME = Game(

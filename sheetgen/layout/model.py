@@ -117,21 +117,23 @@ def _players_post(p, ctx, at):
     return p
 
 
+# what the house mark means, said for the players at the table
 HOUSE_NOTE = {
-    "fr": f"{HOUSE_MARK} valeur maison\u00a0: la règle ne la fixe pas\u00a0; une variante peut la changer "
-    "(doc. sheetgen)",
-    "en": f"{HOUSE_MARK} house value, the rules leave it open; a variant can change it (sheetgen docs)",
+    "fr": f"{HOUSE_MARK} valeur maison\u00a0: la règle ne la fixe pas",
+    "en": f"{HOUSE_MARK} house value: the rules leave it open",
 }
 NOTE_SIZE = 7.5  # pt: the house note's font size (pdfminer measures 7.0 as 6.999999999999993 at places)
 NOTE_H = 3.2  # mm: the height of its line
 NOTE_FONT = "condensed"
 NOTE_COLOR = "#555555"
+NOTE_PAD = 1.1  # mm: the least room between the house note and anything else (its text 1 mm from any line)
 
 PAGE = Map(
     {
         "id": Field(E.IdStr(), required=True),
         "title": Field(E.Label(), required=True),
         "house_note": Field(E.Label()),
+        "house_note_in": Field(E.IdStr()),
         "elements": Field(Elements(), required=True),
     },
     what="a page mapping",
@@ -172,6 +174,8 @@ LAYOUT = Map(
         ),
         "constants": Field(DictOf(Constant(), "a mapping of constants"), default=dict),
         "house_note": Field(E.Label(), default=lambda: dict(HOUSE_NOTE)),
+        # the frame the house note goes in, on each page that has it (a page may name its own)
+        "house_note_in": Field(E.IdStr()),
         # the sheet carries scan marks (corner fiducials, a QR code) for `sheetgen scan`:
         # only pads whose marks are boxes to tick, not numbers to write
         "scan_marks": Field(Bool(), default=False),
@@ -198,6 +202,7 @@ class Page:
     title: dict
     elements: list
     house_note: dict | None = None  # the page's own house note, else the layout's
+    house_note_in: str | None = None  # the frame the page's house note goes in, else the layout's
 
 
 @valueclass(frozen=False)
@@ -217,6 +222,7 @@ class Layout:
     by_id: dict = field(default_factory=dict)
     origin: dict = field(default_factory=dict)  # top-level key -> (file, line)
     house_note: dict = field(default_factory=lambda: dict(HOUSE_NOTE))
+    house_note_in: str | None = None  # the frame the house note goes in (on a page that has it)
     house: list = field(default_factory=list)  # key paths of the labels marked `house: true`
     digest: str = ""  # tree_hash of the resolved layout tree (what a kept game was scored with)
     # the resolved tree, with the file and line of every key (for `sheetgen show`)
@@ -317,14 +323,26 @@ class Layout:
         size = max(NOTE_SIZE, self.smallest_text)
         return size, NOTE_H * size / NOTE_SIZE
 
+    def note_frame(self, page: Page) -> dict | None:
+        """The frame the page's house note goes in (`house_note_in`, the page's or the
+        layout's), or None: anywhere on the sheet."""
+        fid = page.house_note_in or self.house_note_in
+        return next((el for el in page.elements if el["id"] == fid and E.TYPES[el["type"]].container), None)
+
     def house_note_prims(self, page: Page, lang: str, taken: list) -> list | None:
         """The house note of a page where it overlaps nothing `taken`: one line in the lowest
-        free strip, else two or three lines in a narrower place; None when there is no room."""
+        free strip (of the frame `house_note_in` names, else of the sheet), else two or three
+        lines in a narrower place; None when there is no room."""
         from sheetgen import text as fonts
 
         text = self.house_note_text(page, lang)
         size, line_h = self.note_size()
         one = fonts.width(text, NOTE_FONT, size) * 25.4 / 72 + 1.0
+        frame = self.note_frame(page)
+        within = None
+        if frame is not None:
+            top = frame["y"] + (frame["header"] if frame.get("title") else 0)
+            within = (frame["x"], top, frame["x"] + frame["w"], frame["y"] + frame["h"])
         best = None
         for lines in (1, 2, 3):
             w = one if lines == 1 else one / lines + 12.0
@@ -332,7 +350,7 @@ class Layout:
             fit = fonts.fit_text(text, NOTE_FONT, size, w * 72 / 25.4, h * 72 / 25.4, True, size)
             if not fit.fits:
                 continue
-            spot = free_strip(taken, self.width, self.height, w, h)
+            spot = free_strip(taken, self.width, self.height, w, h, within)
             if spot and (best is None or spot[1] + h > best[1] + best[3] + 0.01):
                 best = (*spot, h)
         if best is None:
@@ -362,12 +380,17 @@ def _taken(el: dict, prims: list) -> tuple:
     return el["x"], el["y"], el["w"], el["h"], body
 
 
-def free_strip(taken: list, width: float, height: float, need: float, h: float) -> tuple | None:
-    """(x, y, w) of the lowest place `need` x `h` mm on the sheet that overlaps nothing
-    `taken` (see _taken; inside a frame is free), rightmost first; None if there is none."""
-    pad = 0.6
-    y = height - h
-    while y >= -1e-9:
+def free_strip(
+    taken: list, width: float, height: float, need: float, h: float, within: tuple | None = None
+) -> tuple | None:
+    """(x, y, w) of the lowest place `need` x `h` mm on the sheet (or `within` the rectangle
+    x0, y0, x1, y1: a frame's inside) that overlaps nothing `taken` (see _taken; inside a
+    frame is free), rightmost first; None if there is none. The place keeps NOTE_PAD from
+    everything, so that the note's text is that far from any line."""
+    pad = NOTE_PAD
+    x0, top, x1, bottom = within or (0.0, 0.0, width, height)
+    y = bottom - h - (pad if within else 0.0)
+    while y >= top + (pad if within else 0.0) - 1e-9:
         blocked = []
         for ex, ey, ew, eh, body in taken:
             if y >= ey + eh + pad or y + h <= ey - pad:
@@ -376,12 +399,14 @@ def free_strip(taken: list, width: float, height: float, need: float, h: float) 
                 blocked += [(ex - pad, ex + 1.5), (ex + ew - 1.5, ex + ew + pad)]
                 continue
             blocked.append((ex - pad, ex + ew + pad))
-        gaps, x = [], 0.0
+        if within:  # the frame's own borders
+            blocked += [(x0 - pad, x0 + 1.5), (x1 - 1.5, x1 + pad)]
+        gaps, x = [], x0
         for a, b in sorted(blocked):
             if a > x:
                 gaps.append((x, a))
             x = max(x, b)
-        gaps.append((x, width))
+        gaps.append((x, x1))
         for a, b in reversed(gaps):
             if b - a >= need:
                 return b - need, y, need
@@ -789,10 +814,13 @@ def _check_house_note(layout: Layout, page: Page, lang: str, taken: list, node, 
     if missing:
         message = f"house_note: the font has no glyph for {missing!r} ({lang})"
     elif layout.house_note_prims(page, lang, taken) is None:
+        frame = layout.note_frame(page)
+        where = f" in frame '{frame['id']}' (house_note_in)" if frame else ""
+        room = "leave room at the bottom of the frame" if frame else "leave room at the bottom of the sheet"
         message = (
-            f"prints house values ({HOUSE_MARK}) but has no free place for the house note ({lang}: one "
+            f"prints house values ({HOUSE_MARK}) but has no free place for the house note{where} ({lang}: one "
             f"line of {_fmt(fonts.width(text, NOTE_FONT, size) * 25.4 / 72 + 1)} x {_fmt(line_h)}mm "
-            f"or 2-3 shorter lines); leave room at the bottom of the sheet"
+            f"or 2-3 shorter lines); {room}"
         )
     else:
         return
@@ -959,6 +987,30 @@ def _check_item_ids(pages: list, elements: dict, ctx: Ctx) -> None:
                     boxes[iid] = el["id"]
 
 
+def _check_note_frames(data: dict, raw: dict, ctx: Ctx) -> None:
+    """`house_note_in` names a frame: a page's, a frame of that page; the layout's, a frame of
+    at least one page (the others put their note anywhere on the sheet)."""
+
+    def frames(page) -> list[str]:
+        return [el["id"] for el in page["elements"] if E.TYPES[el["type"]].container]
+
+    raw_pages = raw.get("pages") if isinstance(raw.get("pages"), list) else []
+    for n, page in enumerate(data["pages"]):
+        fid = page.get("house_note_in")
+        if fid is not None and fid not in frames(page):
+            node = raw_pages[n] if n < len(raw_pages) else raw
+            ctx.error(
+                Where(node, "house_note_in", f"pages[{n}].house_note_in"),
+                f"no frame '{fid}' on this page; frames: {', '.join(frames(page)) or 'none'}",
+            )
+    fid = data.get("house_note_in")
+    if fid is not None and not any(fid in frames(page) for page in data["pages"]):
+        every = sorted({f for page in data["pages"] for f in frames(page)})
+        ctx.error(
+            Where(raw, "house_note_in", "house_note_in"), f"no frame '{fid}'; frames: {', '.join(every) or 'none'}"
+        )
+
+
 def _whole_constants(raw: dict) -> dict:
     """The constants that are whole numbers, for the keys that may name one (`{name}`);
     a bad constant is reported by the layout's own check."""
@@ -985,6 +1037,7 @@ def build_layout(raw: dict, source: str) -> Layout:
                 ctx.error(Where(el["_node"], "id", el["_path"] + ".id"), "duplicate element id")
             ids[el["id"]] = el
     _check_item_ids(data["pages"], ids, ctx)
+    _check_note_frames(data, raw, ctx)
     w, h = data["sheet"]["width"], data["sheet"]["height"]
     _place(data["pages"], ctx, (w, h))
     if ctx.errors:
@@ -1003,11 +1056,14 @@ def build_layout(raw: dict, source: str) -> Layout:
         theme=data["theme"],
         constants=Constants({k: c["value"] for k, c in data["constants"].items()}),
         unverified=_unverified(data),
-        pages=[Page(p["id"], p["title"], p["elements"], p.get("house_note")) for p in data["pages"]],
+        pages=[
+            Page(p["id"], p["title"], p["elements"], p.get("house_note"), p.get("house_note_in")) for p in data["pages"]
+        ],
         source=source,
         by_id=ids,
         origin={k: (raw.file_of(k), raw.line_of(k)) for k in raw} if hasattr(raw, "line_of") else {},
         house_note=data["house_note"],
+        house_note_in=data.get("house_note_in"),
         house=_house_labels(data),
         digest=tree_hash(raw),
         tree=raw,

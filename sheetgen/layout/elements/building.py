@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import re
 
+from sheetgen import text as fonts
 from sheetgen.cells import groups
-from sheetgen.layout.display import HOUSE_MARK, INK, MIN_TEXT, Box, Circle, Icon, Line, Rect, Text
+from sheetgen.layout.display import HOUSE_MARK, INK, MIN_TEXT, Box, Circle, Icon, Line, Rect, Text, tip
 from sheetgen.layout.elements.common import (
     SIZE,
     ElementType,
@@ -41,6 +42,7 @@ from sheetgen.layout.elements.common import (
     box_field,
     cannot_build,
     read_checked,
+    word,
 )
 from sheetgen.schema import Bool, Field, Int, Length, ListOf, Map, Num, Str
 from sheetgen.values import valueclass
@@ -51,10 +53,11 @@ GAP = 1.2  # mm between boxes
 PANEL = 17.0  # mm, the points panel's width
 LOWER = 14.0  # mm, the blueprint and ladder band (advanced rules)
 STEP = 7.5  # mm, one step of the ladder
-ARROW = 3.2  # mm between two steps
+ARROW = 3.6  # mm between two steps (the arrow between them 1 mm from each)
 FINISHED = 6.8  # mm, the "finished in round" caption above its box
 TAG = 30.0  # mm, the "advanced rules" tag
 ADVANCED_COLOR = "#8c2f1b"
+PT = 72 / 25.4
 
 
 def _lab(fr: str, en: str):
@@ -204,7 +207,16 @@ def _finished(el, env, px, py):
         Text(
             px, py, PANEL, FINISHED - 0.4, env.t(el["finished_label"], p), "condensed", 7.0, "center", "bottom", path=p
         ),
-        Box(px + (PANEL - b) / 2, py + FINISHED, b, b, "write", False, f"{el['id']}_round"),
+        Box(
+            px + (PANEL - b) / 2,
+            py + FINISHED,
+            b,
+            b,
+            "write",
+            False,
+            f"{el['id']}_round",
+            tip=tip(env.plain(el["name"]), env.plain(el["finished_label"])),
+        ),  # fmt: skip
     ]
 
 
@@ -234,11 +246,13 @@ def _points_panel(el, env, px, py):
     caption = per["label"] if per else el["points_label"]
     cap_path = p + (".per.label" if per else ".points_label")
     ty = cy + r + 0.6
-    if per and per.get("icon"):
+    text = env.t(caption, cap_path)
+    size = max(7.0, env.smallest_text)
+    if per and per.get("icon") and fonts.width(text, "condensed", size) / PT <= PANEL - 5.0:
         out.append(Icon(px + 0.5, ty, 4.2, per["icon"]))
-        out.append(Text(px + 5.0, ty, PANEL - 5.0, 4.2, env.t(caption, cap_path), "condensed", 7.0, path=cap_path))
-    else:
-        out.append(Text(px, ty, PANEL, 4.2, env.t(caption, cap_path), "condensed", 7.0, "center", path=cap_path))
+        out.append(Text(px + 5.0, ty, PANEL - 5.0, 4.2, text, "condensed", 7.0, path=cap_path))
+    else:  # the caption alone, where the icon leaves it no room
+        out.append(Text(px, ty, PANEL, 4.2, text, "condensed", 7.0, "center", path=cap_path))
     return out
 
 
@@ -253,7 +267,7 @@ def _blueprint(el, env, x, y, h):
         Text(
             x,
             y,
-            max(ncols * cell, 14.0),
+            max(ncols * cell, 16.0),
             label_h,
             env.t(el["blueprint_label"], p + ".blueprint_label"),
             "condensed-bold",
@@ -267,7 +281,7 @@ def _blueprint(el, env, x, y, h):
     for r, c in blueprint_cells(rows):
         tile = cell - 2 * gap
         out.append(Rect(x + c * cell + gap, gy + r * cell + gap, tile, tile, env.accent, env.accent, 0.5, tile * 0.15))
-    return out, max(ncols * cell, 14.0)
+    return out, max(ncols * cell, 16.0)
 
 
 def _ladder(el, env, right, y, h):
@@ -298,7 +312,10 @@ def _ladder(el, env, right, y, h):
         half = 1.2 + 0.9 * len(str(v))
         out.append(Line(sx + STEP / 2 - half, sy + STEP - 1.5, sx + STEP / 2 + half, sy + STEP - 1.5, INK, 0.9))
         if i:  # a step a player circles when a colony moves the value up: a markable box, drawn as nothing
-            out.append(Box(sx, sy, STEP, STEP, "round", False, colony_field(el["id"], i), stroke=None, fill=None))
+            hint = tip(env.plain(el["name"]), word(env, "colony", i))
+            out.append(
+                Box(sx, sy, STEP, STEP, "round", False, colony_field(el["id"], i), stroke=None, fill=None, tip=hint)
+            )
             out.append(
                 Text(
                     sx - ARROW,
@@ -440,12 +457,13 @@ def _building_build(el, env):
     if problems:
         raise cannot_build(el, problems)
     top = card.top
+    name = env.plain(el["name"])
     if card.points:
         out += _points_panel(el, env, x + w - PAD - PANEL, top)
     out += _finished(el, env, x + w - PAD - PANEL, card.fy)
     for n, costs in enumerate(el["boxes"]):
         bx = x + PAD + n * (b + GAP)
-        out.append(Box(bx, top, b, b, "check", False, box_field(eid, n + 1)))
+        out.append(Box(bx, top, b, b, "check", False, box_field(eid, n + 1), tip=tip(name, word(env, "box", n + 1))))
         _box_marks(out, bx, top, b, costs, False)
     out.append(
         Text(
