@@ -360,22 +360,15 @@ class Layout:
 
 
 def _taken(el: dict, prims: list) -> tuple:
-    """(x, y, w, h, body) of what an element covers: a text element only its lines of text as
-    fitted; a frame its rectangle with `body` = (top, bottom) of its inside, which is free."""
-    if el["type"] == "text" and prims:
-        from sheetgen import text as fonts
-
-        t = prims[0]
-        pt = 72 / 25.4
-        fit = fonts.fit_text(t.text, t.font, t.size, t.w * pt, t.h * pt, t.wrap, t.min_size)
-        if fit.fits:
-            bh = (fit.size + (len(fit.lines) - 1) * fit.leading) / pt
-            bw = max(fonts.width(line, t.font, fit.size) for line in fit.lines) / pt
-            y = t.y + {"top": 0, "middle": (t.h - bh) / 2, "bottom": t.h - bh}[t.valign]
-            x = t.x + {"left": 0, "center": (t.w - bw) / 2, "right": t.w - bw}[t.align]
-            return x, y, bw, bh + fit.size * 0.25 / pt, None
+    """(x, y, w, h, body) of what an element covers: its place, or less when its type says
+    (`covers`: a text element only its lines of text as fitted); a frame its rectangle with
+    `body` = (top, bottom) of its inside, which is free."""
+    kind = E.TYPES[el["type"]]
+    covered = kind.covers(el, prims) if kind.covers is not None else None
+    if covered is not None:
+        return (*covered, None)
     body = None
-    if E.TYPES[el["type"]].container:
+    if kind.container:
         body = (el["y"] + (el["header"] if el.get("title") else 0), el["y"] + el["h"])
     return el["x"], el["y"], el["w"], el["h"], body
 
@@ -745,11 +738,12 @@ def _check_display(layout: Layout, raw: dict, ctx: Ctx) -> None:
                                 )
                                 continue
                             if prim.size < prim.min_size - 1e-9:
-                                own = el["type"] == "text" and "font_size" in el["_node"]  # where the size is set
+                                key = E.TYPES[el["type"]].size_key  # where the size is set
+                                own = key is not None and key in el["_node"]
                                 _report(
                                     ctx,
                                     el,
-                                    el["_path"] + ".font_size" if own else prim.path,
+                                    f"{el['_path']}.{key}" if own else prim.path,
                                     _too_small(prim.size, prim.hint),
                                     seen,
                                 )
@@ -929,12 +923,10 @@ def _unverified(data: dict) -> list[str]:
         for el in page["elements"]:
             if not el["verified"]:
                 out.append(el["id"])
-            for n, s in enumerate(el.get("sections") or []):
-                if not s["verified"]:
-                    out.append(f"{el['id']}.sections[{n}]")
-            for n, r in enumerate(el.get("rows") or [] if el["type"] == "score_table" else []):
-                if not r["verified"]:
-                    out.append(f"{el['id']}.rows[{n}]")
+            for key in E.TYPES[el["type"]].verified_items:
+                for n, item in enumerate(el.get(key) or []):
+                    if not item["verified"]:
+                        out.append(f"{el['id']}.{key}[{n}]")
     return out
 
 
@@ -966,25 +958,24 @@ def _check_item_ids(pages: list, elements: dict, ctx: Ctx) -> None:
     boxes: dict[str, str] = {}
     for page in pages:
         for el in page["elements"]:
-            key = {"number_boxes": "boxes", "score_table": "rows"}.get(el["type"])
-            if key is None:
-                continue
-            raw = el["_node"].get(key)
-            rows: set = set()
-            for n, item in enumerate(el[key]):
-                iid = item["id"]
-                node = raw[n] if isinstance(raw, list) and n < len(raw) else el["_node"]
-                at = Where(node, "id", f"{el['_path']}.{key}[{n}].id")
-                if key == "rows":
-                    if iid in rows:
-                        ctx.error(at, f"duplicate row id '{iid}' in this table")
-                    rows.add(iid)
-                elif iid in elements:
-                    ctx.error(at, f"duplicate id '{iid}': already the id of element '{iid}'")
-                elif iid in boxes:
-                    ctx.error(at, f"duplicate id '{iid}': already the id of a box of '{boxes[iid]}'")
-                else:
-                    boxes[iid] = el["id"]
+            kind = E.TYPES[el["type"]]
+            for key in filter(None, (kind.box_ids, kind.row_ids)):
+                raw = el["_node"].get(key)
+                rows: set = set()
+                for n, item in enumerate(el[key]):
+                    iid = item["id"]
+                    node = raw[n] if isinstance(raw, list) and n < len(raw) else el["_node"]
+                    at = Where(node, "id", f"{el['_path']}.{key}[{n}].id")
+                    if key == kind.row_ids:
+                        if iid in rows:
+                            ctx.error(at, f"duplicate row id '{iid}' in this table")
+                        rows.add(iid)
+                    elif iid in elements:
+                        ctx.error(at, f"duplicate id '{iid}': already the id of element '{iid}'")
+                    elif iid in boxes:
+                        ctx.error(at, f"duplicate id '{iid}': already the id of a box of '{boxes[iid]}'")
+                    else:
+                        boxes[iid] = el["id"]
 
 
 def _check_note_frames(data: dict, raw: dict, ctx: Ctx) -> None:

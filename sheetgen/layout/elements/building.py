@@ -44,6 +44,7 @@ from sheetgen.layout.elements.common import (
     read_checked,
     word,
 )
+from sheetgen.layout.elements.track import TYPE as TRACK
 from sheetgen.schema import Bool, Field, Int, Length, ListOf, Map, Num, Str
 from sheetgen.values import valueclass
 
@@ -414,7 +415,7 @@ def _building_check(el, env, card: Card | None = None) -> list[tuple[str, str]]:
     per = el.get("per")
     if per:
         track = env.elements.get(per["track"])
-        if track is None or track["type"] != "track":
+        if track is None or track["type"] != TRACK.name:
             out.append((p + ".per", f"no track '{per['track']}' in this layout to count {per['count']} of"))
     return out
 
@@ -540,6 +541,8 @@ TYPE = ElementType(
     post=_building_post,
     check=_building_check,
     read=_building_read,
+    ticked=True,
+    markable=True,
     doc="a building card: boxes with costs, points (fixed or per section of a track), "
     "ability, advanced-rules mark, blueprint and colony ladder",
 )

@@ -216,5 +216,8 @@ TYPE = ElementType(
     _track_build,
     post=_track_post,
     read=_track_read,
+    ticked=True,
+    markable=True,
+    verified_items=("sections",),
     doc="check boxes in sections, each section with an optional printed value",
 )
