@@ -153,7 +153,7 @@ def _complete_page(ctx, param, incomplete):
     from click.shell_completion import CompletionItem
 
     from sheetgen.errors import SheetgenError
-    from sheetgen.layout.model import load_layout
+    from sheetgen.layout.load import load_layout
 
     # while completing an option, Click may leave the arguments unparsed, in ctx.args
     ref = ctx.params.get("layout") or next((a for a in getattr(ctx, "args", []) if not a.startswith("-")), "")

@@ -9,7 +9,7 @@ import pytest
 
 from sheetgen.errors import LayoutError
 from sheetgen.layout.display import Box, Icon, Text
-from sheetgen.layout.model import load_layout
+from sheetgen.layout.load import load_layout
 from sheetgen.render import render_pdf
 
 

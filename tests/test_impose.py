@@ -15,7 +15,7 @@ from pypdf import PdfReader
 
 from sheetgen.cli import cli
 from sheetgen.layout.display import drawn
-from sheetgen.layout.model import load_layout
+from sheetgen.layout.load import load_layout
 from sheetgen.paper import MARGIN, PAPERS
 from sheetgen.render import impose, render_pdf
 from sheetgen.render.pdf import pdf_bytes

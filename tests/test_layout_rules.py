@@ -14,7 +14,7 @@ from conftest import ROOT
 
 from sheetgen.errors import LayoutError
 from sheetgen.layout.elements import TYPES
-from sheetgen.layout.model import load_layout
+from sheetgen.layout.load import load_layout
 from sheetgen.layout.resolve import builtin_ids
 from sheetgen.schema import parse_length
 

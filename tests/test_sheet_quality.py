@@ -17,7 +17,7 @@ from pypdf import PdfReader
 from sheetgen import text as fonts
 from sheetgen.cli import cli
 from sheetgen.layout.display import Box, Circle, Line, Rect, Text, drawn
-from sheetgen.layout.model import load_layout
+from sheetgen.layout.load import load_layout
 from sheetgen.layout.resolve import builtin_ids
 from sheetgen.render import render_pdf
 

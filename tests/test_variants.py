@@ -18,7 +18,7 @@ from pypdf import PdfReader
 from sheetgen.cli import cli
 from sheetgen.errors import LayoutError
 from sheetgen.games.reference import games_markdown
-from sheetgen.layout.model import load_layout
+from sheetgen.layout.load import load_layout
 from sheetgen.render import render_pdf
 
 EXAMPLES = ROOT / "docs" / "examples"

@@ -78,8 +78,8 @@ def game_for(layout) -> Game:
 
 
 def load_layout(ref: str, relative_to=None):
-    """A validated layout whose game exists (sheetgen.layout.model.load_layout, then the game check)."""
-    from sheetgen.layout.model import load_layout as _load
+    """A validated layout whose game exists (sheetgen.layout.load.load_layout, then the game check)."""
+    from sheetgen.layout.load import load_layout as _load
 
     layout = _load(ref, relative_to)
     game_for(layout)
