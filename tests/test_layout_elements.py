@@ -15,9 +15,9 @@ import sheetgen.layout.elements as E
 from sheetgen import text as fonts
 from sheetgen.cli import cli
 from sheetgen.errors import LayoutError
+from sheetgen.games import load_layout
 from sheetgen.layout.display import Text
 from sheetgen.layout.housenote import NOTE_H, NOTE_SIZE
-from sheetgen.layout.load import load_layout
 
 PT = 72 / 25.4
 

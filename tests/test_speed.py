@@ -243,15 +243,15 @@ def test_a_layout_is_fully_checked_once_until_it_or_the_code_changes(tmp_path, o
     variant.write_text("extends: harvest-dice-normal\nid: variant\n", encoding="utf-8")
     for _ in range(2):
         load._CACHE.clear()
-        load.load_layout(str(variant))
+        load.read_layout(str(variant))
     assert len(calls) == 1
     variant.write_text("extends: harvest-dice-normal\nid: variant2\n", encoding="utf-8")
     load._CACHE.clear()
-    load.load_layout(str(variant))
+    load.read_layout(str(variant))
     assert len(calls) == 2
     monkeypatch.setattr(cache, "code_stamp", lambda: "another version of sheetgen")
     load._CACHE.clear()
-    load.load_layout(str(variant))
+    load.read_layout(str(variant))
     assert len(calls) == 3
 
 
@@ -267,7 +267,7 @@ def test_a_layout_that_fails_the_check_is_never_remembered(tmp_path, own_cache, 
     for _ in range(2):
         load._CACHE.clear()
         with pytest.raises(LayoutError, match="a problem the full check finds"):
-            load.load_layout(str(variant))
+            load.read_layout(str(variant))
     assert not list(own_cache.glob("layout-ok-*"))
 
 
@@ -279,7 +279,7 @@ def test_a_render_is_the_same_with_the_cache_cold_warm_or_off(tmp_path, monkeypa
         monkeypatch.setenv(cache.ENV, setting)
         load._CACHE.clear()
         text.font.cache_clear()
-        outputs.append(render_pdf(load.load_layout("imperial-settlers-advanced"), lang="fr"))
+        outputs.append(render_pdf(load.read_layout("imperial-settlers-advanced"), lang="fr"))
     text.font.cache_clear()
     assert outputs[0] == outputs[1] == outputs[2]
 
@@ -288,7 +288,7 @@ def _render(lid: str, **kw) -> bytes:
     from sheetgen.render import render_pdf
 
     load._CACHE.clear()
-    return render_pdf(load.load_layout(lid), lang="en", **kw)
+    return render_pdf(load.read_layout(lid), lang="en", **kw)
 
 
 def test_icons_painted_by_one_process_are_replayed_by_the_next(own_cache, monkeypatch):

@@ -86,12 +86,12 @@ def test_layout_files_are_parsed_once_until_they_change(tmp_path, own_cache, mon
     layouts = []
     for _ in range(2):
         load._CACHE.clear()
-        layouts.append(load.load_layout(str(variant)))
+        layouts.append(load.read_layout(str(variant)))
     assert sorted(calls) == sorted([str(variant), "harvest-dice-normal"])  # the second load parsed nothing
     assert same_tree(layouts[0].tree, layouts[1].tree) and layouts[0].digest == layouts[1].digest
     variant.write_text("extends: harvest-dice-normal\nid: variant\ntitle: {en: Other, fr: Autre}\n", encoding="utf-8")
     load._CACHE.clear()
-    assert load.load_layout(str(variant)).title["en"] == "Other"
+    assert load.read_layout(str(variant)).title["en"] == "Other"
     assert calls[-1] == str(variant) and len(calls) == 3
 
 
@@ -102,7 +102,7 @@ def test_a_problem_names_the_same_line_from_a_cached_tree(tmp_path, own_cache):
     for _ in range(2):
         load._CACHE.clear()
         with pytest.raises(Exception) as exc:  # noqa: PT011 - the message is what is compared
-            load.load_layout(str(bad))
+            load.read_layout(str(bad))
         seen.append(str(exc.value))
     assert seen[0] == seen[1] and f"{bad}:5:" in seen[0]
 

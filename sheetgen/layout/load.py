@@ -1,4 +1,4 @@
-"""Loading a layout: a built-in id, a file or standard input, its `extends` resolved
+"""Reading a layout: a built-in id, a file or standard input, its `extends` resolved
 (sheetgen.layout.resolve), then checked and built into a `Layout` by the passes, in order:
 its keys (spec), its names (ids), its places (place), where they sit (geometry), then
 what it prints (printcheck). Each pass hands the next what it found; the problems of all
@@ -24,9 +24,12 @@ from sheetgen.srctree import tree_hash
 _CACHE: dict = {}
 
 
-def load_layout(ref: str, relative_to: Path | None = None) -> Layout:
-    """A validated Layout from a built-in id or a path (relative to `relative_to`'s folder);
-    `-` reads it from standard input (its `extends` paths relative to the current folder)."""
+def read_layout(ref: str, relative_to: Path | None = None) -> Layout:
+    """A Layout checked as a layout (its keys, names, places and print), from a built-in id or
+    a path (relative to `relative_to`'s folder); `-` reads it from standard input (its
+    `extends` paths relative to the current folder). Whether its `game:` is one sheetgen
+    has is the games registry's to say: sheetgen.games.load_layout reads a layout and
+    checks that too, and is what the rest of sheetgen calls."""
     if ref == "-":
         return _load_stdin()
     path = locate(ref, relative_to)
