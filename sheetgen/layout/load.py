@@ -38,7 +38,8 @@ def read_layout(ref: str, relative_to: Path | None = None) -> Layout:
             hint = did_you_mean(ref, builtin_ids()) or f"; built-in layouts: {', '.join(builtin_ids())}"
             raise LayoutError(f"no built-in layout '{ref}'{hint}")
         raise LayoutError(Problem("no such file", ref))
-    key = path.resolve()
+    # by the path as given too: the layout and its problems name the file as the caller wrote it
+    key = (path.resolve(), str(path))
     hit = _CACHE.get(key)
     if hit and hit[1] == _stamps(hit[0]):
         return hit[2]
