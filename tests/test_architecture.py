@@ -1,6 +1,8 @@
 """The layers of docs/architecture.md, checked on the source: imports point one way,
 nothing below the CLI imports Click, no module imports another in a cycle, and no
-caller probes a game with hasattr."""
+caller probes a game with hasattr; inside the layout package, imports point one way
+too, its modules and functions are small, no pass leaves keys of its own on
+an element, and one function is named load_layout."""
 
 from __future__ import annotations
 
@@ -151,3 +153,95 @@ def test_every_package_is_installed():
     listed = set(tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     found = {module_name(p.parent / "__init__.py") for p in PACKAGE.rglob("__init__.py")}
     assert found <= listed, sorted(found - listed)
+
+
+# sheetgen.layout's modules, in the order their imports point (docs/architecture.md, "The
+# layout package"): each imports only those before it; `elements` is its subpackage
+LAYOUT_ORDER = [
+    "display",
+    "resolve",
+    "scanmarks",
+    "elements",
+    "describe",
+    "housenote",
+    "spec",
+    "model",
+    "place",
+    "ids",
+    "blame",
+    "geometry",
+    "printcheck",
+    "load",
+]
+LAYOUT_MODULE_LINES = 400  # a module of sheetgen/layout/
+ELEMENT_MODULE_LINES = 600  # an element type's module, sheetgen/layout/elements/
+LAYOUT_FUNCTION_LINES = 80  # a function of sheetgen/layout/, element types included
+
+
+def _layout_part(module: str) -> str | None:
+    """The part of sheetgen.layout a module is (its name in LAYOUT_ORDER), None outside it."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["sheetgen", "layout"] else None
+
+
+LAYOUT_SOURCES = [(_layout_part(m), p) for m, p in SOURCES.items() if _layout_part(m) is not None]
+
+
+def test_every_module_of_the_layout_package_has_its_place_in_the_order():
+    parts = {part for part, _ in LAYOUT_SOURCES}
+    assert parts == set(LAYOUT_ORDER), (sorted(parts - set(LAYOUT_ORDER)), sorted(set(LAYOUT_ORDER) - parts))
+
+
+def test_the_layout_package_imports_point_one_way():
+    wrong = []
+    for here, path in LAYOUT_SOURCES:
+        for target, line in imports(path):
+            there = _layout_part(target)
+            if there is not None and there != here and LAYOUT_ORDER.index(there) > LAYOUT_ORDER.index(here):
+                wrong.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {here} imports {there}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_layout_package_modules_are_small():
+    wrong = []
+    for part, path in LAYOUT_SOURCES:
+        most = ELEMENT_MODULE_LINES if part == "elements" else LAYOUT_MODULE_LINES
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > most:
+            wrong.append(f"{path.relative_to(PACKAGE.parent)}: {lines} lines; at most {most}")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            size = node.end_lineno - node.lineno + 1 if isinstance(node, ast.FunctionDef) else 0
+            if size > LAYOUT_FUNCTION_LINES:
+                wrong.append(
+                    f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {node.name} is {size} lines; "
+                    f"at most {LAYOUT_FUNCTION_LINES}"
+                )
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_layout_pass_leaves_its_own_keys_on_an_element():
+    """A pass hands the next what it found as return values: the only private keys stored on
+    an element are the schema's record of where it was written (`_node`, `_path`)."""
+    allowed = {("spec", "_node"), ("spec", "_path")}
+    wrong = []
+    for part, path in LAYOUT_SOURCES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            key = None
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+                key = node.slice
+            elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) in ("setdefault", "update"):
+                key = node.args[0] if node.args else None
+            if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.startswith("_"):
+                if (part, key.value) not in allowed:
+                    wrong.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: stores '{key.value}'")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_one_function_is_named_load_layout():
+    defined = [
+        f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
+        for path in SOURCES.values()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "load_layout"
+    ]
+    assert [d.split(":")[0] for d in defined] == ["sheetgen/games/__init__.py"], defined

@@ -10,7 +10,7 @@ import yaml
 from pypdf import PdfReader
 from test_fillable import fill, run
 
-from sheetgen.layout.model import load_layout
+from sheetgen.games import load_layout
 from sheetgen.render import render_pdf
 
 # bosk-game.yaml (tests/fixtures/bosk), as its players write it on the pad and the worksheet

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from sheetgen.errors import LayoutError
+from sheetgen.games import load_layout
 from sheetgen.layout.display import Box, Icon, Text
-from sheetgen.layout.model import load_layout
 from sheetgen.render import render_pdf
 
 

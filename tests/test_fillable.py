@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from pypdf import PdfReader, PdfWriter
 
 from sheetgen.cli import cli
-from sheetgen.layout.model import load_layout
+from sheetgen.games import load_layout
 from sheetgen.render import render_pdf
 
 

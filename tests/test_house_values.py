@@ -13,8 +13,9 @@ from pypdf import PdfReader
 
 from sheetgen import text as fonts
 from sheetgen.cli import cli
+from sheetgen.games import load_layout
 from sheetgen.layout.display import Box, Text
-from sheetgen.layout.model import HOUSE_NOTE, NOTE_SIZE, load_layout
+from sheetgen.layout.housenote import HOUSE_NOTE, NOTE_SIZE
 from sheetgen.layout.resolve import builtin_ids
 from sheetgen.render import render_pdf
 

@@ -14,8 +14,8 @@ from conftest import pdf_digest
 from pypdf import PdfReader
 
 from sheetgen.cli import cli
+from sheetgen.games import load_layout
 from sheetgen.layout.display import drawn
-from sheetgen.layout.model import load_layout
 from sheetgen.paper import MARGIN, PAPERS
 from sheetgen.render import impose, render_pdf
 from sheetgen.render.pdf import pdf_bytes

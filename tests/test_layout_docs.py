@@ -16,9 +16,10 @@ from conftest import ROOT
 from pypdf import PdfReader
 
 from sheetgen.cli import cli
+from sheetgen.games import load_layout
 from sheetgen.icons import ICON_NAMES
 from sheetgen.layout import elements as E
-from sheetgen.layout.model import LAYOUT, Constant, load_layout
+from sheetgen.layout.spec import LAYOUT, Constant
 from sheetgen.render import render_pdf
 from sheetgen.schema import Field, ListOf, Map, Pair, Str
 

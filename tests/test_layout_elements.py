@@ -15,8 +15,9 @@ import sheetgen.layout.elements as E
 from sheetgen import text as fonts
 from sheetgen.cli import cli
 from sheetgen.errors import LayoutError
+from sheetgen.games import load_layout
 from sheetgen.layout.display import Text
-from sheetgen.layout.model import NOTE_H, NOTE_SIZE, load_layout
+from sheetgen.layout.housenote import NOTE_H, NOTE_SIZE
 
 PT = 72 / 25.4
 

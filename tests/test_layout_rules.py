@@ -13,8 +13,8 @@ import pytest
 from conftest import ROOT
 
 from sheetgen.errors import LayoutError
+from sheetgen.games import load_layout
 from sheetgen.layout.elements import TYPES
-from sheetgen.layout.model import load_layout
 from sheetgen.layout.resolve import builtin_ids
 from sheetgen.schema import parse_length
 

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 
 from sheetgen.cli import cli
 from sheetgen.errors import RecordError
+from sheetgen.games import load_layout
 from sheetgen.games import plante_bataille as pb
 from sheetgen.layout.display import Box
-from sheetgen.layout.model import load_layout
 from sheetgen.scoring.record import score_data
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "plante-bataille"

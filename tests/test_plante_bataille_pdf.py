@@ -8,7 +8,7 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from sheetgen.layout.model import load_layout
+from sheetgen.games import load_layout
 from sheetgen.render import render_pdf
 
 

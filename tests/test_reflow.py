@@ -11,7 +11,7 @@ from conftest import ROOT
 from test_variants import boxes as places
 from test_variants import problems
 
-from sheetgen.layout.model import load_layout
+from sheetgen.games import load_layout
 from sheetgen.render import render_pdf
 
 FIX = ROOT / "tests" / "fixtures" / "layouts"

@@ -10,7 +10,7 @@ from pypdf import PdfReader
 from reportlab.lib.units import mm
 
 from sheetgen import __version__
-from sheetgen.layout.model import load_layout
+from sheetgen.games import load_layout
 from sheetgen.paper import MARGIN, PAPERS
 from sheetgen.render import render_pdf
 from sheetgen.render.pdf import placement

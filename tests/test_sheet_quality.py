@@ -16,8 +16,8 @@ from pypdf import PdfReader
 
 from sheetgen import text as fonts
 from sheetgen.cli import cli
+from sheetgen.games import load_layout
 from sheetgen.layout.display import Box, Circle, Line, Rect, Text, drawn
-from sheetgen.layout.model import load_layout
 from sheetgen.layout.resolve import builtin_ids
 from sheetgen.render import render_pdf
 

@@ -17,8 +17,8 @@ from pypdf import PdfReader
 
 from sheetgen.cli import cli
 from sheetgen.errors import LayoutError
+from sheetgen.games import load_layout
 from sheetgen.games.reference import games_markdown
-from sheetgen.layout.model import load_layout
 from sheetgen.render import render_pdf
 
 EXAMPLES = ROOT / "docs" / "examples"

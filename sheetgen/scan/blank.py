@@ -71,12 +71,8 @@ def inside(box) -> tuple:
 
 
 def grid_cells(layout, page_id: str) -> set:
-    """The fields of the page's grid cells (Harvest Dice's garden): a cell is read as
-    filled or empty, and what it holds from the ink's colour."""
-    return {
-        f"{el['id']}_r{r}_c{c}"
-        for el in layout.page(page_id).elements
-        if el["type"] == "grid"
-        for r in range(1, el["rows"] + 1)
-        for c in range(1, el["cols"] + 1)
-    }
+    """The fields of the page's grid cells (its element types' `cells`: Harvest Dice's
+    garden): a cell is read as filled or empty, and what it holds from the ink's colour."""
+    from sheetgen.layout.elements import TYPES
+
+    return {f for el in layout.page(page_id).elements for f in TYPES[el["type"]].cells(el)}

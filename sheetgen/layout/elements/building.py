@@ -44,6 +44,7 @@ from sheetgen.layout.elements.common import (
     read_checked,
     word,
 )
+from sheetgen.layout.elements.track import TYPE as TRACK
 from sheetgen.schema import Bool, Field, Int, Length, ListOf, Map, Num, Str
 from sheetgen.values import valueclass
 
@@ -414,14 +415,14 @@ def _building_check(el, env, card: Card | None = None) -> list[tuple[str, str]]:
     per = el.get("per")
     if per:
         track = env.elements.get(per["track"])
-        if track is None or track["type"] != "track":
+        if track is None or track["type"] != TRACK.name:
             out.append((p + ".per", f"no track '{per['track']}' in this layout to count {per['count']} of"))
     return out
 
 
-def _building_build(el, env):
-    x, y, (w, h) = el["x"], el["y"], el["size"]
-    p, eid, b = el["_path"], el["id"], el["box"]
+def _header(el, env) -> list:
+    """The card's coloured band: its icon, its name, and its tags (advanced)."""
+    x, y, (w, h), p = el["x"], el["y"], el["size"], el["_path"]
     color = ADVANCED_COLOR if el["advanced"] else env.accent
     out = [
         Rect(x, y, w, h, color, "#ffffff", 1.4, 2.5),
@@ -452,6 +453,46 @@ def _building_build(el, env):
         out += _tag(
             x + w - PAD - (n + 1) * TAG - n * 1.5, y + 1.1, TAG, HEADER - 2.2, env.t(label, p + key), color, p + key
         )
+    return out
+
+
+def _lower_band(el, env, lower: float) -> list:
+    """The band under a dashed line at the card's foot, `lower` mm high (none when 0): the
+    blueprint on the left, the ladder and its label on the right."""
+    x, y, (w, h), p = el["x"], el["y"], el["size"], el["_path"]
+    out = []
+    if lower:
+        ly = y + h - PAD - lower + 1.0
+        lh = lower - 1.0
+        out.append(Line(x + PAD, ly - 0.8, x + w - PAD, ly - 0.8, "#bbbbbb", 0.5, (2, 2)))
+        left = x + PAD
+        if el.get("blueprint"):
+            prims, bw = _blueprint(el, env, left, ly, lh)
+            out += prims
+            left += bw + 3.0
+        if el.get("ladder"):
+            prims, lx = _ladder(el, env, x + w - PAD, ly, lh)
+            out += prims
+            out.append(
+                Text(
+                    left,
+                    ly,
+                    lx - left - 2.0,
+                    lh,
+                    env.t(el["ladder_label"], p + ".ladder_label"),
+                    "condensed",
+                    7.0,
+                    "right",
+                    path=p + ".ladder_label",
+                )
+            )
+    return out
+
+
+def _building_build(el, env):
+    x, w = el["x"], el["size"][0]
+    p, eid, b = el["_path"], el["id"], el["box"]
+    out = _header(el, env)
     card = card_layout(el, env)
     problems = _building_check(el, env, card)
     if problems:
@@ -482,33 +523,7 @@ def _building_build(el, env):
         out += _underline(
             card.ability, card.mark, x + PAD, card.ty, card.text_w, card.text_h, "condensed", el["ability_size"]
         )
-    lower = card.lower
-    if lower:
-        ly = y + h - PAD - lower + 1.0
-        lh = lower - 1.0
-        out.append(Line(x + PAD, ly - 0.8, x + w - PAD, ly - 0.8, "#bbbbbb", 0.5, (2, 2)))
-        left = x + PAD
-        if el.get("blueprint"):
-            prims, bw = _blueprint(el, env, left, ly, lh)
-            out += prims
-            left += bw + 3.0
-        if el.get("ladder"):
-            prims, lx = _ladder(el, env, x + w - PAD, ly, lh)
-            out += prims
-            out.append(
-                Text(
-                    left,
-                    ly,
-                    lx - left - 2.0,
-                    lh,
-                    env.t(el["ladder_label"], p + ".ladder_label"),
-                    "condensed",
-                    7.0,
-                    "right",
-                    path=p + ".ladder_label",
-                )
-            )
-    return out
+    return out + _lower_band(el, env, card.lower)
 
 
 def colony_field(eid: str, step: int) -> str:
@@ -540,6 +555,8 @@ TYPE = ElementType(
     post=_building_post,
     check=_building_check,
     read=_building_read,
+    ticked=True,
+    markable=True,
     doc="a building card: boxes with costs, points (fixed or per section of a track), "
     "ability, advanced-rules mark, blueprint and colony ladder",
 )

@@ -305,8 +305,16 @@ class Env:
         return self.theme["tint"]
 
 
+def _no_cells(el: dict) -> list:
+    return []
+
+
 @valueclass(frozen=False)
 class ElementType:
+    """An element type, and every fact about it that the rest of sheetgen asks: its keys, its
+    size, its display list, how its marks read, and what it is (ticked, markable, a frame...).
+    Each type's module sets them; code elsewhere asks the type, never a list of type names."""
+
     name: str
     fields: dict[str, Field]
     size: Callable[[dict], tuple[float, float]]
@@ -322,6 +330,31 @@ class ElementType:
     check: Callable | None = None
     # its boxes stand in player columns (player_field): one sheet for the whole table (a pad)
     player_columns: bool = False
+    # players tick its boxes (or fill a board's cells) rather than write numbers in them: a
+    # scorer that does not read it leaves its marks counting for nothing (`validate` says so)
+    ticked: bool = False
+    # it prints boxes players mark: `sheetgen new` shows the keys that size and value them
+    # (rows, boxes, sections...), the ones a variant changes most
+    markable: bool = False
+    # it names the sheet (the title banner): `sheetgen new` shows its labels
+    names_sheet: bool = False
+    # (element) -> the fields of its boxes that are a board's cells, each holding one thing
+    # drawn in it (a vegetable), not a number: a screen offers the game's `cell_choices` for
+    # them, a photo tells what one holds by the ink's colour
+    cells: Callable[[dict], list] = _no_cells
+    # (element, its display list) -> (x, y, w, h) of what it prints when that is less than its
+    # place (a text's lines as fitted), else None: the house note may sit in the rest
+    covers: Callable | None = None
+    # the key that sets the size of its text (a text's `font_size`): a text too small is
+    # blamed there when the element gives it
+    size_key: str | None = None
+    # its lists whose items may say `verified: false` (a track's sections, a score table's rows)
+    verified_items: tuple = ()
+    # the key of its list of boxes whose ids are field names of their own (number_boxes'
+    # boxes): unique among the layout's element ids and the other such boxes' ids
+    box_ids: str | None = None
+    # the key of its list of rows whose ids are unique within it (a score table's rows)
+    row_ids: str | None = None
 
 
 # ----------------------------------------------------------------------------- field names

@@ -67,11 +67,19 @@ def _grid_read(el, values: dict, warnings: list | None = None) -> dict:
     return {eid: ["".join((values.get(cell_field(eid, r, c)) or ".")[:1].upper() for c in cols) for r in rows]}
 
 
+def _grid_cells(el) -> list[str]:
+    """Its cells' fields: each holds one thing drawn in it (what the game's cell_choices name)."""
+    return [cell_field(el["id"], r, c) for r in range(1, el["rows"] + 1) for c in range(1, el["cols"] + 1)]
+
+
 TYPE = ElementType(
     "grid",
     GRID_FIELDS,
     _grid_size,
     _grid_build,
     read=_grid_read,
+    ticked=True,
+    markable=True,
+    cells=_grid_cells,
     doc="rows x columns of cells to draw in, with column labels and a row value",
 )

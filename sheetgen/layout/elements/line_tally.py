@@ -179,5 +179,6 @@ TYPE = ElementType(
     read=_tally_read,
     check=_tally_check,
     player_columns=True,
+    markable=True,
     doc="one number box per board line (rows 1..N) for each player, N a constant that depends on the player count",
 )

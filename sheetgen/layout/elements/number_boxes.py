@@ -91,5 +91,7 @@ TYPE = ElementType(
     _nb_size,
     _nb_build,
     read=_nb_read,
+    markable=True,
+    box_ids="boxes",
     doc="labelled boxes to write numbers in (score areas)",
 )

@@ -379,5 +379,8 @@ TYPE = ElementType(
     post=_st_post,
     read=_st_read,
     player_columns=True,
+    markable=True,
+    verified_items=("rows",),
+    row_ids="rows",
     doc="a score pad: one row per category, one column per player",
 )

@@ -88,5 +88,10 @@ def _tip(el, env, r: int, c: int) -> str:
 
 
 TYPE = ElementType(
-    "table", TABLE_FIELDS, _table_size, _table_build, doc="a table of write-in cells with column headers and row labels"
+    "table",
+    TABLE_FIELDS,
+    _table_size,
+    _table_build,
+    markable=True,
+    doc="a table of write-in cells with column headers and row labels",
 )

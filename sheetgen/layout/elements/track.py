@@ -102,60 +102,74 @@ def _track_size(el):
 
 
 def _track_build(el, env):
-    x, y, b, g = el["x"], el["y"], el["box"], el["gap"]
-    p, eid = el["_path"], el["id"]
-    secs = el["sections"]
+    x, y, b, p = el["x"], el["y"], el["box"], el["_path"]
     lw = _label_width(el)
-    w, h = _track_size(el)
+    h = _track_size(el)[1]
     out = []
     if lw:
         lh = b if el["arrange"] == "line" else h
         ly = y + (h - b if el["arrange"] == "line" else 0)
         out += _label_block(x, ly, lw - 1.5, lh, el, env, p, icon_size=min(b, 8.0))
-    n_box = 0
     name = title_of(el, env)
-    if el["arrange"] == "rows":
-        for r, s in enumerate(secs):
-            by = y + r * (b + g)
-            row = word(env, "row", r + 1)
-            for i in range(s["boxes"]):
-                bx = x + lw + i * (b + g)
-                checked = n_box < el["prechecked"]
-                n_box += 1
-                hint = tip(name, row, word(env, "box", i + 1))
-                out.append(Box(bx, by, b, b, "check", checked, box_field(eid, n_box), tip=hint))
-                _box_marks(out, bx, by, b, (s.get("costs") or [[]] * s["boxes"])[i], False)
-            cx = x + lw + max(t["boxes"] for t in secs) * (b + g) - g
-            if s["bonus"]:
-                hint = tip(name, row, word(env, "bonus"))
-                field = f"{eid}_bonus{r + 1}"
-                out.append(Box(cx + g + 2, by, b, b, "round", False, field, stroke=env.accent, tip=hint))
-                out.append(
-                    Text(
-                        cx + g + 2.8,
-                        by,
-                        b - 1.6,
-                        b,
-                        env.t(el["bonus_mark"], p + ".bonus_mark"),
-                        "condensed",
-                        7.0,
-                        "center",
-                        color="#6a6a6a",
-                        path=p + ".bonus_mark",
-                    )
+    return out + (_rows(el, env, lw, name) if el["arrange"] == "rows" else _line(el, env, lw, name))
+
+
+def _rows(el, env, lw: float, name: str) -> list:
+    """A track arranged in rows: one row of boxes a section, its bonus circle and value after it."""
+    x, y, b, g = el["x"], el["y"], el["box"], el["gap"]
+    p, eid = el["_path"], el["id"]
+    secs = el["sections"]
+    out, n_box = [], 0
+    for r, s in enumerate(secs):
+        by = y + r * (b + g)
+        row = word(env, "row", r + 1)
+        for i in range(s["boxes"]):
+            bx = x + lw + i * (b + g)
+            checked = n_box < el["prechecked"]
+            n_box += 1
+            hint = tip(name, row, word(env, "box", i + 1))
+            out.append(Box(bx, by, b, b, "check", checked, box_field(eid, n_box), tip=hint))
+            _box_marks(out, bx, by, b, (s.get("costs") or [[]] * s["boxes"])[i], False)
+        cx = x + lw + max(t["boxes"] for t in secs) * (b + g) - g
+        if s["bonus"]:
+            hint = tip(name, row, word(env, "bonus"))
+            field = f"{eid}_bonus{r + 1}"
+            out.append(Box(cx + g + 2, by, b, b, "round", False, field, stroke=env.accent, tip=hint))
+            out.append(
+                Text(
+                    cx + g + 2.8,
+                    by,
+                    b - 1.6,
+                    b,
+                    env.t(el["bonus_mark"], p + ".bonus_mark"),
+                    "condensed",
+                    7.0,
+                    "center",
+                    color="#6a6a6a",
+                    path=p + ".bonus_mark",
                 )
-                cx += g + 2 + b
-            if s.get("value") is not None:
-                out += _badge(
-                    cx + 2 + TRACK_BADGE,
-                    by + b / 2,
-                    min(TRACK_BADGE, b / 2 + 0.4, (b + g) / 2 - 0.3),  # rows' circles apart
-                    s["value"],
-                    env,
-                    f"{p}.sections[{r}].value",
-                    f"{eid}.sections[{r}].value",
-                )
-        return out
+            )
+            cx += g + 2 + b
+        if s.get("value") is not None:
+            out += _badge(
+                cx + 2 + TRACK_BADGE,
+                by + b / 2,
+                min(TRACK_BADGE, b / 2 + 0.4, (b + g) / 2 - 0.3),  # rows' circles apart
+                s["value"],
+                env,
+                f"{p}.sections[{r}].value",
+                f"{eid}.sections[{r}].value",
+            )
+    return out
+
+
+def _line(el, env, lw: float, name: str) -> list:
+    """A track arranged in a line: its sections side by side, each framed when there are
+    several, with its badge above and its value after it."""
+    x, y, b, g = el["x"], el["y"], el["box"], el["gap"]
+    p, eid = el["_path"], el["id"]
+    secs = el["sections"]
+    out, n_box = [], 0
     cx = x + lw
     top = y + (BADGE_BAND if any(s.get("badge") for s in secs) else 0)
     for n, s in enumerate(secs):
@@ -216,5 +230,8 @@ TYPE = ElementType(
     _track_build,
     post=_track_post,
     read=_track_read,
+    ticked=True,
+    markable=True,
+    verified_items=("sections",),
     doc="check boxes in sections, each section with an optional printed value",
 )
