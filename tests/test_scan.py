@@ -22,7 +22,7 @@ from sheetgen.errors import RecordError  # noqa: E402
 from sheetgen.games import load_layout  # noqa: E402
 from sheetgen.layout import scanmarks  # noqa: E402
 from sheetgen.layout.display import QR, Box  # noqa: E402
-from sheetgen.scan import colour, levels, printed, reader, rings, strokes, verdict  # noqa: E402
+from sheetgen.scan import colour, levels, looks, printed, reader, rings, strokes, tuning, verdict  # noqa: E402
 from sheetgen.scan.blank import PPMM, blank_colours, blank_page, grid_cells, inside  # noqa: E402
 from sheetgen.scan.markers import Unreadable, _aruco, _dark_square, _detect, better_match, find_markers, find_sheets  # noqa: E402
 from sheetgen.scan.photos import MAX_PDF_PAGES, Photo, load_photos  # noqa: E402
@@ -129,6 +129,10 @@ def test_generated_photo_reads_as_marked(lid, page, seed):
     unsure = [f for f in truth if read.readings[f] == verdict.UNSURE]
     assert wrong == []
     assert len(unsure) <= 0.03 * len(truth)
+    # every box read comes back with its look, which decides its reading again (bench.scan_decide)
+    assert list(read.looks) == [b.field for b in read.boxes] == list(read.readings)
+    assert all(verdict.decide(k, read.levels) == read.readings[f] for f, k in read.looks.items())
+    assert {k.kind for k in read.looks.values()} >= {"check", "write"} and read.levels.noisy is False
 
 
 def test_finger_over_a_fiducial():
@@ -169,7 +173,7 @@ def test_a_blurred_marker_far_from_where_the_others_say_is_known_by_its_cells():
     """A blurred marker far from where the others put it (the `phone_shadow` generator's photo 26 of
     seed 1: 123 dpi, blur 1.2-1.8 px, tilted 12 degrees; its photo 7 of seed 2: 131 dpi, two markers
     unread): the three others, as blurred, put the top left one 1.5 of its sides off, over twice
-    what a dark square is looked for in. A dark square up to REACH_MARKER sides off is marker n when
+    what a dark square is looked for in. A dark square up to `Markers.reach` sides off is marker n when
     its 4 x 4 cells show marker n's bits, upright (`_marker_cells`); a plain dark square there, or
     another marker, is not; where two markers only are found, only so."""
     bits = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
@@ -443,17 +447,24 @@ def test_a_stroke_straying_into_the_next_board_cell_is_never_read_as_its_mark():
         cv2.line(img, at(*start), at(*end), pencil.PENCIL, round(0.5 * ppmm), cv2.LINE_AA)
     read = _read(pencil.degrade(cv2, np, img, np.random.default_rng(5), dpi))
     assert read.readings[a.field] == verdict.MARKED
-    assert read.scores[b.field] > strokes.HIGH  # enough ink for a mark, all of it in a corner
-    assert read.spreads[b.field] < verdict.SPREAD
+    assert read.scores[b.field] > tuning.MARK.marked  # enough ink for a mark, all of it in a corner
+    assert read.spreads[b.field] < tuning.MARK.spread
     assert read.readings[b.field] == verdict.UNSURE
 
 
+def _decide(score, spread, core=1.0, *, noise=0.0, noisy=False, washed=False, **measures):
+    """`verdict.decide` of a box showing these measures (a dark core all over unless said) on a
+    page of these levels."""
+    look = verdict.Look("b", measures.pop("kind", "check"), score=score, spread=spread, core=core, **measures)
+    return verdict.decide(look, verdict.Levels(noise=noise, noisy=noisy, washed=washed))
+
+
 def test_decide_marked_empty_unsure():
-    assert verdict.decide(0.5, 1.0) == verdict.MARKED
-    assert verdict.decide(0.0, 0.0) == verdict.EMPTY
-    assert verdict.decide(0.02, 1.0) == verdict.UNSURE
-    assert verdict.decide(0.15, 0.3) == verdict.UNSURE  # ink in a corner only
-    assert verdict.decide(0.4, 0.3) == verdict.MARKED  # too much ink to be a stray stroke
+    assert _decide(0.5, 1.0) == verdict.MARKED
+    assert _decide(0.0, 0.0) == verdict.EMPTY
+    assert _decide(0.02, 1.0) == verdict.UNSURE
+    assert _decide(0.15, 0.3) == verdict.UNSURE  # ink in a corner only
+    assert _decide(0.4, 0.3) == verdict.MARKED  # too much ink to be a stray stroke
 
 
 def test_spread_of_a_tick_and_of_a_corner():
@@ -495,7 +506,7 @@ def test_a_light_orange_garden_cell_is_never_read_empty():
 @pytest.mark.slow
 def test_a_faint_stroke_is_never_read_empty():
     """Photo 2 of the pencil generator's seed 3 (Imperial Settlers, ~100 dpi): a light pencil cross
-    that the blur keeps under INK darkness (0.2% of the box over INK); 7% of the box holds a faint
+    that the blur keeps under `Ink.ink` darkness (0.2% of the box over `Ink.ink`); 7% of the box holds a faint
     trace, which empty boxes do not have: it reads unsure (or marked), never empty, and no box of
     the photo is read wrong."""
     layout = load_layout("imperial-settlers")
@@ -533,7 +544,7 @@ def test_a_marker_cut_by_a_white_line_far_from_where_two_others_say_is_found():
     nozzle's white line across one marker, the far corner's markers smaller). The two markers read
     on one edge fix the far corners only roughly: there the missing markers are 3.4 to 4.1 of their
     sides from where the two say, and 0.6 of their size. A missing marker is looked for at the size
-    the others say it has there, up to REACH_MARKER sides away when its cells are its own, and a
+    the others say it has there, up to `Markers.reach` sides away when its cells are its own, and a
     white line across it is bridged."""
     side = 48
     marker = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), 1, side)
@@ -547,8 +558,8 @@ def test_a_marker_cut_by_a_white_line_far_from_where_two_others_say_is_found():
 
 
 def test_decide_a_faint_trace_is_unsure_not_empty():
-    assert verdict.decide(0.002, 0.0, faint=0.0) == verdict.EMPTY
-    assert verdict.decide(0.002, 0.0, faint=0.05) == verdict.UNSURE
+    assert _decide(0.002, 0.0, middle=0.0) == verdict.EMPTY
+    assert _decide(0.002, 0.0, middle=0.05) == verdict.UNSURE
 
 
 # photos of the mixed_pens generator (other pens, another camera), each made with only the
@@ -605,7 +616,7 @@ def test_a_rubbed_out_mistake_is_not_ink_in_a_noisy_photo():
     page += rng.normal(0, 6, page.shape)
     page[rng.random(page.shape) < 0.003] = 255
     ink = strokes.page_darkness(cv2, np, np.clip(page, 0, 255).astype(np.uint8))
-    assert (ink[70:130, 70:130] > strokes.INK).mean() < strokes.LOW
+    assert (ink[70:130, 70:130] > tuning.INK.ink).mean() < tuning.MARK.empty
 
 
 @pytest.mark.slow
@@ -622,8 +633,8 @@ def test_sharpening_halos_and_salt_are_not_taken_for_the_paper():
 
 def test_decide_a_grey_wash_without_a_core_is_unsure():
     """The same photo: what is left of a wash over the threshold has no dark core."""
-    assert verdict.decide(0.12, 0.7, core=0.0) == verdict.UNSURE
-    assert verdict.decide(0.12, 0.7, core=0.05) == verdict.MARKED
+    assert _decide(0.12, 0.7, core=0.0) == verdict.UNSURE
+    assert _decide(0.12, 0.7, core=0.05) == verdict.MARKED
 
 
 # photos of `python -m bench.scan --scenario mixed_pens` runs, each made again by its seed and
@@ -712,13 +723,13 @@ def test_print_darker_than_the_blank_page_and_a_crease_are_not_marks():
 
 def test_decide_held_strokes_and_print_like_ink():
     # a small cross: little ink, not spread over the box, but held by it
-    assert verdict.decide(0.06, 0.4, core=0.05, held=0.06) == verdict.MARKED
-    assert verdict.decide(0.06, 0.4, core=0.05, held=0.0) == verdict.UNSURE
-    assert verdict.decide(0.06, 0.4, core=0.0, held=0.06) == verdict.UNSURE  # no dark core
+    assert _decide(0.06, 0.4, core=0.05, held=0.06) == verdict.MARKED
+    assert _decide(0.06, 0.4, core=0.05, held=0.0) == verdict.UNSURE
+    assert _decide(0.06, 0.4, core=0.0, held=0.06) == verdict.UNSURE  # no dark core
     # the print looking darker: never marked, however much of it
-    assert verdict.decide(0.5, 1.0, core=0.3, like_print=True) == verdict.UNSURE
+    assert _decide(0.5, 1.0, core=0.3, like_print=True) == verdict.UNSURE
     # nothing dark, but unlike the boxes printed alike (a mark hidden in an icon)
-    assert verdict.decide(0.0, 0.0, faint=0.05) == verdict.UNSURE
+    assert _decide(0.0, 0.0, middle=0.05) == verdict.UNSURE
 
 
 def test_held_a_small_cross_and_not_a_stray_stroke():
@@ -771,10 +782,10 @@ def test_unlike_siblings_finds_the_box_whose_icon_is_drawn_over():
     plain = 1.0 - blank.astype(np.float32) / 255
     ink = plain * 0.6  # the icon as the photo shows it: lighter than on the blank page
     cv2.line(ink, (10 + 75 * 2 + 20, 100), (10 + 75 * 2 + 45, 100), 0.9, 2)  # a dash over box 2's icon
-    pad = printed.SHIFT
+    pad = tuning.SHIFT.px
     padded = cv2.copyMakeBorder(ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
     unlike = printed.unlike_siblings(cv2, np, padded, plain, boxes, {b.field: (0, 0) for b in boxes}, pad)
-    assert unlike["b2"] > strokes.FAINT_LOW
+    assert unlike["b2"] > tuning.MARK.faint
     assert max(unlike[f"b{n}"] for n in (0, 1, 3, 4)) == 0.0
 
 
@@ -783,7 +794,7 @@ def test_short_dashes_across_the_middle_of_small_board_cells_are_marked():
     """`mixed_pens` photo 88 of seed 1 (Glassworks, pencil): short dashes across the middle of 5 mm
     board cells spread over a third of the inside and are held by no cell (a dash's ends reach past
     the cell). A fifth of the middle of a cell holds their trace, which a stroke straying in from
-    the next cell does not reach (verdict.MIDDLE): they read marked, and no box of the photo is read
+    the next cell does not reach (tuning.MARK.middle): they read marked, and no box of the photo is read
     wrong."""
     read, truth, kinds = _mixed_pens(1, 88)
     dashes = [f for f, k in kinds.items() if k.endswith("/dash")]
@@ -791,8 +802,8 @@ def test_short_dashes_across_the_middle_of_small_board_cells_are_marked():
     assert "board_p3_r2_c6" in dashes and read.readings["board_p3_r2_c6"] == verdict.MARKED
     assert all(read.readings[f] == verdict.MARKED for f in dashes)
     # unsure: two cells a long faint line crosses, in pieces between the board's printed lines
-    # (too short for `creases`: a pale stroke, PALE), and two mistakes rubbed out (a board cell's
-    # pale trace is looked for blurred, PALE_CELL)
+    # (too short for `creases`: a pale stroke, `tuning.Pale`), and two mistakes rubbed out (a board cell's
+    # pale trace is looked for blurred, `Pale.cell_darkness`)
     assert sum(r == verdict.UNSURE for r in read.readings.values()) <= 4
     assert _wrong(read, truth) == []
 
@@ -802,7 +813,7 @@ def test_small_crosses_over_a_printed_icon_are_marks():
     """`mixed_pens` photo 12 of seed 3 (Imperial Settlers advanced empire, pencil small crosses): five
     small crosses over the fields' printed wheat. The print hides the strokes' ends, so they spread
     over under half the box and are held by none, but they fill the middle of the inside (a third to
-    half of it): a trace over MIDDLE of the middle with ink over HIGH is a mark (a crease, which
+    half of it): a trace over `Mark.middle` of the middle with ink over `Mark.marked` is a mark (a crease, which
     could leave such a trace, is taken out by `creases`)."""
     read, truth, kinds = _mixed_pens(3, 12)
     crosses = ["fields_6", "fields_10", "fields_14", "fields_15", "fields_16"]
@@ -813,33 +824,33 @@ def test_small_crosses_over_a_printed_icon_are_marks():
 
 def test_decide_ink_across_the_middle_is_a_mark():
     """A dash through the middle spreads little but fills the middle; ink in a corner does not."""
-    assert verdict.decide(0.15, 0.3, core=0.1, middle=0.05) == verdict.UNSURE  # along an edge
-    assert verdict.decide(0.15, 0.3, core=0.1, middle=verdict.MIDDLE) == verdict.MARKED
-    assert verdict.decide(0.15, 0.3, core=0.1, faint=0.4) == verdict.UNSURE  # unlike its siblings only
-    assert verdict.decide(0.05, 0.2, core=0.03, middle=0.22) == verdict.MARKED  # the corner of a big check
-    assert verdict.decide(0.03, 0.2, core=0.03, middle=0.22) == verdict.MARKED  # ...a light one (LIGHT)
-    assert verdict.decide(0.03, 0.2, core=0.01, middle=0.22) == verdict.UNSURE  # under HIGH, no dark core
-    assert verdict.decide(0.15, 0.3, core=0.0, middle=0.4) == verdict.UNSURE  # no dark core: a wash
-    assert verdict.decide(0.15, 0.3, core=0.1, middle=0.4, like_print=True) == verdict.UNSURE
+    assert _decide(0.15, 0.3, core=0.1, middle=0.05) == verdict.UNSURE  # along an edge
+    assert _decide(0.15, 0.3, core=0.1, middle=tuning.MARK.middle) == verdict.MARKED
+    assert _decide(0.15, 0.3, core=0.1, unlike=0.4) == verdict.UNSURE  # unlike its siblings only
+    assert _decide(0.05, 0.2, core=0.03, middle=0.22) == verdict.MARKED  # the corner of a big check
+    assert _decide(0.03, 0.2, core=0.03, middle=0.22) == verdict.MARKED  # ...a light one (`tuning.Light`)
+    assert _decide(0.03, 0.2, core=0.01, middle=0.22) == verdict.UNSURE  # under `Mark.marked`, no dark core
+    assert _decide(0.15, 0.3, core=0.0, middle=0.4) == verdict.UNSURE  # no dark core: a wash
+    assert _decide(0.15, 0.3, core=0.1, middle=0.4, like_print=True) == verdict.UNSURE
 
 
 def test_decide_a_light_stroke_with_a_dark_core_is_a_mark():
-    """A light pencil stroke on a blurred photo: only its centre line is over INK (a score
-    under HIGH), but it has a dark core, spreads over the box, and its whole width is a
+    """A light pencil stroke on a blurred photo: only its centre line is over `Ink.ink` (a score
+    under `Mark.marked`), but it has a dark core, spreads over the box, and its whole width is a
     trace in the middle: marked. An erased mistake has a trace but no dark core, a speck of
     noise a core but no trace, a stroke straying in stays along an edge: unsure."""
-    assert verdict.decide(0.02, 0.5, core=0.03, middle=0.15) == verdict.MARKED
-    assert verdict.decide(0.02, 0.5, core=0.01, middle=0.15) == verdict.UNSURE  # no dark core
-    assert verdict.decide(0.02, 0.5, core=0.03, middle=0.05) == verdict.UNSURE  # no trace
-    assert verdict.decide(0.02, 0.2, core=0.03, middle=0.12) == verdict.UNSURE  # along an edge
-    # however little it spreads, a trace over MIDDLE of the middle crosses the box: a light
+    assert _decide(0.02, 0.5, core=0.03, middle=0.15) == verdict.MARKED
+    assert _decide(0.02, 0.5, core=0.01, middle=0.15) == verdict.UNSURE  # no dark core
+    assert _decide(0.02, 0.5, core=0.03, middle=0.05) == verdict.UNSURE  # no trace
+    assert _decide(0.02, 0.2, core=0.03, middle=0.12) == verdict.UNSURE  # along an edge
+    # however little it spreads, a trace over `Mark.middle` of the middle crosses the box: a light
     # check or cross whose ink shows only where its strokes meet
-    assert verdict.decide(0.02, 0.2, core=0.03, middle=verdict.MIDDLE) == verdict.MARKED
-    assert verdict.decide(0.02, 0.2, core=0.01, middle=0.4) == verdict.UNSURE  # no dark core: a ghost
-    assert verdict.decide(0.02, 0.5, core=0.03, middle=0.15, like_print=True) == verdict.UNSURE
-    # more ink than HIGH is no less a mark: a stroke as light would be
-    assert verdict.decide(0.07, 0.5, core=0.07, middle=0.12) == verdict.MARKED
-    assert verdict.decide(0.07, 0.3, core=0.07, middle=0.12) == verdict.UNSURE  # along an edge
+    assert _decide(0.02, 0.2, core=0.03, middle=tuning.MARK.middle) == verdict.MARKED
+    assert _decide(0.02, 0.2, core=0.01, middle=0.4) == verdict.UNSURE  # no dark core: a ghost
+    assert _decide(0.02, 0.5, core=0.03, middle=0.15, like_print=True) == verdict.UNSURE
+    # more ink than `Mark.marked` is no less a mark: a stroke as light would be
+    assert _decide(0.07, 0.5, core=0.07, middle=0.12) == verdict.MARKED
+    assert _decide(0.07, 0.3, core=0.07, middle=0.12) == verdict.UNSURE  # along an edge
 
 
 @pytest.mark.slow
@@ -869,8 +880,8 @@ def test_a_sharpened_photos_grey_wash_is_not_a_trace():
     assert levels.wash(np, [0.0], [dark - 0.2]) == 0.0  # never below the paper
     stroke = dark.copy()
     stroke[18:22, 5:35] = 0.2
-    assert strokes.faint_trace(cv2, np, stroke - 0.06, strokes.FAINT) > strokes.FAINT_LOW
-    assert strokes.faint_trace(cv2, np, dark - 0.06, strokes.FAINT) == 0.0
+    assert strokes.faint_trace(cv2, np, stroke - 0.06, tuning.INK.faint) > tuning.MARK.faint
+    assert strokes.faint_trace(cv2, np, dark - 0.06, tuning.INK.faint) == 0.0
 
 
 @pytest.mark.slow
@@ -881,7 +892,7 @@ def test_the_long_arm_of_a_big_check_is_held_by_its_box(big_checks):
     big checks, whose strokes join those of the next cells): at most 8 boxes are unsure and none is
     read wrong; the empty cells the tips of the checks around them reach stay unsure, and so does
     winner_p2, which holds the ghost of a cross rubbed out (a pale stroke a sixth of the box long,
-    PALE)."""
+    `tuning.Pale`)."""
     box = Box(10, 10, 8, 8, field="c")
     size = round(30 * PPMM)
     ink = np.zeros((size, size), np.uint8)
@@ -907,10 +918,10 @@ def test_a_dark_noisy_photos_paper_is_not_taken_for_pencil():
     """`mixed_pens` photo 19 of seed 3 (Imperial Settlers advanced empire at 131 dpi, under-exposed:
     the paper shows grey 47 of 255, sharpened, salt noise, JPEG). Divided by so dark a paper, the
     JPEG's blocks and the noise are as dark as pencil all over. Ink is only what is darker than all
-    but 1% of the bare paper (levels.paper_floor, 0.27 here against INK 0.16) and than twice what an
+    but 1% of the bare paper (levels.paper_floor, 0.27 here against `Ink.ink` 0.16) and than twice what an
     empty box's inside shows (levels.box_floor, 0.17 here); on such a photo only a mark with twice
-    HIGH of ink that its box holds is marked, and the photo's own pale level is never more than its
-    bare paper's allows (BARE_TRACE). No box is read wrong, 14 of the 18 marks read marked (four
+    `Mark.marked` of ink that its box holds is marked, and the photo's own pale level is never more than its
+    bare paper's allows (`tuning.Caps`). No box is read wrong, 14 of the 18 marks read marked (four
     light soft-pencil ticks and checks are unsure), 8 boxes are unsure, and a warning says the photo
     is too dark and noisy to read more than clear marks."""
     read, truth, _ = _mixed_pens(3, 19)
@@ -934,19 +945,19 @@ def test_the_paper_floor_is_what_most_of_the_bare_paper_stays_under():
     noise = rng.uniform(0, 0.3, plain.shape).astype(np.float32)
     assert levels.paper_floor(np, noise, bare) == pytest.approx(0.297, abs=0.002)
     assert levels.paper_floor(np, noise, np.zeros_like(bare)) == 0.0  # no bare paper: no floor
-    assert verdict.decide(0.06, 1.0, core=0.06, held=0.06, noisy=True) == verdict.UNSURE
-    assert verdict.decide(0.08, 1.0, core=0.08, held=0.06, noisy=True) == verdict.MARKED
-    assert verdict.decide(0.08, 0.3, core=0.08, held=0.0, noisy=True) == verdict.UNSURE  # neither spread nor held
-    assert verdict.decide(0.08, 1.0, core=0.08, held=0.0, noisy=True) == verdict.MARKED  # a garden cell's colour
-    assert verdict.decide(0.005, 0.0, noisy=True) == verdict.EMPTY
+    assert _decide(0.06, 1.0, core=0.06, held=0.06, noisy=True) == verdict.UNSURE
+    assert _decide(0.08, 1.0, core=0.08, held=0.06, noisy=True) == verdict.MARKED
+    assert _decide(0.08, 0.3, core=0.08, held=0.0, noisy=True) == verdict.UNSURE  # neither spread nor held
+    assert _decide(0.08, 1.0, core=0.08, held=0.0, noisy=True) == verdict.MARKED  # a garden cell's colour
+    assert _decide(0.005, 0.0, noisy=True) == verdict.EMPTY
 
 
 @pytest.mark.slow
 def test_an_empty_box_as_dark_as_pencil_beside_its_border_is_a_noisy_photo():
     """`mixed_pens` photo 77 of seed 3 (Harvest Dice at 112 dpi, under-exposed, sharpened, JPEG): its
-    bare paper stays under INK (levels.paper_floor 0.14), but the JPEG's blocks and ringing beside
+    bare paper stays under `Ink.ink` (levels.paper_floor 0.14), but the JPEG's blocks and ringing beside
     every printed border show as dark as pencil inside the empty boxes. Ink is also only what is
-    darker than NOISE times what an empty box's inside shows (levels.box_floor): the photo is noisy,
+    darker than `Noisy.noise` times what an empty box's inside shows (levels.box_floor): the photo is noisy,
     no box is read wrong, and the 44 marks read marked (garden cells too, though a colour pencil's
     cell holds no stroke)."""
     read, truth, _ = _mixed_pens(3, 77)
@@ -969,7 +980,7 @@ def test_a_sheet_with_every_box_marked_is_no_noisy_photo(lid, page, seed):
     """A sheet at the end of a game, every box marked, photographed cleanly: the tenth lightest box's
     darkest twentieth (levels.box_floor) is then a mark's (0.39 and 0.34 here), and taken for what
     an empty box shows it would make the photo a dark, noisy one whose marks read empty. An empty
-    box is taken to show at most BOX_PAPER[0] times what the bare paper shows in squares of its size
+    box is taken to show at most `Caps.box_times` what the bare paper shows in squares of its size
     (levels.paper_boxes): every box reads marked."""
     img, truth = _photo(lid, page, seed, dpi=200, share=1.0)
     read = _read(img)
@@ -981,9 +992,9 @@ def test_a_sheet_with_every_box_marked_is_no_noisy_photo(lid, page, seed):
 def test_an_empty_box_shows_at_most_a_few_times_what_the_bare_paper_does():
     marked = [np.full((40, 40), 0.5, np.float32) for _ in range(30)]
     assert levels.box_floor(np, marked) == pytest.approx(0.5)
-    assert levels.box_floor(np, marked, 0.01) == pytest.approx(levels.BOX_PAPER[0] * 0.01)
+    assert levels.box_floor(np, marked, 0.01) == pytest.approx(tuning.CAPS.box_times * 0.01)
     assert levels.box_floor(np, marked, 0.4) == pytest.approx(0.5)  # a noisy photo's paper: no cap
-    side = round(levels.BOX_PAPER[1] * PPMM)  # 16 squares of bare paper, noise up to 0.04
+    side = round(tuning.CAPS.box_square * PPMM)  # 16 squares of bare paper, noise up to 0.04
     values = np.random.default_rng(1).uniform(0, 0.04, (4 * side, 4 * side)).astype(np.float32)
     bare = np.ones(values.shape, bool)
     assert levels.paper_boxes(np, values, bare) == pytest.approx(0.038, abs=0.001)
@@ -997,7 +1008,7 @@ def test_an_empty_box_shows_at_most_a_few_times_what_the_bare_paper_does():
 def test_a_light_stroke_in_every_box_is_no_photos_own_trace():
     """A player with a light hand, to the end of the game: a pale slash in every pig and market box.
     The photo's own faint trace and pale level (what its blank boxes show, the median box's) would
-    be a slash's, and every slash would read empty. They are never more than BARE_TRACE[0] times
+    be a slash's, and every slash would read empty. They are never more than `Caps.times`
     what the bare paper shows in squares of a box's size (levels.paper_traces): every slash reads
     unsure, as one alone does. Here on a rectified page, blurred and with a little noise."""
     layout = load_layout("harvest-dice-normal")
@@ -1013,7 +1024,7 @@ def test_a_light_stroke_in_every_box_is_no_photos_own_trace():
             ]
             cv2.line(page, *at, (225, 225, 225), 2, cv2.LINE_AA)
         page = cv2.GaussianBlur(page, (0, 0), 1.5) + np.random.default_rng(1).normal(0, 3, page.shape)
-        return reader.read_boxes(np.clip(page, 0, 255).astype(np.uint8), blank, boxes, cells)[1]
+        return reader.read_boxes(np.clip(page, 0, 255).astype(np.uint8), blank, boxes, cells).readings
 
     assert {f: r for f, r in read(checks[:1]).items() if r != verdict.EMPTY} == {checks[0].field: verdict.UNSURE}
     readings = read(checks)
@@ -1029,7 +1040,7 @@ def test_a_tint_of_colour_rubbed_out_of_a_garden_cell_is_no_mark():
     """Photo 92 of the `hand_strokes` generator's seed 2 (a phone's chroma noise: the bare paper's
     colour floor 25): an orange pencil rubbed out of a garden cell leaves a light tint over 12% of
     it, as coloured as the paper's blotches and a little more. Colour counts as ink over the paper's
-    floor, but a cell's mark needs a colour core more than VIVID times as coloured as the floor (or
+    floor, but a cell's mark needs a colour core more than `Pencil.vivid` times as coloured as the floor (or
     a dark core): the tint is unsure, an orange pencil stroke is still a carrot. Here on a rectified
     page."""
     layout = load_layout("harvest-dice-normal")
@@ -1047,7 +1058,8 @@ def test_a_tint_of_colour_rubbed_out_of_a_garden_cell_is_no_mark():
 
     pencil("garden_r1_c1", 0.1)  # rubbed out
     pencil("garden_r1_c2", 0.6)  # an orange pencil
-    values, readings, *_ = reader.read_boxes(np.clip(page, 0, 255).astype(np.uint8), blank, boxes, cells)
+    got = reader.read_boxes(np.clip(page, 0, 255).astype(np.uint8), blank, boxes, cells)
+    values, readings = got.values, got.readings
     assert readings["garden_r1_c1"] == verdict.UNSURE
     assert readings["garden_r1_c2"] == verdict.MARKED and values["garden_r1_c2"] == "C"
     assert readings["garden_r1_c3"] == verdict.EMPTY
@@ -1074,7 +1086,7 @@ def test_a_circle_drawn_round_a_round_box_is_a_mark():
     page = np.repeat(blank[..., None], 3, axis=2)
     box = next(b for b in boxes if b.field == "pig_bonus6")
     _ring(page, box, box.w / 2 + 0.5, (40, 60, 160), 3)  # a blue ballpoint
-    _, readings, *_ = reader.read_boxes(page, blank, boxes, cells)
+    readings = reader.read_boxes(page, blank, boxes, cells).readings
     assert readings["pig_bonus6"] == verdict.MARKED
     assert [f for f, r in readings.items() if r != verdict.EMPTY] == ["pig_bonus6"]
     ink = np.zeros((200, 200), bool)
@@ -1082,7 +1094,7 @@ def test_a_circle_drawn_round_a_round_box_is_a_mark():
     assert rings.ringed(np, cv2.circle(ink.astype(np.uint8), (72, 72), 36, 1, 2).astype(bool), ring, (0, 0)) == 1.0
     stray = cv2.line(ink.astype(np.uint8), (20, 20), (50, 50), 1, 2).astype(bool)
     assert rings.ringed(np, stray, ring, (0, 0)) < 0.15
-    assert verdict.decide(0.0, 0.0, circled=True) == verdict.UNSURE
+    assert _decide(0.0, 0.0, circled=True) == verdict.UNSURE
 
 
 @pytest.mark.slow
@@ -1098,17 +1110,17 @@ def test_a_crease_across_the_page_is_no_trace():
     cv2.line(dark, (20, 700), (780, 300), 0.12, 2)  # a crease, 107 mm long
     cv2.line(dark, (100, 100), (180, 140), 0.12, 3)  # a faint pencil stroke, 11 mm
     cv2.line(dark, (100, 500), (700, 480), 0.6, 3)  # a pen line: ink, no crease
-    found = levels.creases(cv2, np, dark, strokes.FAINT)
+    found = levels.creases(cv2, np, dark, tuning.INK.faint)
     assert found[695, 30]  # near its start
     assert found[500, 400] and not found[120, 140] and not found[490, 400]
-    assert not levels.creases(cv2, np, np.full((800, 800), 0.1, np.float32), strokes.FAINT).any()  # all faint
+    assert not levels.creases(cv2, np, np.full((800, 800), 0.1, np.float32), tuning.INK.faint).any()  # all faint
 
 
 @pytest.mark.slow
 def test_a_noisy_photos_own_faint_trace_is_not_taken_for_pencil():
     """`mixed_pens` photo 96 of seed 1 (Imperial Settlers advanced empire, noisy and sharpened): the
     photo draws a faint trace in the middle of every box (the median of its blank boxes: 2% of the
-    middle), and nine empty boxes show a little more. Up to NOISE times the photo's own trace they
+    middle), and nine empty boxes show a little more. Up to `Noisy.noise` times the photo's own trace they
     read empty, as its blank boxes do; no box of the photo is read wrong. A faint trace is looked
     for at darkness scaled by the photo's contrast (0.89 here): granaries_2, 0.061 of its middle
     against the photo's 0.025, is unsure."""
@@ -1122,9 +1134,9 @@ def test_a_noisy_photos_own_faint_trace_is_not_taken_for_pencil():
 
 
 def test_decide_a_faint_trace_against_the_photos_own():
-    assert verdict.decide(0.002, 0.0, faint=0.03) == verdict.UNSURE
-    assert verdict.decide(0.002, 0.0, faint=0.03, noise=0.02) == verdict.EMPTY  # under NOISE times the photo's
-    assert verdict.decide(0.002, 0.0, faint=0.05, noise=0.02) == verdict.UNSURE
+    assert _decide(0.002, 0.0, middle=0.03) == verdict.UNSURE
+    assert _decide(0.002, 0.0, middle=0.03, noise=0.02) == verdict.EMPTY  # under `Noisy.noise` times the photo's
+    assert _decide(0.002, 0.0, middle=0.05, noise=0.02) == verdict.UNSURE
     assert levels.photo_trace(np, [0.0, 0.001, 0.3, 0.005], [0.01, 0.03, 0.5, 0.02]) == pytest.approx(0.02)
     assert levels.photo_trace(np, [0.3], [0.5]) == 0.0  # no blank box: no noise known
 
@@ -1146,7 +1158,7 @@ def test_contrast_is_how_dark_the_photo_shows_the_print():
     plain[10:30, 18:22] = 0.9  # a printed line on the blank page
     assert levels.contrast(cv2, np, plain, plain) == pytest.approx(1.0)
     assert levels.contrast(cv2, np, plain * 0.72, plain) == pytest.approx(0.72)
-    assert levels.contrast(cv2, np, plain * 0.3, plain) == levels.CONTRAST  # at least
+    assert levels.contrast(cv2, np, plain * 0.3, plain) == tuning.INK.contrast  # at least
     assert levels.contrast(cv2, np, np.clip(plain * 1.1, 0, 1), plain) == 1.0  # at most
     assert levels.contrast(cv2, np, plain, np.zeros_like(plain)) == 1.0  # nothing printed
 
@@ -1305,7 +1317,7 @@ def test_a_variant_is_told_from_its_layout_where_their_print_differs():
     and out of focus): its QR code is unread, and over the whole page it matches the basic village
     almost as well (0.70 and 0.69). Where the two pages differ (the colony ladders) it is plainly
     the advanced one: it is read. One box of its 31 reads wrong, tavern_2: the curl leaves that part
-    of the page 4 mm off where the scan marks put it, beyond what `align` looks for (REACH), and 1.4
+    of the page 4 mm off where the scan marks put it, beyond what `align` looks for (`Align.reach`), and 1.4
     mm off after it; the box's printed border shows inside it."""
     read, truth = _read_unread_qr(5, 34)
     assert read.note.startswith(
@@ -1383,7 +1395,7 @@ def test_a_band_matching_anywhere_along_it_does_not_move_the_page():
     the coloured band under the boards match as well 3 mm to the side as where the page says; moving
     one would move the squares above it (too little print to match) too, and an empty board cell
     would read the scribble and border beside it as a mark. A square is moved only when it matches
-    clearly better than where the page says (printed.CLEARER)."""
+    clearly better than where the page says (`Align.clearer`)."""
     lid, page = READABLE[994 % len(READABLE)]
     img, truth = pencil.photo(load_layout(lid), page, np.random.default_rng([11, 994]))
     read = _read(img)
@@ -1520,14 +1532,14 @@ def test_decide_a_dot_pressed_in_the_box_is_a_mark():
     """A pencil dot: a little ink in the middle of the box, all of it held by the box and dark through,
     too little to spread over the box or fill its middle (as on the `hand_strokes` generator's photo
     93 of seed 1 and the `mixed_pens` photo 16 of seed 2)."""
-    assert verdict.decide(0.03, 0.21, core=0.032, held=0.03, middle=0.09) == verdict.MARKED
-    assert verdict.decide(0.045, 0.23, core=0.046, held=0.045, middle=0.13) == verdict.MARKED
-    assert verdict.decide(0.03, 0.21, core=0.032, held=0.02, middle=0.09) == verdict.UNSURE  # not all held: a stray
-    assert verdict.decide(0.044, 0.21, core=0.034, held=0.037, middle=0.12) == verdict.UNSURE  # lighter: rubbed out
-    assert verdict.decide(0.03, 0.21, core=0.032, held=0.03, middle=0.04) == verdict.UNSURE  # beside the middle
-    assert verdict.decide(0.015, 0.21, core=0.015, held=0.015, middle=0.09) == verdict.UNSURE  # a speck
-    assert verdict.decide(0.03, 0.21, core=0.032, held=0.03, middle=0.09, touching=True) == verdict.UNSURE
-    assert verdict.decide(0.03, 0.21, core=0.032, held=0.03, middle=0.09, like_print=True) == verdict.UNSURE
+    assert _decide(0.03, 0.21, core=0.032, held=0.03, middle=0.09) == verdict.MARKED
+    assert _decide(0.045, 0.23, core=0.046, held=0.045, middle=0.13) == verdict.MARKED
+    assert _decide(0.03, 0.21, core=0.032, held=0.02, middle=0.09) == verdict.UNSURE  # not all held: a stray
+    assert _decide(0.044, 0.21, core=0.034, held=0.037, middle=0.12) == verdict.UNSURE  # lighter: rubbed out
+    assert _decide(0.03, 0.21, core=0.032, held=0.03, middle=0.04) == verdict.UNSURE  # beside the middle
+    assert _decide(0.015, 0.21, core=0.015, held=0.015, middle=0.09) == verdict.UNSURE  # a speck
+    assert _decide(0.03, 0.21, core=0.032, held=0.03, middle=0.09, kind="mini") == verdict.UNSURE
+    assert _decide(0.03, 0.21, core=0.032, held=0.03, middle=0.09, like_print=True) == verdict.UNSURE
 
 
 def test_pencil_dots_in_tick_boxes_read_marked():
@@ -1542,7 +1554,7 @@ def test_pencil_dots_in_tick_boxes_read_marked():
         centre = (round((b.x + b.w / 2) * PPMM), round((b.y + b.h / 2) * PPMM))
         cv2.circle(page, centre, 5, (80, 80, 85), -1, cv2.LINE_AA)  # 1.2 mm across
     page = cv2.GaussianBlur(page, (0, 0), 1.5)
-    _, readings, *_ = reader.read_boxes(page, blank, list(display.boxes()), set())
+    readings = reader.read_boxes(page, blank, list(display.boxes()), set()).readings
     assert all(readings[f] == verdict.MARKED for f in dotted)
     assert all(readings[b.field] == verdict.EMPTY for b in boxes if b.field not in dotted)
 
@@ -1565,9 +1577,9 @@ def test_coloured_dots_on_the_icons_are_no_empty_boxes():
             centre = (round((b.x + b.w / 2) * PPMM), round((b.y + b.h / 2) * PPMM))
             cv2.circle(page, centre, 9, (235, 140, 140), -1, cv2.LINE_AA)  # 2.2 mm across
     page = cv2.GaussianBlur(page, (0, 0), 1.2)
-    _, grey_only, *_ = reader.read_boxes(page, blank, boxes, cells)
+    grey_only = reader.read_boxes(page, blank, boxes, cells).readings
     assert sum(grey_only[f] == verdict.EMPTY for f in dotted) >= 20  # hidden by the print's darkness
-    _, readings, *_ = reader.read_boxes(page, blank, boxes, cells, colours)
+    readings = reader.read_boxes(page, blank, boxes, cells, colours).readings
     assert not [f for f in dotted if readings[f] == verdict.EMPTY]
     assert all(r == verdict.EMPTY for f, r in readings.items() if f not in dotted)
 
@@ -1575,7 +1587,7 @@ def test_coloured_dots_on_the_icons_are_no_empty_boxes():
 def test_a_dot_paled_by_glare_is_coloured_over_the_print():
     """Glare pales a dry-erase dot (the `dry_erase` generator's photo 9 of seed 9: dots on the grey
     icons 0.2-0.25 more saturated than their print). A dot 58 levels (0.23) more saturated than the
-    print is over it (OVER[0]); 45 (0.18), a phone's colour noise on a pale icon, is not; nor
+    print is over it (`Tint.over_print`); 45 (0.18), a phone's colour noise on a pale icon, is not; nor
     anything the mask says is not coloured."""
     print_sat = np.full((20, 20), 5, np.uint8)
     coloured = np.zeros((20, 20), bool)
@@ -1583,15 +1595,15 @@ def test_a_dot_paled_by_glare_is_coloured_over_the_print():
     for rise, share in ((58, 0.25), (45, 0.0)):
         sat = print_sat.copy()
         sat[5:15, 5:15] += rise
-        assert reader.over_print(np, sat, print_sat, coloured) == share
-        assert reader.over_print(np, sat, print_sat, np.zeros_like(coloured)) == 0.0
+        assert looks.over_print(np, sat, print_sat, coloured) == share
+        assert looks.over_print(np, sat, print_sat, np.zeros_like(coloured)) == 0.0
 
 
 @pytest.mark.slow
 def test_a_washed_out_photo_reads_no_box_empty():
     """`mixed_pens` photo 21 of seed 4 (Harvest Dice at 219 dpi, over-exposed: its paper clipped white,
     its print mid-grey 135 of 255): 22 of its 29 soft-pencil marks are as white as the paper,
-    invisible even to the eye. Its print shows lighter than WASHED of its paper (levels.washed_out):
+    invisible even to the eye. Its print shows lighter than `Washed.printed` of its paper (levels.washed_out):
     no box is read empty (5 marks read marked, the rest unsure), and a warning asks for a photo in
     less light."""
     read, truth, _ = _mixed_pens(4, 21)
@@ -1609,7 +1621,7 @@ def test_a_washed_out_photo_reads_boxes_empty_where_its_paper_is_grey():
     """A washed-out photo (its print light grey) lit unevenly: the left half of the page
     clipped white (255), the right half grey (240), no mark anywhere. A light stroke may be
     lost on white paper, not on grey: the empty boxes on the left read unsure, those on the
-    right empty (reader.CLIPPED)."""
+    right empty (`Washed.clipped`)."""
     layout = load_layout("imperial-settlers")
     display, blank = blank_page(layout, "empire", None, "en")
     boxes = [b for b in display.boxes() if b.kind == "check"]
@@ -1617,7 +1629,8 @@ def test_a_washed_out_photo_reads_boxes_empty_where_its_paper_is_grey():
     middle = blank.shape[1] // 2
     grey[:, middle:] *= 240 / 255
     page = np.repeat(np.round(grey).astype(np.uint8)[..., None], 3, axis=2)
-    _, readings, *_, troubles = reader.read_boxes(page, blank, list(display.boxes()), set())
+    got = reader.read_boxes(page, blank, list(display.boxes()), set())
+    readings, troubles = got.readings, got.troubles
     assert troubles == ("washed",)
     left = [b.field for b in boxes if (b.x + b.w + 3) * PPMM < middle]
     right = [b.field for b in boxes if (b.x - 3) * PPMM > middle]
@@ -1639,8 +1652,8 @@ def test_the_print_against_the_paper_tells_a_washed_out_photo():
     tone_mapped = np.where(plain > 0, 94, 183).astype(np.uint8)
     assert not levels.washed_out(np, tone_mapped, plain, bare)
     assert not levels.washed_out(np, gray, plain, np.zeros_like(bare))  # no bare paper: cannot tell
-    assert verdict.decide(0.0, 0.0) == verdict.EMPTY
-    assert verdict.decide(0.0, 0.0, washed=True) == verdict.UNSURE  # on a washed-out photo no box is empty
+    assert _decide(0.0, 0.0) == verdict.EMPTY
+    assert _decide(0.0, 0.0, washed=True) == verdict.UNSURE  # on a washed-out photo no box is empty
 
 
 @pytest.mark.slow
@@ -1648,7 +1661,7 @@ def test_on_a_noisy_photo_a_mistake_rubbed_out_is_no_mark():
     """`mixed_pens` photo 57 of seed 5 (Harvest Dice advanced, dark and noisy): six mistakes rubbed out
     (and a smudge in pig_14) leave grey smears over the raised ink threshold, spread, held and twice
     HIGH. Their dark core is 0.16-0.48 of their ink, the photo's true marks' 0.59 and more: on a
-    noisy photo a mark must be dark through (verdict.THROUGH). No box is read wrong; the smears are
+    noisy photo a mark must be dark through (`Noisy.through`). No box is read wrong; the smears are
     unsure."""
     read, truth, kinds = _mixed_pens(5, 57)
     assert read.note.startswith("alice.jpg: a dark, noisy photo")
@@ -1656,11 +1669,11 @@ def test_on_a_noisy_photo_a_mistake_rubbed_out_is_no_mark():
     smeared = ["pig_5", "pig_12", "pig_19", "market_carrot_6", "market_salad_4", "market_salad_6"]
     assert all(kinds[f] == "erased/erased" and not truth[f] for f in smeared) and not truth["pig_14"]
     assert all(read.readings[f] == verdict.UNSURE for f in [*smeared, "pig_14"])
-    smear = dict(faint=0.233, held=0.127, middle=0.233, long=0.21, noisy=True)
-    slash = dict(faint=0.401, held=0.254, middle=0.401, long=0.67, noisy=True)
-    assert verdict.decide(0.131, 0.93, core=0.054, **smear) == verdict.UNSURE
-    assert verdict.decide(0.27, 0.93, core=0.196, **slash) == verdict.MARKED
-    assert verdict.decide(0.27, 0.93, core=0.196, **{**slash, "noisy": False}) == verdict.MARKED
+    smear = dict(held=0.127, middle=0.233, long=0.21, noisy=True)
+    slash = dict(held=0.254, middle=0.401, long=0.67, noisy=True)
+    assert _decide(0.131, 0.93, core=0.054, **smear) == verdict.UNSURE
+    assert _decide(0.27, 0.93, core=0.196, **slash) == verdict.MARKED
+    assert _decide(0.27, 0.93, core=0.196, **{**slash, "noisy": False}) == verdict.MARKED
 
 
 def _printed(tmp_path, lid, page, options, seed=5, qr=True):
@@ -1822,7 +1835,7 @@ def test_a_square_matched_off_its_neighbours_is_dropped_before_the_gaps_are_fill
     shift[0, 0, 1] += 1.5 * mm
     shift[3, 4] += (3.0 * mm, 0.0)  # a wrong match
     shift[2, 5] = np.nan  # a plain square
-    out = printed._outliers(np, shift, printed.ODD * mm)
+    out = printed._outliers(np, shift, tuning.ALIGN.odd * mm)
     dropped = {(int(a), int(b)) for a, b in zip(*np.nonzero(np.isnan(out[..., 0]) & ~np.isnan(shift[..., 0])))}
     assert dropped == {(3, 4)}
 
@@ -1843,11 +1856,11 @@ def test_a_square_at_the_page_edge_is_looked_for_on_both_sides(monkeypatch):
     sheet, lens barrel distortion): the print along the page's left edge sits 0.7 mm to the left,
     outside the rectified page; looked for only to their right, the squares there would match 2.5 mm
     off and the empty sawmill_1 box read marked (its printed icon and border showing as ink).
-    `align` gets REACH mm of the photo around the page. Here the page moved 1.2 mm left and 0.8 mm
+    `align` gets `Align.reach` mm of the photo around the page. Here the page moved 1.2 mm left and 0.8 mm
     up: the squares of the first row and column that hold print are found there too, and the page is
     put back."""
     display, blank = blank_page(load_layout("imperial-settlers"), "village", None, "en")
-    m = round(printed.REACH * PPMM)
+    m = round(tuning.ALIGN.reach * PPMM)
     around = cv2.copyMakeBorder(blank, m, m, m, m, cv2.BORDER_CONSTANT, value=255)
     dx, dy = -1.2 * PPMM, -0.8 * PPMM
     around = cv2.warpAffine(around, np.float32([[1, 0, dx], [0, 1, dy]]), around.shape[::-1], borderValue=255)
@@ -1871,9 +1884,9 @@ def test_a_circle_in_or_round_a_box_is_a_mark_and_a_light_one_round_it_unsure():
     `hand_strokes` generator circles inside board cells): an "O" along a box's border leaves the
     middle of its inside bare. Ink going most of the way round inside a square box (`round_inside`),
     more than in the page's other square boxes, is a mark; round it, outside (`round_outside`,
-    `traced`), a mark's dark core going AROUND[0] of the way round is a mark too (the Imperial
+    `traced`), a mark's dark core going `Around.round` of the way round is a mark too (the Imperial
     Settlers rules circle a finished bridge, its boxes all ticked); a light stroke round it (ink, no
-    dark core), or a trace half as dark (LIGHT_RING), leaves the box unsure, not empty. Here on a
+    dark core), or a trace half as dark (`Ring.light`), leaves the box unsure, not empty. Here on a
     rectified page."""
     layout = load_layout("imperial-settlers")
     display, blank = blank_page(layout, "empire", None, "en")
@@ -1885,10 +1898,10 @@ def test_a_circle_in_or_round_a_box_is_a_mark_and_a_light_one_round_it_unsure():
 
     ring("houses_6", 3.3)  # an "O" in the box, 0.7 mm from its border
     ring("houses_3", 6.2)  # round the box
-    ring("fields_3", 6.2, (211, 211, 211))  # round the box, light: ink, no dark core (INK, CORE)
-    ring("granaries_3", 6.2, (228, 228, 228))  # lighter still: a trace, no ink (LIGHT_RING)
+    ring("fields_3", 6.2, (211, 211, 211))  # round the box, light: ink, no dark core (`Ink.ink`, `Ink.core`)
+    ring("granaries_3", 6.2, (228, 228, 228))  # lighter still: a trace, no ink (`Ring.light`)
     ring("walls_3", 6.2, (238, 238, 238))  # a trace lighter than that is the paper's
-    _, readings, *_ = reader.read_boxes(page, blank, boxes, cells)
+    readings = reader.read_boxes(page, blank, boxes, cells).readings
     assert readings["houses_6"] == verdict.MARKED
     assert readings["houses_3"] == verdict.MARKED
     assert readings["fields_3"] == verdict.UNSURE
@@ -1911,10 +1924,10 @@ def test_rings_on_a_photo_that_shows_every_printed_ring_are_measured_against_the
     `mixed_pens` photo 41 of seed 5: a light trace all the way round each colony step, dark cores
     0.17-0.86 of the way round the empty ones). Against the round box showing least, an empty one
     would read marked: when a light trace goes round every round box, the rings are measured against
-    the lower quartile. A dark core 0.86 of the way round (RING_FLOOR) is a circle, whatever the
+    the lower quartile. A dark core 0.86 of the way round (`Ring.floor`) is a circle, whatever the
     other boxes show: at the end of a game every pig bonus box may be circled (see the next test);
     arcs half way round with a light ring all round them are unsure, as a circle drawn partly over
-    the ring is (PART_RING). Here on a rectified page: dark arcs on the printed rings of the seven
+    the ring is (`Ring.part`). Here on a rectified page: dark arcs on the printed rings of the seven
     pig bonus boxes (one 60 degrees, five 160, one 310), with and without a light ring drawn round
     every one."""
     layout = load_layout("harvest-dice-normal")
@@ -1930,7 +1943,7 @@ def test_rings_on_a_photo_that_shows_every_printed_ring_are_measured_against_the
             if light:
                 cv2.circle(page, centre, r, (226, 226, 226), 5)
             cv2.ellipse(page, centre, (r, r), 0, 0, spans[b.field], (60, 60, 70), 3)
-        return reader.read_boxes(page, blank, boxes, cells)[1]
+        return reader.read_boxes(page, blank, boxes, cells).readings
 
     readings = read(light=False)
     assert [f for f, r in readings.items() if r != verdict.EMPTY] == ["pig_bonus6"]
@@ -1948,10 +1961,10 @@ def test_rings_on_a_photo_that_shows_every_printed_ring_are_measured_against_the
 def test_every_round_box_circled_reads_marked_and_every_square_one_unsure():
     """A sheet at the end of a game: every pig bonus box of a Harvest Dice sheet circled, and every
     colony step of an advanced Imperial Settlers village. Measured against the page's round box
-    showing least, circled too, no circle would stand out: the page's least counts up to RING_FLOOR,
+    showing least, circled too, no circle would stand out: the page's least counts up to `Ring.floor`,
     and the circles read marked. A player who circles square boxes, every one (Harvest Dice's pig
     and market boxes): a circle round a square box does not stand out from the page's median, a
-    circle there too, but a box with ink going AROUND[0] of the way round it reads unsure, never
+    circle there too, but a box with ink going `Around.round` of the way round it reads unsure, never
     empty. Here on rectified pages, in pencil."""
     for lid, page_id in (("harvest-dice-advanced", "sheet"), ("imperial-settlers-advanced", "village")):
         layout = load_layout(lid)
@@ -1961,7 +1974,7 @@ def test_every_round_box_circled_reads_marked_and_every_square_one_unsure():
         rounds = [b for b in boxes if b.kind == "round"]
         for b in rounds:
             _ring(page, b, b.w / 2 + 0.8, (90, 90, 96), 4)
-        readings = reader.read_boxes(page, blank, boxes, cells)[1]
+        readings = reader.read_boxes(page, blank, boxes, cells).readings
         assert len(rounds) in (7, 11) and all(readings[b.field] == verdict.MARKED for b in rounds)
         assert all(r == verdict.EMPTY for f, r in readings.items() if f not in {b.field for b in rounds})
     layout = load_layout("harvest-dice-normal")
@@ -1971,7 +1984,7 @@ def test_every_round_box_circled_reads_marked_and_every_square_one_unsure():
     squares = [b for b in boxes if b.kind == "check"]  # the pig and market boxes
     for b in squares:
         _ring(page, b, b.w / 2 + 1.0, (90, 90, 96), 4)
-    readings = reader.read_boxes(page, blank, boxes, cells)[1]
+    readings = reader.read_boxes(page, blank, boxes, cells).readings
     assert len(squares) > 40 and all(readings[b.field] != verdict.EMPTY for b in squares)
 
 
@@ -1986,7 +1999,7 @@ def test_a_circle_partly_over_a_round_box_s_printed_ring_is_never_read_empty():
     lights = {"pig_bonus6": 0.944, "pig_bonus7": 0.944, "pig_bonus4": 1.0, "pig_bonus2": 0.5}
     assert rings.part_ringed(rings_, lights) == {"pig_bonus6", "pig_bonus7"}
     assert rings.part_ringed({"pig_bonus7": 0.556}, {}) == set()
-    assert verdict.decide(0.0, 0.0, circled=True) == verdict.UNSURE
+    assert _decide(0.0, 0.0, circled=True) == verdict.UNSURE
 
 
 @pytest.mark.slow
@@ -2013,7 +2026,8 @@ def test_a_meeple_lying_over_part_of_a_box_is_no_mark():
     x1, y1 = max(b.x + b.w for b in group), max(b.y + b.h for b in group)
     axes = (round((x1 - x0) / 2 * PPMM + 3 * PPMM), round((y1 - y0) / 2 * PPMM + 3 * PPMM))
     cv2.ellipse(page, (round((x0 + x1) / 2 * PPMM), round((y0 + y1) / 2 * PPMM)), axes, 0, 0, 360, (90, 90, 96), 3)
-    _, readings, *_, troubles = reader.read_boxes(cv2.GaussianBlur(page, (0, 0), 1.0), blank, boxes, cells)
+    got = reader.read_boxes(cv2.GaussianBlur(page, (0, 0), 1.0), blank, boxes, cells)
+    readings, troubles = got.readings, got.troubles
     assert readings["granaries_3"] == verdict.UNSURE
     assert troubles == ("covered",)  # (the photo's note asks for it to be taken off: reader.TROUBLES)
     assert readings["walls_3"] == verdict.MARKED
@@ -2022,7 +2036,7 @@ def test_a_meeple_lying_over_part_of_a_box_is_no_mark():
 
 def test_a_board_filled_with_a_black_felt_tip_is_nothing_lying_on_the_sheet():
     """A Glassworks board's cells filled side by side with a black felt tip, as solid as a meeple (the
-    `game_progress` generator's photo 11 of seed 1). Only a solid part LYING[4] mm² large out in the
+    `game_progress` generator's photo 11 of seed 1). Only a solid part `Lying.area` large out in the
     open is something lying on the sheet: the fills read marked. Here on a rectified page, every
     cell of the boards' bottom three rows filled."""
     layout = load_layout("river-valley-glassworks")
@@ -2033,7 +2047,7 @@ def test_a_board_filled_with_a_black_felt_tip_is_nothing_lying_on_the_sheet():
     for b in fills:
         x, y, w, h = (round(v * PPMM) for v in (b.x + 0.3, b.y + 0.3, b.w - 0.6, b.h - 0.6))
         page[y : y + h, x : x + w] = (30, 30, 35)
-    readings = reader.read_boxes(cv2.GaussianBlur(page, (0, 0), 1.0), blank, boxes, cells)[1]
+    readings = reader.read_boxes(cv2.GaussianBlur(page, (0, 0), 1.0), blank, boxes, cells).readings
     assert len(fills) > 40 and all(readings[b.field] == verdict.MARKED for b in fills)
 
 
@@ -2045,7 +2059,7 @@ def test_a_printed_ring_showing_darker_than_on_the_blank_page_is_no_circle():
     round a round box is followed along its ring off the print itself (`rings.ringed`: a hand-drawn
     circle leaves the printed line somewhere round it; where it runs under the print, `traced`
     counts the gaps), so the print is no circle; a trace along the ring, the print's own, leaves
-    such a box unsure (LIGHT_RING: the page's other rings show none). Here on a rectified page: one
+    such a box unsure (`Ring.light`: the page's other rings show none). Here on a rectified page: one
     pig bonus box's printed ring black, then a ballpoint circle 0.5 mm outside another's."""
     layout = load_layout("harvest-dice-normal")
     display, blank = blank_page(layout, "sheet", None, "en")
@@ -2059,10 +2073,10 @@ def test_a_printed_ring_showing_darker_than_on_the_blank_page_is_no_circle():
     ring = (blank[y0:y1, x0:x1] < 255 * 0.7) & (abs(r - box.w / 2) < 1.0)  # its printed ring, grey shown black
     page[y0:y1, x0:x1][ring] = 20
     assert (blank[y0:y1, x0:x1][ring] > 60).mean() > 0.5  # (the ring is grey on the blank page)
-    readings = reader.read_boxes(page, blank, boxes, cells)[1]
+    readings = reader.read_boxes(page, blank, boxes, cells).readings
     assert {f: r for f, r in readings.items() if r != verdict.EMPTY} == {"pig_bonus3": verdict.UNSURE}
     _ring(page, next(b for b in boxes if b.field == "pig_bonus6"), box.w / 2 + 0.5, (40, 60, 160), 3)
-    readings = reader.read_boxes(page, blank, boxes, cells)[1]
+    readings = reader.read_boxes(page, blank, boxes, cells).readings
     assert {f: r for f, r in readings.items() if r != verdict.EMPTY} == {
         "pig_bonus3": verdict.UNSURE,
         "pig_bonus6": verdict.MARKED,
@@ -2074,7 +2088,7 @@ def test_a_thin_circle_drawn_on_a_round_box_s_printed_ring_is_a_mark():
     printed border at the middle of each side, inside its corners elsewhere (the `printers_and_apps`
     generator's photo 13 of seed 2). Followed off the print (`rings.ringed`), it shows in runs of
     2-6 sectors of 36, hidden 2-6 at a time: half the way round. Where a stroke along the ring runs
-    under the print for a short way between two of its runs, it is followed there (HIDDEN_ARC): a
+    under the print for a short way between two of its runs, it is followed there (`Ring.under`): a
     mark; two arcs along the ring with gaps longer than that (the circles round the boxes beside it)
     are not joined. Here on a rectified page, a circle in grey 100 (the ring is printed in grey 77),
     0.25 mm wide, 0.1 mm outside it; then on masks."""
@@ -2085,7 +2099,7 @@ def test_a_thin_circle_drawn_on_a_round_box_s_printed_ring_is_a_mark():
     box = next(b for b in boxes if b.field == "mill_colony_2")
     centre = (round((box.x + box.w / 2) * PPMM), round((box.y + box.h / 2) * PPMM))
     cv2.circle(page, centre, round((box.w / 2 + 0.1) * PPMM), (100, 100, 100), 2, cv2.LINE_AA)
-    readings = reader.read_boxes(page, blank, boxes, cells)[1]
+    readings = reader.read_boxes(page, blank, boxes, cells).readings
     assert {f: r for f, r in readings.items() if r != verdict.EMPTY} == {"mill_colony_2": verdict.MARKED}
     ring = type("B", (), dict(x=5.0, y=5.0, w=8.0, h=8.0))()  # mm: its centre at (72, 72) px
     line = cv2.circle(np.zeros((200, 200), np.uint8), (72, 72), 36, 1, 3).astype(bool)
@@ -2108,7 +2122,7 @@ def test_a_thin_circle_drawn_on_a_round_box_s_printed_ring_is_a_mark():
 def test_a_pale_colour_pencil_letter_in_a_garden_cell_is_no_empty_cell():
     """Light colour pencil letters and blobs in garden cells (the `flatbed` generator's photo 15 of
     seed 4): 0.02-0.04 darker than the paper, where the photo's speckle reaches 0.03, and too little
-    colour. In a grid cell (nothing printed in it) a paler trace is looked for blurred (PALE_CELL):
+    colour. In a grid cell (nothing printed in it) a paler trace is looked for blurred (`Pale.cell_darkness`):
     the stroke stays, the speckle fades, and the cell is unsure, never empty. Here on a rectified
     page with noise (grey level 4), a pale green 'S' 0.4 mm wide in one cell: no other box is
     anything but empty."""
@@ -2123,7 +2137,7 @@ def test_a_pale_colour_pencil_letter_in_a_garden_cell_is_no_empty_cell():
     page = np.repeat(blank[..., None], 3, axis=2).astype(np.float32)
     page = page * (1 - share) + page * np.array([238, 246, 242], np.float32) / 255 * share
     page += np.random.default_rng(1).normal(0, 4, blank.shape)[..., None]
-    readings = reader.read_boxes(np.clip(page, 0, 255).astype(np.uint8), blank, boxes, cells)[1]
+    readings = reader.read_boxes(np.clip(page, 0, 255).astype(np.uint8), blank, boxes, cells).readings
     assert {f: r for f, r in readings.items() if r != verdict.EMPTY} == {"garden_r2_c3": verdict.UNSURE}
 
 
@@ -2131,22 +2145,22 @@ def test_a_soft_shadow_round_a_thin_line_is_no_light_stroke():
     """A sharpened app photo of a sheet folded in quarters, a hand's soft shadow over the garden (the
     `printers_and_apps` generator's photo 29 of seed 2): in two empty garden cells the fold crosses,
     the ink is a thin line reaching 0.04-0.07 across the cell, no stroke held or long, with a faint
-    trace over 0.68 and 0.87 of the middle, a light stroke's by the trace (MIDDLE). A trace filling
+    trace over 0.68 and 0.87 of the middle, a light stroke's by the trace (`Mark.middle`). A trace filling
     the middle round ink that does not spread is a soft shadow, or a fold's band, with a line in it
-    (WASH): unsure. A light scribble whose trace fills the middle spreads its ink; so does a fill."""
+    (`tuning.Wash`): unsure. A light scribble whose trace fills the middle spreads its ink; so does a fill."""
     cell = dict(middle=0.679, long=0.0)
-    assert verdict.decide(0.027, 0.072, 0.118, 0.679, 0.0, **cell) == verdict.UNSURE
-    assert verdict.decide(0.017, 0.043, 0.048, 0.875, 0.0, middle=0.875) == verdict.UNSURE
-    assert verdict.decide(0.027, 0.25, 0.118, 0.679, 0.0, **cell) == verdict.MARKED  # spreading
-    assert verdict.decide(0.027, 0.072, 0.118, 0.679, 0.06, **cell) == verdict.MARKED  # held
-    assert verdict.decide(0.027, 0.072, 0.118, 0.3, 0.0, middle=0.3) == verdict.MARKED  # a dash across
+    assert _decide(0.027, 0.072, 0.118, held=0.0, **cell) == verdict.UNSURE
+    assert _decide(0.017, 0.043, 0.048, held=0.0, middle=0.875) == verdict.UNSURE
+    assert _decide(0.027, 0.25, 0.118, held=0.0, **cell) == verdict.MARKED  # spreading
+    assert _decide(0.027, 0.072, 0.118, held=0.06, **cell) == verdict.MARKED  # held
+    assert _decide(0.027, 0.072, 0.118, held=0.0, middle=0.3) == verdict.MARKED  # a dash across
 
 
 def test_a_light_slash_across_a_box_over_its_icon_is_marked():
     """A light pencil slash corner to corner over an Imperial Settlers box's printed icon (the
-    `light_pencil` generator draws them): less ink than HIGH, and the icon hides the stroke in the
-    middle of the box (a trace over 0.045-0.093 of it, under LIGHT's 0.1). A light stroke with a
-    dark core spreading across the box both ways (ACROSS) is marked; the same stroke along one edge
+    `light_pencil` generator draws them): less ink than `Mark.marked`, and the icon hides the stroke in the
+    middle of the box (a trace over 0.045-0.093 of it, under `Light.middle`, 0.1). A light stroke with a
+    dark core spreading across the box both ways (`Light.across`) is marked; the same stroke along one edge
     (straying in from the next box) is not. Here on a rectified page, a 0.375 mm line of grey 185,
     blurred."""
     layout = load_layout("imperial-settlers")
@@ -2162,8 +2176,9 @@ def test_a_light_slash_across_a_box_over_its_icon_is_marked():
     line("walls_6", 0.08, 0.92, 0.92, 0.08)
     line("houses_6", 0.08, 0.8, 0.92, 0.8)
     page = cv2.GaussianBlur(page, (0, 0), 1.0)
-    _, readings, scores, *_ = reader.read_boxes(page, blank, boxes, cells)
-    assert readings["walls_6"] == verdict.MARKED and scores["walls_6"] < strokes.HIGH
+    got = reader.read_boxes(page, blank, boxes, cells)
+    readings, scores = got.readings, got.scores
+    assert readings["walls_6"] == verdict.MARKED and scores["walls_6"] < tuning.MARK.marked
     assert readings["houses_6"] != verdict.MARKED
     assert [f for f, r in readings.items() if r != verdict.EMPTY] == ["walls_6", "houses_6"]
 
@@ -2172,26 +2187,26 @@ def test_a_light_slash_across_a_box_over_its_icon_is_marked():
 def test_light_checks_over_printed_icons_unlike_their_siblings_are_marked():
     """`mixed_pens` photo 58 of seed 3 (Imperial Settlers empire, soft pencil big checks): over a box's
     printed icon the print hides a light stroke when the photo is compared with the blank page (less
-    ink than HIGH, spread under LIGHT's, the middle's trace under it). Compared with the same icon
-    in the other boxes of the photo (`unlike_siblings`) six of them are darker over UNLIKE of the
+    ink than `Mark.marked`, spread under `Light.spread`, the middle's trace under `Light.middle`). Compared with the same icon
+    in the other boxes of the photo (`unlike_siblings`) six of them are darker over `Light.unlike` of the
     inside, and the icons as the photo shows them (`seen_print`) tell two more: those read marked, 5
     boxes are unsure, and no box of the photo is read wrong."""
     read, truth, kinds = _mixed_pens(3, 58)
     over = ["walls_8", "houses_7", "bridges_1", "bridges_11", "fields_8", "fields_10"]
     assert all(kinds[f] == "soft-pencil/big-check" for f in over)
-    assert all(read.readings[f] == verdict.MARKED and read.scores[f] < strokes.HIGH for f in over)
+    assert all(read.readings[f] == verdict.MARKED and read.scores[f] < tuning.MARK.marked for f in over)
     assert sum(r == verdict.UNSURE for r in read.readings.values()) == 5
     assert _wrong(read, truth) == []
 
 
 def test_decide_a_light_stroke_unlike_its_siblings_is_a_mark():
-    assert verdict.decide(0.02, 0.2, 0.03, unlike=0.1) == verdict.MARKED
-    assert verdict.decide(0.02, 0.2, 0.03, unlike=0.05) == verdict.UNSURE
-    assert verdict.decide(0.02, 0.2, 0.01, unlike=0.1) == verdict.UNSURE  # no dark core: a wash
-    assert verdict.decide(0.02, 0.2, 0.03, like_print=True, unlike=0.1) == verdict.UNSURE
-    # with more ink than HIGH, unlike its siblings is no mark: a neighbour's felt-tip cross
+    assert _decide(0.02, 0.2, 0.03, unlike=0.1) == verdict.MARKED
+    assert _decide(0.02, 0.2, 0.03, unlike=0.05) == verdict.UNSURE
+    assert _decide(0.02, 0.2, 0.01, unlike=0.1) == verdict.UNSURE  # no dark core: a wash
+    assert _decide(0.02, 0.2, 0.03, like_print=True, unlike=0.1) == verdict.UNSURE
+    # with more ink than `Mark.marked`, unlike its siblings is no mark: a neighbour's felt-tip cross
     # straying in (fourth seed 3 photo 5)
-    assert verdict.decide(0.051, 0.326, 0.055, middle=0.056, long=0.203, unlike=0.084) == verdict.UNSURE
+    assert _decide(0.051, 0.326, 0.055, middle=0.056, long=0.203, unlike=0.084) == verdict.UNSURE
 
 
 def _pale_reads(lid, page_id, field, draw):
@@ -2206,9 +2221,11 @@ def _pale_reads(lid, page_id, field, draw):
     draw(page, next(b for b in boxes if b.field == field))
     page = cv2.GaussianBlur(page, (0, 0), 0.8)
     noise = np.random.default_rng(1).normal(0, 5, page.shape)
-    _, clean, scores, *_ = reader.read_boxes(page, blank, boxes, cells)
+    got = reader.read_boxes(page, blank, boxes, cells)
+    clean, scores = got.readings, got.scores
     noisy, speckled = (
-        reader.read_boxes(np.clip(p + noise, 0, 255).astype(np.uint8), blank, boxes, cells)[1] for p in (page, plain)
+        reader.read_boxes(np.clip(p + noise, 0, 255).astype(np.uint8), blank, boxes, cells).readings
+        for p in (page, plain)
     )
     return clean, noisy, speckled, scores[field]
 
@@ -2220,8 +2237,8 @@ def _not_empty(readings):
 @pytest.mark.slow
 def test_a_pale_tick_on_a_clean_photo_is_never_read_empty():
     """Light hard-pencil ticks (the `flatbed` generator's, in pig boxes and Imperial Settlers fields):
-    no ink (a score of 0) and a faint trace (FAINT) over under FAINT_LOW of the middle, though a
-    player sees each. A paler trace (PALE) off the print in one piece as long as a quarter of the
+    no ink (a score of 0) and a faint trace (`Ink.faint`) over under `Mark.faint` of the middle, though a
+    player sees each. A paler trace (`tuning.Pale`) off the print in one piece as long as a quarter of the
     box, over three times what the photo's blank boxes show, is no empty box: unsure. Here on a
     rectified page, a pale tick, blurred; on the page made noisy, still; a noisy page's own speckle,
     in every box, is no stroke."""
@@ -2240,8 +2257,8 @@ def test_a_pale_tick_on_a_clean_photo_is_never_read_empty():
 @pytest.mark.slow
 def test_a_pale_circle_round_a_round_box_is_never_read_empty():
     """Light circles round pig bonus boxes (the `flatbed` generator's photo 1 of seed 2, 8 of seed 1):
-    a trace LIGHT_RING as dark as ink goes under RING of the way round. A pale trace over the
-    photo's own level (PALE) going RING round a round box, standing out from the page's other round
+    a trace `Ring.light` as dark as ink goes under `Ring.round` of the way round. A pale trace over the
+    photo's own level (`tuning.Pale`) going `Ring.round` round a round box, standing out from the page's other round
     boxes, is no empty box: unsure. Here a pale circle a third wider than the printed ring, blurred,
     on a clean page and on the page made noisy."""
 
@@ -2261,20 +2278,20 @@ def test_pale_strokes_are_long_pieces_over_the_photos_own_level():
     assert 0.6 < strokes.pale_stroke(cv2, np, line, 10) < 0.7  # its bounding box's diagonal over the inside's
     assert strokes.pale_stroke(cv2, np, line, 25) == 0.0  # under the level
     specks = np.zeros((40, 40), np.uint8)
-    specks[::6, ::6] = 30  # a noisy photo's: many, each under PALE[3] pixels
+    specks[::6, ::6] = 30  # a noisy photo's: many, each under `Pale.pixels`
     assert strokes.pale_stroke(cv2, np, specks, 10) == 0.0
     hidden = np.zeros((40, 40), bool)
     assert levels.pale_level(np, [specks, line], [hidden, hidden]) == 25.0  # the median of their 99th percentiles
-    assert verdict.decide(0.0, 0.0, faint=0.0, pale=0.3) == verdict.UNSURE
-    assert verdict.decide(0.0, 0.0, faint=0.0, pale=0.16) == verdict.UNSURE  # a light tick mostly hidden by an icon
-    assert verdict.decide(0.0, 0.0, faint=0.0, pale=0.12) == verdict.EMPTY
+    assert _decide(0.0, 0.0, middle=0.0, pale=0.3) == verdict.UNSURE
+    assert _decide(0.0, 0.0, middle=0.0, pale=0.16) == verdict.UNSURE  # a light tick mostly hidden by an icon
+    assert _decide(0.0, 0.0, middle=0.0, pale=0.12) == verdict.EMPTY
 
 
 @pytest.mark.slow
 def test_a_box_shaded_grey_is_marked():
     """A pencil fill shaded evenly grey (the `light_pencil` generator's fills): ink is measured against
     the brightest paper within 1.5 mm, and the middle of a shaded box is far from any paper but the
-    shading. A box whose bare inside shows SHADE darker than the paper round it (`shaded`) is
+    shading. A box whose bare inside shows `Tint.shade` darker than the paper round it (`shaded`) is
     marked, as a box shaded grey 195 (0.24 darker than the paper) is here; the same grey over the
     box and 3 mm round it (a stain, a shadow) is no mark. Here on a rectified page."""
     layout = load_layout("imperial-settlers")
@@ -2286,7 +2303,7 @@ def test_a_box_shaded_grey_is_marked():
         page = np.repeat(blank[..., None], 3, axis=2).copy()
         x, y, w, h = (round(v * PPMM) for v in (b.x - margin, b.y - margin, b.w + 2 * margin, b.h + 2 * margin))
         page[y : y + h, x : x + w] = np.minimum(page[y : y + h, x : x + w], np.uint8(195))
-        return reader.read_boxes(page, blank, boxes, cells)[1]
+        return reader.read_boxes(page, blank, boxes, cells).readings
 
     readings = shaded(-0.5)
     assert [f for f, r in readings.items() if r != verdict.EMPTY] == ["fields_4"]
@@ -2305,7 +2322,7 @@ def _highlight(page, box, margin: float) -> None:
 def test_a_box_coloured_with_a_highlighter_is_marked():
     """A box coloured with a highlighter (the `halftone_print` generator's yellow and green fills): as
     light as the paper in grey. A box whose bare inside (0.5 mm from any print) is plainly coloured
-    all over (FILL), the paper round it mostly not (SPILL, `spilled`), is marked. The same colour
+    all over (`Tint.fill`), the paper round it mostly not (`Tint.spill`, `spilled`), is marked. The same colour
     over the box and the paper round it (a stain) leaves it unsure, and so the next box it reaches
     into; the same box in a page tinted all over (a colour cast the white balance left) is empty.
     Here on a rectified page."""
@@ -2314,7 +2331,7 @@ def test_a_box_coloured_with_a_highlighter_is_marked():
     boxes, cells = list(display.boxes()), grid_cells(layout, "empire")
 
     def read(page):
-        return reader.read_boxes(page, blank, boxes, cells)[1]
+        return reader.read_boxes(page, blank, boxes, cells).readings
 
     def coloured(margin):  # houses_6 and `margin` mm round it (negative: inside its border)
         page = np.repeat(blank[..., None], 3, axis=2).copy()
@@ -2345,8 +2362,8 @@ def test_a_box_coloured_with_a_highlighter_is_marked():
 @pytest.mark.slow
 def test_most_boxes_coloured_with_a_highlighter_are_marked():
     """A player who colours the boxes with a yellow highlighter, late in the game (two boxes in three):
-    the page's median box is coloured, so against it none would stand out (TINT). The median counts
-    up to TINT_FLOOR: they read marked. Here on a rectified page."""
+    the page's median box is coloured, so against it none would stand out (`tuning.Tint`). The median counts
+    up to `Tint.floor`: they read marked. Here on a rectified page."""
     layout = load_layout("imperial-settlers")
     display, blank = blank_page(layout, "empire", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "empire")
@@ -2354,7 +2371,7 @@ def test_most_boxes_coloured_with_a_highlighter_are_marked():
     coloured = [b.field for n, b in enumerate(boxes) if b.kind == "check" and n % 3]
     for b in (b for b in boxes if b.field in coloured):
         _highlight(page, b, -0.6)
-    readings = reader.read_boxes(page, blank, boxes, cells)[1]
+    readings = reader.read_boxes(page, blank, boxes, cells).readings
     assert len(coloured) == 40 and [f for f, r in readings.items() if r != verdict.EMPTY] == coloured
     assert sum(readings[f] == verdict.MARKED for f in coloured) >= 36
 
@@ -2371,7 +2388,7 @@ def test_a_ladder_step_coloured_with_a_highlighter_is_marked():
     b = next(b for b in boxes if b.field == "mill_colony_2")
     x, y, w, h = (round(v * PPMM) for v in (b.x + 0.5, b.y + 0.5, b.w - 1.0, b.h - 1.0))
     page[y : y + h, x : x + w] = np.minimum(page[y : y + h, x : x + w], np.uint8((150, 240, 120)))
-    _, readings, *_ = reader.read_boxes(page, blank, boxes, cells)
+    readings = reader.read_boxes(page, blank, boxes, cells).readings
     assert b.kind == "round"
     assert [f for f, r in readings.items() if r != verdict.EMPTY] == ["mill_colony_2"]
     assert readings["mill_colony_2"] == verdict.MARKED
@@ -2420,7 +2437,7 @@ def test_a_circle_round_a_box_is_followed_under_the_print():
     assert traced(passing) < 0.3
     # specks all round the box, by its border (a halftone's dots shifted off the print, as on the
     # `halftone_print` generator's photo 19 of seed 1: 1.0 of the way round an empty box): no piece
-    # of them a stroke's (STROKE), they are not followed
+    # of them a stroke's (`Trace.stroke`), they are not followed
     specks = np.zeros((200, 200), bool)
     for t in range(34, 111, 12):  # along the four sides, 0.3 mm beyond the border's print (grown 0.25 mm)
         for x, y in ((t, 32), (t, 111), (32, t), (111, t)):
@@ -2428,8 +2445,10 @@ def test_a_circle_round_a_box_is_followed_under_the_print():
     specks &= ~hidden
     assert rings.round_outside(np, specks, box, (0, 0)) > 0.25
     assert traced(specks) == 0.0
-    assert traced(shows | specks) >= reader.AROUND[0]  # (a speck off the circle's way hides a sector)
-    assert rings.traced(cv2, np, shows | specks, insides, hidden, box, (0, 0), 8.0, reader.SPECK) > 0.9  # not counted
+    assert traced(shows | specks) >= tuning.AROUND.round  # (a speck off the circle's way hides a sector)
+    assert (
+        rings.traced(cv2, np, shows | specks, insides, hidden, box, (0, 0), 8.0, tuning.TRACE.speck) > 0.9
+    )  # not counted
 
 
 def test_a_hue_between_red_and_orange_is_not_guessed():
@@ -2472,7 +2491,7 @@ def test_most_round_boxes_of_a_page_circled_are_marks():
         page = np.repeat(blank[..., None], 3, axis=2)
         for box in (b for b in boxes if b.field in circled):
             _ring(page, box, box.w / 2 + 0.5, (60, 60, 70), 3)
-        _, readings, *_ = reader.read_boxes(page, blank, boxes, cells)
+        readings = reader.read_boxes(page, blank, boxes, cells).readings
         assert [f for f, r in readings.items() if r != verdict.EMPTY] == circled
         assert all(readings[f] == verdict.MARKED for f in circled)
 
@@ -2488,7 +2507,7 @@ def test_a_stroke_over_an_icon_the_photo_shows_lighter_is_read():
     display, blank = blank_page(layout, "empire", None, "en")
     boxes = list(display.boxes())
     plain = 1.0 - blank.astype(np.float32) / 255.0
-    icon = (plain > 0.05) & (plain < levels.PRINT)
+    icon = (plain > 0.05) & (plain < tuning.PRINT.dark)
     dark = np.where(icon, plain * 0.5, plain)
     box = next(b for b in boxes if b.field == "granaries_2")
     x, y, w, h = (round(v * PPMM) for v in inside(box))
@@ -2498,7 +2517,7 @@ def test_a_stroke_over_an_icon_the_photo_shows_lighter_is_read():
     assert 40 < stroke.sum() < 0.2 * w * h
     dark = np.where(stroke, 1 - (1 - dark) * (1 - 0.3), dark)  # graphite over the icon
     page = np.repeat(np.round(255 * (1 - dark)).astype(np.uint8)[..., None], 3, axis=2)
-    _, readings, *_ = reader.read_boxes(page, blank, boxes, set())
+    readings = reader.read_boxes(page, blank, boxes, set()).readings
     assert readings["granaries_2"] == verdict.MARKED
     assert {f: r for f, r in readings.items() if f != "granaries_2" and r != verdict.EMPTY} == {}
 
@@ -2507,7 +2526,7 @@ def test_a_stroke_over_an_icon_the_photo_shows_lighter_is_read():
 def test_a_circle_drawn_wide_round_a_round_box_over_its_neighbours_rings_is_a_mark():
     """A felt-tip circle drawn wide round a pig bonus box (the advanced sheet's rule: circle it)
     crosses the printed rings of the boxes above and below it, 0.5-0.6 mm into their insides (the
-    `flatbed` generator's photo 22 of seed 2). Only a stroke reaching DEEP into another box's inside
+    `flatbed` generator's photo 22 of seed 2). Only a stroke reaching `Trace.deep` into another box's inside
     is that box's: the circle is a mark, its neighbours (the circle's arcs in their insides) unsure."""
     layout = load_layout("harvest-dice-advanced")
     display, blank = blank_page(layout, "sheet", None, "en")
@@ -2517,7 +2536,7 @@ def test_a_circle_drawn_wide_round_a_round_box_over_its_neighbours_rings_is_a_ma
     page = np.repeat(blank[..., None], 3, axis=2)
     # 6.7 mm round its centre: the next boxes' insides begin 6.4 mm above and below it
     cv2.circle(page, centre, round(6.7 * PPMM), (70, 70, 70), 4)
-    _, readings, *_ = reader.read_boxes(page, blank, boxes, grid_cells(layout, "sheet"))
+    readings = reader.read_boxes(page, blank, boxes, grid_cells(layout, "sheet")).readings
     # (the circle's arcs in the next boxes' insides: strokes straying in, unsure there)
     assert {f: r for f, r in readings.items() if r != verdict.EMPTY} == {
         "pig_bonus4": verdict.MARKED,
@@ -2537,15 +2556,15 @@ def test_a_photo_that_shows_all_its_print_darker_reads_no_mark():
     display, blank = blank_page(layout, "empire", None, "en")
     boxes = list(display.boxes())
     plain = 1.0 - blank.astype(np.float32) / 255.0
-    dark = np.where((plain > 0.05) & (plain < levels.PRINT), np.minimum(plain * 2.0, 0.95), plain)
-    dark = np.where(plain >= levels.PRINT, np.minimum(plain * 1.3, 1.0), dark)
+    dark = np.where((plain > 0.05) & (plain < tuning.PRINT.dark), np.minimum(plain * 2.0, 0.95), plain)
+    dark = np.where(plain >= tuning.PRINT.dark, np.minimum(plain * 1.3, 1.0), dark)
     page = np.repeat(np.round(255 * (1 - dark)).astype(np.uint8)[..., None], 3, axis=2)
     page = cv2.GaussianBlur(page, (0, 0), 0.7)
     box = next(b for b in boxes if b.field == "fields_3")
     at = [(0.2, 0.55), (0.42, 0.8), (0.82, 0.2)]
     points = np.int32([((box.x + fx * box.w) * PPMM, (box.y + fy * box.h) * PPMM) for fx, fy in at])
     cv2.polylines(page, [points], False, (80, 80, 80), 3)
-    _, readings, *_ = reader.read_boxes(page, blank, boxes, set())
+    readings = reader.read_boxes(page, blank, boxes, set()).readings
     assert {f: r for f, r in readings.items() if r != verdict.EMPTY} == {"fields_3": verdict.MARKED}
 
 
@@ -2573,7 +2592,7 @@ def test_a_square_matched_off_among_unmatched_ones_is_dropped():
     shift = np.full((7, 7, 2), 0.2 * mm, np.float32)
     shift[2:5, 2:5] = np.nan  # unmatched
     shift[3, 3] = (-2.5 * mm, 0.2 * mm)  # a wrong match among them
-    out = printed._outliers(np, shift, printed.ODD * mm)
+    out = printed._outliers(np, shift, tuning.ALIGN.odd * mm)
     assert np.isnan(out[3, 3]).all()
     dropped = np.isnan(out[..., 0]) & ~np.isnan(shift[..., 0])
     assert list(zip(*np.nonzero(dropped))) == [(3, 3)]
@@ -2583,7 +2602,7 @@ def test_a_square_matched_off_among_unmatched_ones_is_dropped():
 def test_a_pale_scribble_in_a_board_cell_is_never_read_empty():
     """Light pencil scribbles, crosses and ticks in Glassworks board cells, 0.03-0.06 darker than the
     paper on a noisy photo (the `flatbed` generator's photo 18 of seed 3, 4 of seed 1). A board cell
-    holds no print: as in a garden cell, the pale trace is looked for blurred (PALE_CELL) and the
+    holds no print: as in a garden cell, the pale trace is looked for blurred (`Pale.cell_darkness`) and the
     box is unsure, never empty. Here a zigzag 5% darker than the paper, blurred, on a clean page and
     on the page made noisy; the noisy page's own speckle is no stroke."""
 
@@ -2602,17 +2621,19 @@ def test_a_ring_of_ink_in_every_box_of_a_blurred_part_of_the_page_is_no_mark():
     """A phone's portrait mode blurs one part of the page 3.5 px, then sharpens it (the `print_options`
     generator's photo 8 of seed 2): every market box's border there shows as thick ink inside it and
     round it, far over the page's median. A ring of ink marks a box only where it stands out from
-    the boxes printed alike round it too (NEAR); standing out from the page's alone, the box is
+    the boxes printed alike round it too (`tuning.Near`); standing out from the page's alone, the box is
     circled, unsure."""
     row = [Box(10 + 9 * i, 10, 7, 7, field=f"b{i}") for i in range(6)]
     far = [Box(10 + 9 * i, 100, 7, 7, field=f"f{i}") for i in range(12)]
     alike = levels.near_alike(np, row + far)
     assert alike["b0"] == ["b1", "b2"] and alike["b2"] == ["b0", "b1", "b3", "b4"]
     blurred = {b.field: 1.0 for b in row} | {b.field: 0.1 for b in far}
-    assert levels.standing_out(np, blurred, reader.ROUND) == {b.field for b in row}  # the page's median
-    assert levels.standing_out(np, blurred, reader.ROUND, near=alike) == set()
+    assert levels.standing_out(np, blurred, tuning.AROUND.inside, tuning.AROUND.inside_over) == {
+        b.field for b in row
+    }  # the page's median
+    assert levels.standing_out(np, blurred, tuning.AROUND.inside, tuning.AROUND.inside_over, near=alike) == set()
     one = {b.field: 0.1 for b in row + far} | {"b3": 1.0}  # a circle drawn in one box
-    assert levels.standing_out(np, one, reader.ROUND, near=alike) == {"b3"}
+    assert levels.standing_out(np, one, tuning.AROUND.inside, tuning.AROUND.inside_over, near=alike) == {"b3"}
 
 
 def test_brown_and_pink_are_no_vegetable():
