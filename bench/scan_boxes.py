@@ -1,9 +1,9 @@
-"""A generator's pages kept aligned, to measure a change to how boxes are decided on exactly the same pages.
+"""The pages of a generator kept aligned, to measure a change to how boxes are decided on exactly the same pages.
 
     python -m bench.scan_boxes keep /tmp/pages --scenario mixed_pens --seed 3 --photos 100   # once (slow)
     python -m bench.scan_boxes read /tmp/pages [--verbose]              # decide every box again (a minute)
 
-`keep` makes a generator's photos as `python -m bench.scan` does (same scenario, seed and
+`keep` makes the photos of a generator as `python -m bench.scan` does (same scenario, seed and
 numbers: photo n of a seed is the same photo in both), aligns each as the reader does
 (`reader.align_photo`), and keeps what `reader.read_boxes` reads of it (the page rectified and
 aligned, its blank page and colours, the boxes, the grid cells) with the truth: one .npz file a
@@ -109,7 +109,7 @@ def read(kept: Path, verbose: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.scan_boxes", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    k = sub.add_parser("keep", help="photograph and align a generator's photos once; keep what read_boxes reads")
+    k = sub.add_parser("keep", help="photograph and align the photos of a generator once; keep what read_boxes reads")
     k.add_argument("dir", type=Path)
     k.add_argument("--scenario", default="mixed_pens", choices=list(BY_NAME), help="the generator (bench/photos)")
     k.add_argument("--seed", type=int, default=1)

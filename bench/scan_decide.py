@@ -4,7 +4,7 @@
     python -m bench.scan_decide keep all 5 20 /tmp/boxes          # every generator of the registry
     python -m bench.scan_decide compare /tmp/boxes                # with this tree's decide()
 
-`keep` reads a generator's photos as `python -m bench.scan` makes them (photo n of a seed is the
+`keep` reads the photos of a generator as `python -m bench.scan` makes them (photo n of a seed is the
 same photo in both) and writes one JSON line a box: the generator, seed and photo, the field,
 the truth, the kind of mark, what was read, the box's look (`verdict.Look`: every measure its
 reading is drawn from, as `reader.read_photo` returns it in `PageRead.looks`) and the page's

@@ -162,8 +162,25 @@ MODULE_LINES = 400  # a module of sheetgen/scan holds at most this many lines (t
 FUNCTION_LINES = 80  # a function of sheetgen/scan, its docstring included, at most this many
 
 
+# the modules of sheetgen/scan in the order docs/architecture.md lists them: each imports only
+# those before it, so a measure never reaches up to the decision or the reader
+SCAN_ORDER = (
+    "tuning photos blank markers qr strokes levels printed rings colour verdict sight looks compared reader check record"
+).split()
+
+
 def _scan_sources() -> dict:
     return {p.name: p for p in sorted(SCAN.glob("*.py"))}
+
+
+def test_scan_modules_import_only_those_listed_before_them():
+    assert sorted(SCAN_ORDER) == sorted(m for m in (p.stem for p in SCAN.glob("*.py")) if m != "__init__")
+    wrong = []
+    for n, name in enumerate(SCAN_ORDER):
+        for module, line in imports(SCAN / f"{name}.py"):
+            if module.startswith("sheetgen.scan.") and module.split(".")[2] not in SCAN_ORDER[:n]:
+                wrong.append(f"scan/{name}.py:{line} imports {module}")
+    assert not wrong, wrong
 
 
 def test_scan_modules_and_functions_stay_small():
@@ -204,7 +221,6 @@ def test_every_tuning_value_is_a_documented_field_and_used():
     why in its docstring, each field has a value and, on the one line above it, its unit in
     brackets and what it separates (`# [mm] ...`); and each field is read by the reader."""
     import dataclasses
-    import re
 
     from sheetgen.scan import tuning
 

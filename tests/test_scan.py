@@ -170,12 +170,12 @@ def test_markers_of_a_low_resolution_photo_are_found_enlarged_or_as_dark_squares
 
 
 def test_a_blurred_marker_far_from_where_the_others_say_is_known_by_its_cells():
-    """A blurred marker far from where the others put it (the `phone_shadow` generator's photo 26 of
-    seed 1: 123 dpi, blur 1.2-1.8 px, tilted 12 degrees; its photo 7 of seed 2: 131 dpi, two markers
-    unread): the three others, as blurred, put the top left one 1.5 of its sides off, over twice
-    what a dark square is looked for in. A dark square up to `Markers.reach` sides off is marker n when
-    its 4 x 4 cells show marker n's bits, upright (`_marker_cells`); a plain dark square there, or
-    another marker, is not; where two markers only are found, only so."""
+    """A blurred marker far from where the others put it (a phone photo at 123 dpi, blurred 1.2-1.8
+    px, tilted 12 degrees; or at 131 dpi with two markers unread): the three others, as blurred, put
+    the top left one 1.5 of its sides off, over twice what a dark square is looked for in. A dark
+    square up to `Markers.reach` sides off is marker n when its 4 x 4 cells show marker n's bits,
+    upright (`_marker_cells`); a plain dark square there, or another marker, is not; where two
+    markers only are found, only so."""
     bits = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     want = np.float32([(168, 168), (216, 168), (216, 216), (168, 216)])  # a side of 48 pixels
 
@@ -260,9 +260,8 @@ def test_two_pages_paired_by_name_and_numbers_left_to_fill(tmp_path, settlers):
 
 @pytest.mark.slow
 def test_a_blank_page_of_a_players_two_is_no_refusal(tmp_path, settlers):
-    """A village with nothing built yet is a page with no box marked (as on the `designer_variants`
-    generator's photo 10 of seed 1): the player is read, with a warning naming the page; a player
-    all of whose pages are blank is refused."""
+    """A village with nothing built yet is a page with no box marked: the player is read, with a
+    warning naming the page; a player all of whose pages are blank is refused."""
     marked = _save(tmp_path, "alice-empire.jpg", settlers("empire", 0)[0])
     blank = _photo("imperial-settlers", "village", 4, dpi=180, share=0.0)[0]
     out = tmp_path / "game.yaml"
@@ -477,7 +476,8 @@ def test_spread_of_a_tick_and_of_a_corner():
 
 
 def test_markers_too_small_at_first_are_read_enlarged():
-    """Photo 5 of the pencil generator's seed 7: a ~100 dpi photo whose first look finds one marker."""
+    """Photo 5 of seed 7 of the pencil generator: a ~100 dpi photo whose first look finds one
+    marker."""
     img, _ = _photo("harvest-dice-normal", "sheet", [7, 5])
     first: dict = {}
     _detect(_aruco(cv2), cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), 1.0, first)
@@ -487,7 +487,7 @@ def test_markers_too_small_at_first_are_read_enlarged():
 
 @pytest.mark.slow
 def test_a_light_orange_garden_cell_is_never_read_empty():
-    """Photo 781 of the pencil generator's seed 11: a carrot drawn in light orange pencil, barely
+    """Photo 781 of seed 11 of the pencil generator: a carrot drawn in light orange pencil, barely
     darker than the paper. Inside a grid cell colour counts as ink: the cell reads marked (its
     colour '?' at worst) and no box of the photo is read wrong."""
     layout = load_layout("harvest-dice-advanced")
@@ -505,10 +505,10 @@ def test_a_light_orange_garden_cell_is_never_read_empty():
 
 @pytest.mark.slow
 def test_a_faint_stroke_is_never_read_empty():
-    """Photo 2 of the pencil generator's seed 3 (Imperial Settlers, ~100 dpi): a light pencil cross
-    that the blur keeps under `Ink.ink` darkness (0.2% of the box over `Ink.ink`); 7% of the box holds a faint
-    trace, which empty boxes do not have: it reads unsure (or marked), never empty, and no box of
-    the photo is read wrong."""
+    """Photo 2 of seed 3 of the pencil generator (Imperial Settlers, ~100 dpi): a light pencil cross
+    that the blur keeps under `Ink.ink` darkness (0.2% of the box over `Ink.ink`); 7% of the box
+    holds a faint trace, which empty boxes do not have: it reads unsure (or marked), never empty,
+    and no box of the photo is read wrong."""
     layout = load_layout("imperial-settlers")
     img, truth = pencil.photo(layout, "empire", np.random.default_rng([3, 2]))
     read = _read(img)
@@ -539,13 +539,12 @@ def test_a_black_and_white_image_is_read_with_all_its_print_black():
 
 
 def test_a_marker_cut_by_a_white_line_far_from_where_two_others_say_is_found():
-    """Two markers read, the other two not (the `printers_and_apps` generator's photos 15 and 26 of
-    seed 2: phone photos tilted 19 degrees through a wide lens, printed by an inkjet; a clogged
-    nozzle's white line across one marker, the far corner's markers smaller). The two markers read
-    on one edge fix the far corners only roughly: there the missing markers are 3.4 to 4.1 of their
-    sides from where the two say, and 0.6 of their size. A missing marker is looked for at the size
-    the others say it has there, up to `Markers.reach` sides away when its cells are its own, and a
-    white line across it is bridged."""
+    """Two markers read, the other two not (phone photos tilted 19 degrees through a wide lens,
+    printed by an inkjet; a clogged nozzle's white line across one marker, the far corner's markers
+    smaller). The two markers read on one edge fix the far corners only roughly: there the missing
+    markers are 3.4 to 4.1 of their sides from where the two say, and 0.6 of their size. A missing
+    marker is looked for at the size the others say it has there, up to `Markers.reach` sides away
+    when its cells are its own, and a white line across it is bridged."""
     side = 48
     marker = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), 1, side)
     piece = np.full((400, 400), 230, np.uint8)
@@ -1037,12 +1036,11 @@ def test_a_light_stroke_in_every_box_is_no_photos_own_trace():
 
 @pytest.mark.slow
 def test_a_tint_of_colour_rubbed_out_of_a_garden_cell_is_no_mark():
-    """Photo 92 of the `hand_strokes` generator's seed 2 (a phone's chroma noise: the bare paper's
-    colour floor 25): an orange pencil rubbed out of a garden cell leaves a light tint over 12% of
-    it, as coloured as the paper's blotches and a little more. Colour counts as ink over the paper's
-    floor, but a cell's mark needs a colour core more than `Pencil.vivid` times as coloured as the floor (or
-    a dark core): the tint is unsure, an orange pencil stroke is still a carrot. Here on a rectified
-    page."""
+    """Under a phone's chroma noise (the bare paper's colour floor 25), an orange pencil rubbed out
+    of a garden cell leaves a light tint over 12% of it, as coloured as the paper's blotches and a
+    little more. Colour counts as ink over the paper's floor, but a cell's mark needs a colour core
+    more than `Pencil.vivid` times as coloured as the floor (or a dark core): the tint is unsure, an
+    orange pencil stroke is still a carrot. Here on a rectified page."""
     layout = load_layout("harvest-dice-normal")
     display, blank = blank_page(layout, "sheet", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
@@ -1072,14 +1070,12 @@ def _ring(page, box, r_mm: float, colour, width: int) -> None:
 
 
 def test_a_circle_drawn_round_a_round_box_is_a_mark():
-    """A ballpoint or pencil circle drawn round a pig bonus box ('±1'), on and just outside its printed
-    ring, leaves nothing inside the box (the `hand_strokes` generator's photos 7 and 28 of seed 1,
-    50 of seed 2; its circled pig bonus boxes and ladder steps of seeds 3 and 4). The README asks
-    players to circle the steps of an Imperial Settlers colony ladder (round boxes) on paper: ink
-    going most of the way round a round box along its ring (rings.ringed), more than round the
-    page's other round boxes (a photo can show all the printed rings darker), is a mark when its
-    dark core goes round; fainter ink round it leaves the box unsure, never empty. Here on a
-    rectified page."""
+    """A ballpoint or pencil circle drawn round a pig bonus box ('±1'), on and just outside its
+    printed ring, leaves nothing inside the box. The README asks players to circle the steps of an
+    Imperial Settlers colony ladder (round boxes) on paper: ink going most of the way round a round
+    box along its ring (rings.ringed), more than round the page's other round boxes (a photo can
+    show all the printed rings darker), is a mark when its dark core goes round; fainter ink round
+    it leaves the box unsure, never empty. Here on a rectified page."""
     layout = load_layout("harvest-dice-normal")
     display, blank = blank_page(layout, "sheet", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
@@ -1391,11 +1387,11 @@ def test_a_qr_code_read_but_not_ours_is_refused_not_recognised(monkeypatch):
 
 @pytest.mark.slow
 def test_a_band_matching_anywhere_along_it_does_not_move_the_page():
-    """Photo 994 of the pencil generator's seed 11 (a Glassworks pad): the squares of the page along
-    the coloured band under the boards match as well 3 mm to the side as where the page says; moving
-    one would move the squares above it (too little print to match) too, and an empty board cell
-    would read the scribble and border beside it as a mark. A square is moved only when it matches
-    clearly better than where the page says (`Align.clearer`)."""
+    """Photo 994 of seed 11 of the pencil generator (a Glassworks pad): the squares of the page
+    along the coloured band under the boards match as well 3 mm to the side as where the page says;
+    moving one would move the squares above it (too little print to match) too, and an empty board
+    cell would read the scribble and border beside it as a mark. A square is moved only when it
+    matches clearly better than where the page says (`Align.clearer`)."""
     lid, page = READABLE[994 % len(READABLE)]
     img, truth = pencil.photo(load_layout(lid), page, np.random.default_rng([11, 994]))
     read = _read(img)
@@ -1529,9 +1525,8 @@ def test_four_sheets_in_two_rows_read_row_by_row():
 
 
 def test_decide_a_dot_pressed_in_the_box_is_a_mark():
-    """A pencil dot: a little ink in the middle of the box, all of it held by the box and dark through,
-    too little to spread over the box or fill its middle (as on the `hand_strokes` generator's photo
-    93 of seed 1 and the `mixed_pens` photo 16 of seed 2)."""
+    """A pencil dot: a little ink in the middle of the box, all of it held by the box and dark
+    through, too little to spread over the box or fill its middle."""
     assert _decide(0.03, 0.21, core=0.032, held=0.03, middle=0.09) == verdict.MARKED
     assert _decide(0.045, 0.23, core=0.046, held=0.045, middle=0.13) == verdict.MARKED
     assert _decide(0.03, 0.21, core=0.032, held=0.02, middle=0.09) == verdict.UNSURE  # not all held: a stray
@@ -1561,10 +1556,10 @@ def test_pencil_dots_in_tick_boxes_read_marked():
 
 @pytest.mark.slow
 def test_coloured_dots_on_the_icons_are_no_empty_boxes():
-    """Pink-red dots (a dry-erase marker) right on the pale icons of nearly every tick box (as on the
-    `dry_erase` generator's photo 9 of seed 9): the page's icons then show darker everywhere, and
-    their darkness is taken for the print's. Their colour is not the print's: with the blank page's
-    colours, none of them reads empty; the boxes left blank do."""
+    """Pink-red dots (a dry-erase marker) right on the pale icons of nearly every tick box: the
+    page's icons then show darker everywhere, and their darkness is taken for the print's. Their
+    colour is not the print's: with the blank page's colours, none of them reads empty; the boxes
+    left blank do."""
     layout = load_layout("imperial-settlers")
     display, blank = blank_page(layout, "empire", None, "en")
     colours = blank_colours(layout, "empire", None, "en")
@@ -1585,10 +1580,9 @@ def test_coloured_dots_on_the_icons_are_no_empty_boxes():
 
 
 def test_a_dot_paled_by_glare_is_coloured_over_the_print():
-    """Glare pales a dry-erase dot (the `dry_erase` generator's photo 9 of seed 9: dots on the grey
-    icons 0.2-0.25 more saturated than their print). A dot 58 levels (0.23) more saturated than the
-    print is over it (`Tint.over_print`); 45 (0.18), a phone's colour noise on a pale icon, is not; nor
-    anything the mask says is not coloured."""
+    """Glare pales a dry-erase dot (dots on grey icons 0.2-0.25 more saturated than their print). A
+    dot 58 levels (0.23) more saturated than the print is over it (`Tint.over_print`); 45 (0.18), a
+    phone's colour noise on a pale icon, is not; nor anything the mask says is not coloured."""
     print_sat = np.full((20, 20), 5, np.uint8)
     coloured = np.zeros((20, 20), bool)
     coloured[5:15, 5:15] = True  # a dot over a quarter of the inside
@@ -1647,7 +1641,7 @@ def test_the_print_against_the_paper_tells_a_washed_out_photo():
     assert not levels.washed_out(np, gray, plain, bare)
     gray[plain > 0] = 130  # 0.52 of it: washed out
     assert levels.washed_out(np, gray, plain, bare)
-    # the `halftone_print` generator's photo 7 of seed 1, tone-mapped by the phone (HDR): its print
+    # a photo tone-mapped by the phone (HDR): its print
     # lifted to 0.51 of the paper, but the paper grey (183): every mark shows
     tone_mapped = np.where(plain > 0, 94, 183).astype(np.uint8)
     assert not levels.washed_out(np, tone_mapped, plain, bare)
@@ -1820,12 +1814,12 @@ def test_two_photos_of_one_name_are_refused(tmp_path, harvest):
 
 
 def test_a_square_matched_off_its_neighbours_is_dropped_before_the_gaps_are_filled():
-    """The `hand_strokes` generator's photo 88 of seed 4 (a Glassworks pad, lens barrel distortion):
-    one 20 mm square on the board matches 3 mm off its neighbours (a board of like cells); filled
-    from it, the squares beside it, plain or unmatched, would put a printed column line through the
-    middle of an empty board cell, read marked. A shift 2 mm or more from the median of four known
-    neighbours or more is dropped; a curl's steep but smooth change (2 mm from one square to the
-    next at a corner, 1.5 mm beside it) is kept."""
+    """A Glassworks pad through a lens's barrel distortion: one 20 mm square on the board matches 3
+    mm off its neighbours (a board of like cells); filled from it, the squares beside it, plain or
+    unmatched, would put a printed column line through the middle of an empty board cell, read
+    marked. A shift 2 mm or more from the median of four known neighbours or more is dropped; a
+    curl's steep but smooth change (2 mm from one square to the next at a corner, 1.5 mm beside it)
+    is kept."""
     mm = PPMM / 2  # the shifts are in half-resolution pixels
     rows, cols = 6, 6
     i, j = np.mgrid[0:rows, 0:cols].astype(np.float32)
@@ -1852,13 +1846,12 @@ def test_no_shift_known_is_no_shift():
 
 @pytest.mark.slow
 def test_a_square_at_the_page_edge_is_looked_for_on_both_sides(monkeypatch):
-    """The `hand_strokes` generator's photo 45 of seed 1, its page rasterised by poppler (a village
-    sheet, lens barrel distortion): the print along the page's left edge sits 0.7 mm to the left,
-    outside the rectified page; looked for only to their right, the squares there would match 2.5 mm
-    off and the empty sawmill_1 box read marked (its printed icon and border showing as ink).
-    `align` gets `Align.reach` mm of the photo around the page. Here the page moved 1.2 mm left and 0.8 mm
-    up: the squares of the first row and column that hold print are found there too, and the page is
-    put back."""
+    """A village sheet rasterised by poppler, through a lens's barrel distortion: the print along
+    the page's left edge sits 0.7 mm to the left, outside the rectified page; looked for only to
+    their right, the squares there would match 2.5 mm off and the empty sawmill_1 box read marked
+    (its printed icon and border showing as ink). `align` gets `Align.reach` mm of the photo around
+    the page. Here the page moved 1.2 mm left and 0.8 mm up: the squares of the first row and column
+    that hold print are found there too, and the page is put back."""
     display, blank = blank_page(load_layout("imperial-settlers"), "village", None, "en")
     m = round(tuning.ALIGN.reach * PPMM)
     around = cv2.copyMakeBorder(blank, m, m, m, m, cv2.BORDER_CONSTANT, value=255)
@@ -1989,12 +1982,12 @@ def test_every_round_box_circled_reads_marked_and_every_square_one_unsure():
 
 
 def test_a_circle_partly_over_a_round_box_s_printed_ring_is_never_read_empty():
-    """The `dry_erase` generator's photo 21 of seed 1: every pig bonus box circled in ballpoint, the
-    last circle a millimetre off the box's centre, so that on one side it runs over the printed
-    ring, where the print hides it: its ink goes 0.56 of the way round off the print, a trace 0.94
-    along the ring (as round every circled box). Ink half way round with a trace all the way is
-    unsure, never empty (the worst empty round box of 480 photos of ten generators: ink 0.44 round,
-    a trace 1.0). Measured values; the rule as read_boxes applies it."""
+    """Every pig bonus box circled in ballpoint, the last circle a millimetre off the box's centre,
+    so that on one side it runs over the printed ring, where the print hides it: its ink goes 0.56
+    of the way round off the print, a trace 0.94 along the ring (as round every circled box). Ink
+    half way round with a trace all the way is unsure, never empty (the worst empty round box of 480
+    photos of ten generators: ink 0.44 round, a trace 1.0). Measured values; the rule as read_boxes
+    applies it."""
     rings_ = {"pig_bonus6": 0.5, "pig_bonus7": 0.556, "pig_bonus4": 0.42, "pig_bonus2": 0.6}
     lights = {"pig_bonus6": 0.944, "pig_bonus7": 0.944, "pig_bonus4": 1.0, "pig_bonus2": 0.5}
     assert rings.part_ringed(rings_, lights) == {"pig_bonus6", "pig_bonus7"}
@@ -2004,13 +1997,12 @@ def test_a_circle_partly_over_a_round_box_s_printed_ring_is_never_read_empty():
 
 @pytest.mark.slow
 def test_a_meeple_lying_over_part_of_a_box_is_no_mark():
-    """A wooden meeple lying on the sheet over a fifth of an empty granary box (the `dry_erase`
-    generator's photo 19 of seed 3). A box's darkness is measured against the paper within 1.5 mm,
-    where only the meeple's edge shows, as a mark would. Something as dark and as wide lying out in
-    the open is seen whole (`levels.lying_on`): the box is unsure, and the photo's note says
-    something lies on the sheet. Here on a rectified page: a meeple over an empty box's side, a
-    pencil fill in another box running 2 mm over its border, and a pencil circle round a group of
-    boxes."""
+    """A wooden meeple lying on the sheet over a fifth of an empty granary box. A box's darkness is
+    measured against the paper within 1.5 mm, where only the meeple's edge shows, as a mark would.
+    Something as dark and as wide lying out in the open is seen whole (`levels.lying_on`): the box
+    is unsure, and the photo's note says something lies on the sheet. Here on a rectified page: a
+    meeple over an empty box's side, a pencil fill in another box running 2 mm over its border, and
+    a pencil circle round a group of boxes."""
     layout = load_layout("imperial-settlers")
     display, blank = blank_page(layout, "empire", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "empire")
@@ -2035,10 +2027,9 @@ def test_a_meeple_lying_over_part_of_a_box_is_no_mark():
 
 
 def test_a_board_filled_with_a_black_felt_tip_is_nothing_lying_on_the_sheet():
-    """A Glassworks board's cells filled side by side with a black felt tip, as solid as a meeple (the
-    `game_progress` generator's photo 11 of seed 1). Only a solid part `Lying.area` large out in the
-    open is something lying on the sheet: the fills read marked. Here on a rectified page, every
-    cell of the boards' bottom three rows filled."""
+    """A Glassworks board's cells filled side by side with a black felt tip, as solid as a meeple.
+    Only a solid part `Lying.area` large out in the open is something lying on the sheet: the fills
+    read marked. Here on a rectified page, every cell of the boards' bottom three rows filled."""
     layout = load_layout("river-valley-glassworks")
     display, blank = blank_page(layout, "pad", 2, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "pad")
@@ -2085,13 +2076,12 @@ def test_a_printed_ring_showing_darker_than_on_the_blank_page_is_no_circle():
 
 def test_a_thin_circle_drawn_on_a_round_box_s_printed_ring_is_a_mark():
     """A thin ballpoint circle drawn round a colony step ('2', a rounded square) that runs on its
-    printed border at the middle of each side, inside its corners elsewhere (the `printers_and_apps`
-    generator's photo 13 of seed 2). Followed off the print (`rings.ringed`), it shows in runs of
-    2-6 sectors of 36, hidden 2-6 at a time: half the way round. Where a stroke along the ring runs
-    under the print for a short way between two of its runs, it is followed there (`Ring.under`): a
-    mark; two arcs along the ring with gaps longer than that (the circles round the boxes beside it)
-    are not joined. Here on a rectified page, a circle in grey 100 (the ring is printed in grey 77),
-    0.25 mm wide, 0.1 mm outside it; then on masks."""
+    printed border at the middle of each side, inside its corners elsewhere. Followed off the print
+    (`rings.ringed`), it shows in runs of 2-6 sectors of 36, hidden 2-6 at a time: half the way
+    round. Where a stroke along the ring runs under the print for a short way between two of its
+    runs, it is followed there (`Ring.under`): a mark; two arcs along the ring with gaps longer than
+    that (the circles round the boxes beside it) are not joined. Here on a rectified page, a circle
+    in grey 100 (the ring is printed in grey 77), 0.25 mm wide, 0.1 mm outside it; then on masks."""
     layout = load_layout("imperial-settlers-advanced")
     display, blank = blank_page(layout, "village", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "village")
@@ -2120,12 +2110,11 @@ def test_a_thin_circle_drawn_on_a_round_box_s_printed_ring_is_a_mark():
 
 
 def test_a_pale_colour_pencil_letter_in_a_garden_cell_is_no_empty_cell():
-    """Light colour pencil letters and blobs in garden cells (the `flatbed` generator's photo 15 of
-    seed 4): 0.02-0.04 darker than the paper, where the photo's speckle reaches 0.03, and too little
-    colour. In a grid cell (nothing printed in it) a paler trace is looked for blurred (`Pale.cell_darkness`):
-    the stroke stays, the speckle fades, and the cell is unsure, never empty. Here on a rectified
-    page with noise (grey level 4), a pale green 'S' 0.4 mm wide in one cell: no other box is
-    anything but empty."""
+    """Light colour pencil letters and blobs in garden cells: 0.02-0.04 darker than the paper, where
+    the photo's speckle reaches 0.03, and too little colour. In a grid cell (nothing printed in it)
+    a paler trace is looked for blurred (`Pale.cell_darkness`): the stroke stays, the speckle fades,
+    and the cell is unsure, never empty. Here on a rectified page with noise (grey level 4), a pale
+    green 'S' 0.4 mm wide in one cell: no other box is anything but empty."""
     layout = load_layout("harvest-dice-advanced")
     display, blank = blank_page(layout, "sheet", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "sheet")
@@ -2142,12 +2131,12 @@ def test_a_pale_colour_pencil_letter_in_a_garden_cell_is_no_empty_cell():
 
 
 def test_a_soft_shadow_round_a_thin_line_is_no_light_stroke():
-    """A sharpened app photo of a sheet folded in quarters, a hand's soft shadow over the garden (the
-    `printers_and_apps` generator's photo 29 of seed 2): in two empty garden cells the fold crosses,
-    the ink is a thin line reaching 0.04-0.07 across the cell, no stroke held or long, with a faint
-    trace over 0.68 and 0.87 of the middle, a light stroke's by the trace (`Mark.middle`). A trace filling
-    the middle round ink that does not spread is a soft shadow, or a fold's band, with a line in it
-    (`tuning.Wash`): unsure. A light scribble whose trace fills the middle spreads its ink; so does a fill."""
+    """A sharpened app photo of a sheet folded in quarters, a hand's soft shadow over the garden: in
+    two empty garden cells the fold crosses, the ink is a thin line reaching 0.04-0.07 across the
+    cell, no stroke held or long, with a faint trace over 0.68 and 0.87 of the middle, a light
+    stroke's by the trace (`Mark.middle`). A trace filling the middle round ink that does not spread
+    is a soft shadow, or a fold's band, with a line in it (`tuning.Wash`): unsure. A light scribble
+    whose trace fills the middle spreads its ink; so does a fill."""
     cell = dict(middle=0.679, long=0.0)
     assert _decide(0.027, 0.072, 0.118, held=0.0, **cell) == verdict.UNSURE
     assert _decide(0.017, 0.043, 0.048, held=0.0, middle=0.875) == verdict.UNSURE
@@ -2205,7 +2194,7 @@ def test_decide_a_light_stroke_unlike_its_siblings_is_a_mark():
     assert _decide(0.02, 0.2, 0.01, unlike=0.1) == verdict.UNSURE  # no dark core: a wash
     assert _decide(0.02, 0.2, 0.03, like_print=True, unlike=0.1) == verdict.UNSURE
     # with more ink than `Mark.marked`, unlike its siblings is no mark: a neighbour's felt-tip cross
-    # straying in (fourth seed 3 photo 5)
+    # straying in
     assert _decide(0.051, 0.326, 0.055, middle=0.056, long=0.203, unlike=0.084) == verdict.UNSURE
 
 
@@ -2236,12 +2225,12 @@ def _not_empty(readings):
 
 @pytest.mark.slow
 def test_a_pale_tick_on_a_clean_photo_is_never_read_empty():
-    """Light hard-pencil ticks (the `flatbed` generator's, in pig boxes and Imperial Settlers fields):
-    no ink (a score of 0) and a faint trace (`Ink.faint`) over under `Mark.faint` of the middle, though a
-    player sees each. A paler trace (`tuning.Pale`) off the print in one piece as long as a quarter of the
-    box, over three times what the photo's blank boxes show, is no empty box: unsure. Here on a
-    rectified page, a pale tick, blurred; on the page made noisy, still; a noisy page's own speckle,
-    in every box, is no stroke."""
+    """Light hard-pencil ticks (in pig boxes and Imperial Settlers fields): no ink (a score of 0)
+    and a faint trace (`Ink.faint`) over under `Mark.faint` of the middle, though a player sees
+    each. A paler trace (`tuning.Pale`) off the print in one piece as long as a quarter of the box,
+    over three times what the photo's blank boxes show, is no empty box: unsure. Here on a rectified
+    page, a pale tick, blurred; on the page made noisy, still; a noisy page's own speckle, in every
+    box, is no stroke."""
 
     def tick(page, b):
         at = [(0.25, 0.55), (0.42, 0.75), (0.78, 0.25)]
@@ -2256,11 +2245,11 @@ def test_a_pale_tick_on_a_clean_photo_is_never_read_empty():
 
 @pytest.mark.slow
 def test_a_pale_circle_round_a_round_box_is_never_read_empty():
-    """Light circles round pig bonus boxes (the `flatbed` generator's photo 1 of seed 2, 8 of seed 1):
-    a trace `Ring.light` as dark as ink goes under `Ring.round` of the way round. A pale trace over the
-    photo's own level (`tuning.Pale`) going `Ring.round` round a round box, standing out from the page's other round
-    boxes, is no empty box: unsure. Here a pale circle a third wider than the printed ring, blurred,
-    on a clean page and on the page made noisy."""
+    """Light circles round pig bonus boxes: a trace `Ring.light` as dark as ink goes under
+    `Ring.round` of the way round. A pale trace over the photo's own level (`tuning.Pale`) going
+    `Ring.round` round a round box, standing out from the page's other round boxes, is no empty box:
+    unsure. Here a pale circle a third wider than the printed ring, blurred, on a clean page and on
+    the page made noisy."""
 
     def circle(page, b):
         centre = (round((b.x + b.w / 2) * PPMM), round((b.y + b.h / 2) * PPMM))
@@ -2289,8 +2278,8 @@ def test_pale_strokes_are_long_pieces_over_the_photos_own_level():
 
 @pytest.mark.slow
 def test_a_box_shaded_grey_is_marked():
-    """A pencil fill shaded evenly grey (the `light_pencil` generator's fills): ink is measured against
-    the brightest paper within 1.5 mm, and the middle of a shaded box is far from any paper but the
+    """A pencil fill shaded evenly grey (as `light_pencil` draws them): ink is measured against the
+    brightest paper within 1.5 mm, and the middle of a shaded box is far from any paper but the
     shading. A box whose bare inside shows `Tint.shade` darker than the paper round it (`shaded`) is
     marked, as a box shaded grey 195 (0.24 darker than the paper) is here; the same grey over the
     box and 3 mm round it (a stain, a shadow) is no mark. Here on a rectified page."""
@@ -2320,12 +2309,12 @@ def _highlight(page, box, margin: float) -> None:
 
 @pytest.mark.slow
 def test_a_box_coloured_with_a_highlighter_is_marked():
-    """A box coloured with a highlighter (the `halftone_print` generator's yellow and green fills): as
-    light as the paper in grey. A box whose bare inside (0.5 mm from any print) is plainly coloured
-    all over (`Tint.fill`), the paper round it mostly not (`Tint.spill`, `spilled`), is marked. The same colour
-    over the box and the paper round it (a stain) leaves it unsure, and so the next box it reaches
-    into; the same box in a page tinted all over (a colour cast the white balance left) is empty.
-    Here on a rectified page."""
+    """A box coloured with a highlighter (yellow or green, as `halftone_print` draws them): as light
+    as the paper in grey. A box whose bare inside (0.5 mm from any print) is plainly coloured all
+    over (`Tint.fill`), the paper round it mostly not (`Tint.spill`, `spilled`), is marked. The same
+    colour over the box and the paper round it (a stain) leaves it unsure, and so the next box it
+    reaches into; the same box in a page tinted all over (a colour cast the white balance left) is
+    empty. Here on a rectified page."""
     layout = load_layout("imperial-settlers")
     display, blank = blank_page(layout, "empire", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "empire")
@@ -2377,10 +2366,9 @@ def test_most_boxes_coloured_with_a_highlighter_are_marked():
 
 
 def test_a_ladder_step_coloured_with_a_highlighter_is_marked():
-    """A colony ladder step (a round box over printed art) coloured with a green highlighter (the
-    `halftone_print` generator's photo 13 of seed 1): a step's inside is mostly print, a square
-    box's a fifth bare paper. Any box with 2 mm² of bare paper inside is looked at for a tint: the
-    step reads marked. Here on a rectified page."""
+    """A colony ladder step (a round box over printed art) coloured with a green highlighter: a
+    step's inside is mostly print, a square box's a fifth bare paper. Any box with 2 mm² of bare
+    paper inside is looked at for a tint: the step reads marked. Here on a rectified page."""
     layout = load_layout("imperial-settlers-advanced")
     display, blank = blank_page(layout, "village", None, "en")
     boxes, cells = list(display.boxes()), grid_cells(layout, "village")
@@ -2395,13 +2383,12 @@ def test_a_ladder_step_coloured_with_a_highlighter_is_marked():
 
 
 def test_a_circle_round_a_box_is_followed_under_the_print():
-    """A pencil circle drawn tight round a box runs over its printed border and the next box's, where
-    the photo shows nothing of it (the `halftone_print` generator's photos 5, 22 and 27 of seed 2, 9
-    of seed 1: the ink shows 0.58-0.64 of the way round). `traced` follows the stroke from where it
-    shows, off the box's own print, to where it shows again: where the print lies on the way, it is
-    hidden, not missing. A stroke in a few sectors, or on one side, is not followed, nor one
-    reaching into another box's inside (that box's check, overshooting), nor a stroke bending round
-    another centre (a circle round the next box, as the `hand_strokes` generator draws them)."""
+    """A pencil circle drawn tight round a box runs over its printed border and the next box's,
+    where the photo shows nothing of it (the ink shows 0.58-0.64 of the way round). `traced` follows
+    the stroke from where it shows, off the box's own print, to where it shows again: where the
+    print lies on the way, it is hidden, not missing. A stroke in a few sectors, or on one side, is
+    not followed, nor one reaching into another box's inside (that box's check, overshooting), nor a
+    stroke bending round another centre (a circle round the next box, as `hand_strokes` draws them)."""
     box = type("B", (), dict(x=5.0, y=5.0, w=8.0, h=8.0, kind="check"))()  # its centre at (72, 72) px
     hidden = np.zeros((200, 200), np.uint8)
     cv2.rectangle(hidden, (42, 42), (102, 102), 1, 7)  # its printed border
@@ -2435,8 +2422,8 @@ def test_a_circle_round_a_box_is_followed_under_the_print():
     passing = cv2.circle(passing, (72, 144), 40, 1, 3).astype(bool) & ~hidden
     assert rings.round_outside(np, passing & ~insides, box, (0, 0)) > 0.3
     assert traced(passing) < 0.3
-    # specks all round the box, by its border (a halftone's dots shifted off the print, as on the
-    # `halftone_print` generator's photo 19 of seed 1: 1.0 of the way round an empty box): no piece
+    # specks all round the box, by its border (a halftone's dots shifted off the print, 1.0 of the
+    # way round an empty box): no piece
     # of them a stroke's (`Trace.stroke`), they are not followed
     specks = np.zeros((200, 200), bool)
     for t in range(34, 111, 12):  # along the four sides, 0.3 mm beyond the border's print (grown 0.25 mm)
@@ -2452,10 +2439,9 @@ def test_a_circle_round_a_box_is_followed_under_the_print():
 
 
 def test_a_hue_between_red_and_orange_is_not_guessed():
-    """Under a warm lamp, through the phone's tone mapping (the `halftone_print` generator's photo 22
-    of seed 2), red pencils show hues 6-8.6 (OpenCV's 0-180) and orange ones 18-27. An orange pencil
-    shows 12 or so, a red one 178-2: a hue of 5-9 is between them, '?' for the player to complete,
-    never a carrot."""
+    """Under a warm lamp, through the phone's tone mapping, red pencils show hues 6-8.6 (OpenCV's
+    0-180) and orange ones 18-27. An orange pencil shows 12 or so, a red one 178-2: a hue of 5-9 is
+    between them, '?' for the player to complete, never a carrot."""
 
     def hue_of(hue):
         hsv = np.zeros((10, 10, 3), np.uint8)
@@ -2478,10 +2464,9 @@ def test_a_hue_between_red_and_orange_is_not_guessed():
 
 @pytest.mark.slow
 def test_most_round_boxes_of_a_page_circled_are_marks():
-    """Most round boxes of a page circled (the `halftone_print` generator's photo 7 of seed 2: four of
-    the seven pig bonus boxes, one filled with a highlighter; the `light_pencil` generator's photo 0
-    of seed 2: five of seven): the ink going round the others' rings raises their median (0.53) to
-    where a full circle (1.0) is no more than 0.5 above it, and their lower quartile too. A page
+    """Most round boxes of a page circled (four of the seven pig bonus boxes, one filled with a
+    highlighter; or five of seven): the ink going round the others' rings raises their median (0.53)
+    to where a full circle (1.0) is no more than 0.5 above it, and their lower quartile too. A page
     holds a few round boxes, often most of them marked: the rings are measured against the one
     showing least. Here on a rectified page, four and six of the seven circled."""
     layout = load_layout("harvest-dice-normal")
@@ -2525,9 +2510,9 @@ def test_a_stroke_over_an_icon_the_photo_shows_lighter_is_read():
 @pytest.mark.slow
 def test_a_circle_drawn_wide_round_a_round_box_over_its_neighbours_rings_is_a_mark():
     """A felt-tip circle drawn wide round a pig bonus box (the advanced sheet's rule: circle it)
-    crosses the printed rings of the boxes above and below it, 0.5-0.6 mm into their insides (the
-    `flatbed` generator's photo 22 of seed 2). Only a stroke reaching `Trace.deep` into another box's inside
-    is that box's: the circle is a mark, its neighbours (the circle's arcs in their insides) unsure."""
+    crosses the printed rings of the boxes above and below it, 0.5-0.6 mm into their insides. Only a
+    stroke reaching `Trace.deep` into another box's inside is that box's: the circle is a mark, its
+    neighbours (the circle's arcs in their insides) unsure."""
     layout = load_layout("harvest-dice-advanced")
     display, blank = blank_page(layout, "sheet", None, "en")
     boxes = list(display.boxes())
@@ -2547,11 +2532,10 @@ def test_a_circle_drawn_wide_round_a_round_box_over_its_neighbours_rings_is_a_ma
 
 @pytest.mark.slow
 def test_a_photo_that_shows_all_its_print_darker_reads_no_mark():
-    """A phone's local contrast and sharpening (the `print_options` generator's photo 9 of seed 1) show
-    every icon printed in the tick boxes in dropout colours 1.6-2 times as dark as on the blank
-    page, the frames' dark lines darker too. The icons' print is taken as the page shows it (the
-    median of its boxes' fits: `icon_fit`), and ink round a box is looked for off the print: no box
-    is marked; a tick still is."""
+    """A phone's local contrast and sharpening show every icon printed in the tick boxes in dropout
+    colours 1.6-2 times as dark as on the blank page, the frames' dark lines darker too. The icons'
+    print is taken as the page shows it (the median of its boxes' fits: `icon_fit`), and ink round a
+    box is looked for off the print: no box is marked; a tick still is."""
     layout = load_layout("imperial-settlers")
     display, blank = blank_page(layout, "empire", None, "en")
     boxes = list(display.boxes())
@@ -2569,10 +2553,10 @@ def test_a_photo_that_shows_all_its_print_darker_reads_no_mark():
 
 
 def test_the_paper_floor_is_not_a_finger_lying_on_the_sheet():
-    """Two fingers and an eraser on the sheet cover a few per cent of its bare paper (the
-    `print_options` generator's photo 15 of seed 1); its darkest hundredth would be theirs, and the
-    photo taken for a dark, noisy one. The floor is taken in FLOOR_TILE squares, the median of them:
-    a photo's noise is everywhere, a finger in a few squares."""
+    """Two fingers and an eraser on the sheet cover a few per cent of its bare paper; its darkest
+    hundredth would be theirs, and the photo taken for a dark, noisy one. The floor is taken in
+    FLOOR_TILE squares, the median of them: a photo's noise is everywhere, a finger in a few
+    squares."""
     rng = np.random.default_rng(3)
     values = rng.uniform(0, 0.05, (1600, 1200)).astype(np.float32)
     bare = np.ones(values.shape, bool)
@@ -2584,10 +2568,10 @@ def test_the_paper_floor_is_not_a_finger_lying_on_the_sheet():
 
 
 def test_a_square_matched_off_among_unmatched_ones_is_dropped():
-    """A Glassworks pad blurred by a portrait mode's depth of field (the `print_options` generator's
-    photo 11 of seed 1): the squares over the right board's last columns match nothing, and one
-    matches 2.5 mm off, with fewer than four known neighbours; filled from it, the board's last
-    columns would move off their boxes. Its neighbours two squares away tell it: dropped."""
+    """A Glassworks pad blurred by a portrait mode's depth of field: the squares over the right
+    board's last columns match nothing, and one matches 2.5 mm off, with fewer than four known
+    neighbours; filled from it, the board's last columns would move off their boxes. Its neighbours
+    two squares away tell it: dropped."""
     mm = PPMM / 2
     shift = np.full((7, 7, 2), 0.2 * mm, np.float32)
     shift[2:5, 2:5] = np.nan  # unmatched
@@ -2600,11 +2584,11 @@ def test_a_square_matched_off_among_unmatched_ones_is_dropped():
 
 @pytest.mark.slow
 def test_a_pale_scribble_in_a_board_cell_is_never_read_empty():
-    """Light pencil scribbles, crosses and ticks in Glassworks board cells, 0.03-0.06 darker than the
-    paper on a noisy photo (the `flatbed` generator's photo 18 of seed 3, 4 of seed 1). A board cell
-    holds no print: as in a garden cell, the pale trace is looked for blurred (`Pale.cell_darkness`) and the
-    box is unsure, never empty. Here a zigzag 5% darker than the paper, blurred, on a clean page and
-    on the page made noisy; the noisy page's own speckle is no stroke."""
+    """Light pencil scribbles, crosses and ticks in Glassworks board cells, 0.03-0.06 darker than
+    the paper on a noisy photo. A board cell holds no print: as in a garden cell, the pale trace is
+    looked for blurred (`Pale.cell_darkness`) and the box is unsure, never empty. Here a zigzag 5%
+    darker than the paper, blurred, on a clean page and on the page made noisy; the noisy page's own
+    speckle is no stroke."""
 
     def zigzag(page, b):
         at = [(0.2, 0.25), (0.35, 0.75), (0.5, 0.35), (0.65, 0.75), (0.8, 0.25)]
@@ -2618,11 +2602,10 @@ def test_a_pale_scribble_in_a_board_cell_is_never_read_empty():
 
 
 def test_a_ring_of_ink_in_every_box_of_a_blurred_part_of_the_page_is_no_mark():
-    """A phone's portrait mode blurs one part of the page 3.5 px, then sharpens it (the `print_options`
-    generator's photo 8 of seed 2): every market box's border there shows as thick ink inside it and
-    round it, far over the page's median. A ring of ink marks a box only where it stands out from
-    the boxes printed alike round it too (`tuning.Near`); standing out from the page's alone, the box is
-    circled, unsure."""
+    """A phone's portrait mode blurs one part of the page 3.5 px, then sharpens it: every market
+    box's border there shows as thick ink inside it and round it, far over the page's median. A ring
+    of ink marks a box only where it stands out from the boxes printed alike round it too
+    (`tuning.Near`); standing out from the page's alone, the box is circled, unsure."""
     row = [Box(10 + 9 * i, 10, 7, 7, field=f"b{i}") for i in range(6)]
     far = [Box(10 + 9 * i, 100, 7, 7, field=f"f{i}") for i in range(12)]
     alike = levels.near_alike(np, row + far)
@@ -2637,9 +2620,9 @@ def test_a_ring_of_ink_in_every_box_of_a_blurred_part_of_the_page_is_no_mark():
 
 
 def test_brown_and_pink_are_no_vegetable():
-    """A cell's ink (HSV, OpenCV's 0-180 hue) is a vegetable only in a dice colour, plainly: a brown (a
-    carrot's hue, as dark as 0.37 of the paper) and a pink (hue 165: 330 degrees) are '?', as the
-    `garden_colours` generator's brown and pink inks are."""
+    """A cell's ink (HSV, OpenCV's 0-180 hue) is a vegetable only in a dice colour, plainly: a brown
+    (a carrot's hue, as dark as 0.37 of the paper) and a pink (hue 165: 330 degrees) are '?', as
+    `garden_colours`'s brown and pink inks are."""
     from sheetgen.scan.colour import ink_colour
 
     def cell(hue, sat, val):
