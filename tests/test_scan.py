@@ -132,7 +132,10 @@ def test_generated_photo_reads_as_marked(lid, page, seed):
     # every box read comes back with its look, which decides its reading again (bench.scan_decide)
     assert list(read.looks) == [b.field for b in read.boxes] == list(read.readings)
     assert all(verdict.decide(k, read.levels) == read.readings[f] for f, k in read.looks.items())
-    assert {k.kind for k in read.looks.values()} >= {"check", "write"} and read.levels.noisy is False
+    kinds = {b.field: b.kind for b in read.boxes}
+    assert all(k.kind == kinds[f] for f, k in read.looks.items()) and read.levels.noisy is False
+    # the page's grid cells, and they only, are read by their colour too
+    assert {f for f, k in read.looks.items() if k.cell} == set(grid_cells(read.layout, page))
 
 
 def test_finger_over_a_fiducial():
