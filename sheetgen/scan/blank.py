@@ -5,6 +5,8 @@ whose ink is read by its colour.
 
 from __future__ import annotations
 
+from sheetgen.scan.tuning import INSIDE
+
 PPMM = 8.0  # pixels per millimetre of the rectified page (~200 dpi)
 
 
@@ -62,10 +64,9 @@ def _render_blank(layout, page_id: str, players: int, lang: str, grey: bool, col
 
 def inside(box) -> tuple:
     """(x, y, w, h) in mm of the part of a box a mark is looked for in: its border left out."""
-    # a board-copy cell touches its neighbours: only its middle, where a stroke that
-    # strays in from the next cell does not reach
-    inset = {"check": 1.3, "round": 1.6, "mini": 0.25 * min(box.w, box.h)}.get(
-        box.kind, max(1.0, 0.14 * min(box.w, box.h))
+    # (a board-copy cell touches its neighbours: only its middle, see `tuning.Inside`)
+    inset = {"check": INSIDE.check, "round": INSIDE.round, "mini": INSIDE.mini * min(box.w, box.h)}.get(
+        box.kind, max(INSIDE.least, INSIDE.other * min(box.w, box.h))
     )
     return box.x + inset, box.y + inset, box.w - 2 * inset, box.h - 2 * inset
 
