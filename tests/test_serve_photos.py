@@ -6,7 +6,7 @@ Every refusal is a 4xx with one line, in the game's language, and leaves the gam
 was; nothing sent is kept.
 
 The tests that read a photo are slow (`--run-slow`); the refusals made before any reading
-are not. The photos are made once per session (tests/sheet_photos.py)."""
+are not. The photos are made once per test run (tests/sheet_photos.py)."""
 
 from __future__ import annotations
 
