@@ -120,11 +120,24 @@ def checkbox_grid_pdf() -> bytes:
     return buf.getvalue()
 
 
+def zeros_deflated(megabytes: int) -> bytes:
+    """A zlib stream of `megabytes` MB of zeros, made without deflating them all: after a
+    full flush the compressor starts afresh, so every further megabyte compresses to the
+    same bytes; only the checksum is taken over the whole."""
+    chunk = b"\0" * (1024 * 1024)
+    comp = zlib.compressobj(9)
+    first = comp.compress(chunk) + comp.flush(zlib.Z_FULL_FLUSH)
+    block = comp.compress(chunk) + comp.flush(zlib.Z_FULL_FLUSH)
+    end = comp.flush()[:-4]  # the last, empty block; its checksum is of two megabytes
+    check = 1
+    for _ in range(megabytes):
+        check = zlib.adler32(chunk, check)
+    return first + block * (megabytes - 1) + end + check.to_bytes(4, "big")
+
+
 def object_stream_bomb_pdf(megabytes: int = 2000) -> bytes:
     """A sheet's PDF holding one more object stream, of 2 MB, that inflates to 2 GB."""
-    comp = zlib.compressobj(9)
-    chunk = b"\0" * (1024 * 1024)
-    body = b"".join(comp.compress(chunk) for _ in range(megabytes)) + comp.flush()
+    body = zeros_deflated(megabytes)
     src = render_pdf(load_layout("harvest-dice-normal"))
     bomb = (
         b"999 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length "
@@ -139,9 +152,7 @@ def object_stream_bomb_pdf(megabytes: int = 2000) -> bytes:
 
 def bomb_pdf(megabytes: int = 400) -> bytes:
     """A PDF whose cross-reference stream inflates to `megabytes` MB of zeros."""
-    comp = zlib.compressobj(9)
-    chunk = b"\0" * (1024 * 1024)
-    body = b"".join(comp.compress(chunk) for _ in range(megabytes)) + comp.flush()
+    body = zeros_deflated(megabytes)
     head = b"%PDF-1.7\n"
     obj = (
         b"1 0 obj\n<< /Type /XRef /Size 2 /W [1 4 2] /Root 1 0 R /Filter /FlateDecode /Length "
@@ -732,3 +743,10 @@ def test_a_pdf_filled_on_a_screen_is_scanned_from_its_fields(tmp_path):
     assert scanned.stderr.decode() == (
         "warning: filled.pdf: a PDF filled on a screen: read from its form fields, as `sheetgen read` does\n"
     )
+
+
+def test_the_bombs_are_what_they_say():
+    """The deflated zeros the bombs carry inflate to exactly that many megabytes of zeros."""
+    inflated = zlib.decompressobj()
+    out = inflated.decompress(zeros_deflated(3))
+    assert out == b"\0" * (3 * 1024 * 1024) and inflated.eof
