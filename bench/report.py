@@ -177,7 +177,10 @@ def results_md(rows: list[dict]) -> str:
         mine = [r for k, r in others if k[0] == bench]
         keys = [k for k in dict.fromkeys(k for r in mine for k in r) if k != "bench" and _plain(mine, k)]
         lines += [f"## {bench}", ""]
-        lines += grid(keys, [[r.get(k, "-") for k in keys] for r in mine])
+        if len(mine) == 1:  # one run: a measure a line reads better than a row of twenty columns
+            lines += grid(["measure", "value"], [[k, mine[0].get(k, "-")] for k in keys])
+        else:
+            lines += grid(keys, [[r.get(k, "-") for k in keys] for r in mine])
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
