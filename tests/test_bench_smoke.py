@@ -45,8 +45,13 @@ def test_the_report_shows_the_latest_run_of_each_scenario():
     pencil = next(g for g in GENERATORS if g.name == "pencil")
     assert f"| {pencil.simulates} | tuning | 10 | 0 | 700 | 0 | 1.00% | 0.50 |" in text
     assert "The held-out generators together (1): 10 photos, 0 refused, 700 boxes, 1 wrong (0.14%)" in text
-    other = report.results_md([*rows, {"bench": "serve", "scenario": "pages", "date": "2026-01-03", "rps": 512}])
-    assert "## serve\n\n| scenario | date | rps |\n|---|---|---|\n| pages | 2026-01-03 | 512 |" in other
+    serve = {"bench": "serve", "scenario": "pages", "date": "2026-01-03", "rps": 512}
+    other = report.results_md([*rows, serve, {**serve, "scenario": "photos", "rps": 3}])
+    assert "## serve\n\n| scenario | date | rps |\n|---|---|---|\n| pages | 2026-01-03 | 512 |\n| photos |" in other
+    one = report.results_md([*rows, serve])  # one run: a measure a line
+    assert (
+        "## serve\n\n| measure | value |\n|---|---|\n| scenario | pages |\n| date | 2026-01-03 |\n| rps | 512 |" in one
+    )
 
 
 @pytest.mark.slow
