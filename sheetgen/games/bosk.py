@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheetgen.games.base import Game, PlayerScore, Reads, label, leaders, where_in
+from sheetgen.games.base import Game, PlayerScore, Reads, Written, label, leaders, number_of, where_in
 from sheetgen.games.base import pad_players as player_range
 from sheetgen.games.fields import Count, Name
+from sheetgen.layout.elements.common import player_field
 from sheetgen.numbers import parse_number
 from sheetgen.schema import Field, ListOf, Map, Spec, Where, describe
 
@@ -354,6 +355,51 @@ def record_from_sheets(layout, sheets: list[dict]) -> dict:
     return record
 
 
+# ----------------------------------------------------------------------------- a photo
+
+
+def written(layout, players: int) -> dict:
+    """The numbers of a pad printed for `players`: each player's sum on every line of the
+    summer worksheet (at most what their trees make on a line), leaves in each terrain (at
+    most all their leaves) and place in round 8 (1 to the players)."""
+    lines = board_lines(layout, players) or 0
+    on_line, leaves = Written(0, line_bound(layout, lines)), Written(0, max_leaves(layout))
+    out = {}
+    for i in range(1, players + 1):
+        for tally in TALLIES.values():
+            if layout.has(tally):
+                out.update({f"{player_field(tally, i)}_{k}": on_line for k in range(1, lines + 1)})
+        out.update({f"{player_field(row['id'], i)}_count": leaves for row in terrain_rows(layout)})
+        out[player_field("round8", i)] = Written(1, players)
+    return out
+
+
+def disagreements(layout, values: dict) -> list[tuple]:
+    """A player's rows that do not add up to the same as their columns (each tree counts
+    once in each), or to more than all their trees; a player's leaves more than all their
+    leaves; two players in one place of round 8."""
+    out, places = [], {}
+    worth, most = sum(trees_of(layout)), max_leaves(layout)
+    i = 1
+    while player_field("round8", i) in values or f"{player_field(TALLIES['rows'], i)}_1" in values:
+        axes = [sorted(f for f in values if f.startswith(player_field(t, i) + "_")) for t in TALLIES.values()]
+        sums = [[number_of(values, f) for f in fields] for fields in axes]
+        if all(axes) and None not in sums[0] + sums[1]:
+            rows, columns = (sum(s) for s in sums)
+            if rows != columns or rows > worth:
+                out.append(tuple(axes[0] + axes[1]))
+        counts = [f"{player_field(row['id'], i)}_count" for row in terrain_rows(layout)]
+        leaves = [number_of(values, f) for f in counts]
+        if sum(n for n in leaves if n is not None) > most:
+            out.append(tuple(f for f, n in zip(counts, leaves) if n is not None))
+        place = number_of(values, player_field("round8", i), empty=None)
+        if place is not None:
+            places.setdefault(place, []).append(player_field("round8", i))
+        i += 1
+    out += [tuple(fields) for fields in places.values() if len(fields) > 1]
+    return out
+
+
 # ----------------------------------------------------------------------------- checks
 
 
@@ -563,4 +609,6 @@ GAME = Game(
     tiebreak_labels=tiebreak_labels,
     record_from_sheets=record_from_sheets,
     template_alternatives=template_alternatives,
+    written=written,
+    disagreements=disagreements,
 )

@@ -27,7 +27,7 @@ its old name (`token_aliases`); giving both names for one player is an error.
 
 from __future__ import annotations
 
-from sheetgen.games.base import Game, PlayerScore, Reads, leaders
+from sheetgen.games.base import Game, PlayerScore, Reads, Written, leaders, number_of, sum_disagrees
 from sheetgen.games.base import pad_players as player_range
 from sheetgen.games.fields import Count
 from sheetgen.numbers import parse_number
@@ -219,19 +219,79 @@ def score(layout, record) -> list[PlayerScore]:
 
 def record_from_sheets(layout, sheets: list[dict]) -> dict:
     """Players from a filled fillable pad (sheetgen.scoring.pdfread): the card
-    values written (else the sum box) and the tokens won."""
+    values written (else, or when a photo left them to type, the sum box) and the
+    tokens won."""
     players = []
     for m in sheets:
         for i, name in enumerate(m["player_names"]):
             values = (m["harvest_values"][i] or "").replace(";", ",")
             tokens = {k: m[f"tokens_{k}"][i] for k in token_kinds(layout) if m[f"tokens_{k}"][i]}
-            harvested = values or m["harvested"][i]
+            summed = m["harvested"][i]
+            harvested = summed if values == UNREAD and summed not in ("", UNREAD) else values or summed
             if not (name or harvested or tokens):
                 continue  # an unused column of the pad
             players.append(
                 {"name": name or f"Player {len(players) + 1}", "harvested": harvested or 0, "tokens": tokens}
             )
     return {"players": players}
+
+
+UNREAD = "?"  # a box a photo showed written in but could not read (sheetgen.scan): the player types it
+
+
+def _column(row: str, i: int) -> str:
+    return f"{row}_p{i}"  # (a score table's row in player column i: layout.elements.common.player_field)
+
+
+def written(layout, players: int) -> dict:
+    """The numbers of a pad printed for `players`: each player's card values (a list, each
+    as a card may be, negative too) and their sum, tokens of each kind (at most what two
+    boxes hold), and, to check those against, the majority bonuses (none or the bonus)
+    and the total."""
+    card, most = Written(None, None), supply(layout, 2)
+    out = {}
+    for i in range(1, players + 1):
+        out[_column("harvest_values", i)] = Written(None, None, many=True)
+        out[_column("harvested", i)] = card
+        for kind in token_kinds(layout):
+            out[_column(f"tokens_{kind}", i)] = Written(0, most)
+            out[_column(f"majority_{kind}", i)] = Written(0, majority_bonus(layout), record=False)
+        out[_column("total", i)] = Written(None, None, record=False)
+    return out
+
+
+def disagreements(layout, values: dict) -> list[tuple]:
+    """A player's card values that do not add up to their sum (or whose sum is not read:
+    a list of values is easily misread, two values run together), a total that is not the
+    sum plus the bonuses (all written), and the tokens of a kind whose bonuses, written,
+    are not where the rules give them (to the one player with the most, at least 1)."""
+    out = []
+    players = 0
+    while any(_column(row, players + 1) in values for row in ("harvested", "harvest_values", "total")):
+        players += 1
+    bonus = majority_bonus(layout)
+    kinds = token_kinds(layout)
+    for i in range(1, players + 1):
+        values_, summed = _column("harvest_values", i), _column("harvested", i)
+        listed = values.get(values_, UNREAD) not in (None, UNREAD)
+        if sum_disagrees(values, [values_], summed) or (listed and number_of(values, summed, None) is None):
+            out.append((values_, summed))  # (card values are kept only when their sum says the same)
+        bonuses = [_column(f"majority_{k}", i) for k in kinds]
+        if all(number_of(values, f, None) is not None for f in bonuses):  # (bonuses left blank: not added)
+            if sum_disagrees(values, [summed, *bonuses], _column("total", i)):
+                out.append((summed, *bonuses, _column("total", i)))
+    for kind in kinds:
+        tokens = [_column(f"tokens_{kind}", i) for i in range(1, players + 1)]
+        bonuses = [_column(f"majority_{kind}", i) for i in range(1, players + 1)]
+        held = [number_of(values, f) for f in tokens]
+        given = [number_of(values, f) for f in bonuses]
+        written_in = [number_of(values, f, empty=None) is not None for f in bonuses]
+        if None in held or None in given or not any(written_in):
+            continue  # (a bonus row left blank: the players let the scorer give them)
+        top = leaders(held)
+        if given != [bonus if top == {i} else 0 for i in range(players)]:
+            out.append((*tokens, *bonuses))
+    return out
 
 
 GAME = Game(
@@ -245,4 +305,6 @@ GAME = Game(
     check=check,
     score=score,
     record_from_sheets=record_from_sheets,
+    written=written,
+    disagreements=disagreements,
 )

@@ -163,6 +163,7 @@ class PageRead:
     rectified: object = None  # the photo mapped onto the page, PPMM pixels a mm
     boxes: list = field(default_factory=list)
     note: str = ""  # how the page was known when its QR code could not be read (see `recognise`), a noisy photo
+    sheet: dict = field(default_factory=dict)  # how the page was printed (its QR code): players, lang, grey
 
 
 def read_photo(photo: Photo, layout_ref: str | None = None, markers: dict | None = None) -> PageRead:
@@ -193,7 +194,8 @@ def read_photo(photo: Photo, layout_ref: str | None = None, markers: dict | None
     troubles = ("bilevel", *troubles) if two_tone else troubles
     said = [f"{photo.name}: {TROUBLES[t]}" for t in troubles]
     note = "; ".join([note, *said] if note else said)
-    return PageRead(photo, layout, qr["page"], values, readings, scores, spreads, page, boxes, note)
+    sheet = {"players": qr["players"], "lang": lang, "grey": qr["grey"]}
+    return PageRead(photo, layout, qr["page"], values, readings, scores, spreads, page, boxes, note, sheet)
 
 
 # what a photo read with trouble (see `read_boxes`) is told

@@ -1,0 +1,116 @@
+"""Numbers written by hand, read from a page (sheetgen.scan.written, sheetgen.scan.ocr):
+each kept sure, read empty, or left '?'; the games' checks of one number against another
+(`Game.disagreements`); the model checked at load. The pages are drawn by the held-out
+handwriting generator (bench/handwriting/strokes.py: strokes, no fonts needed)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sheetgen.errors import SheetgenError
+from sheetgen.games import game_for, load_layout
+from sheetgen.scan import ocr
+from sheetgen.scan.photos import Photo
+from sheetgen.scan.reader import PageRead
+from sheetgen.scan.verdict import EMPTY, MARKED
+from sheetgen.scan.written import UNREAD, agreed, read_numbers
+
+
+def _page(layout_id: str, page_id: str, players: int, seed: int):
+    """A page written in by the strokes generator, mapped as the reader maps a photo: (its
+    PageRead, the truth of each number box)."""
+    from bench.handwriting import strokes
+
+    layout = load_layout(layout_id)
+    img, sheet, _ = strokes.page(layout, page_id, players, "en", np.random.default_rng(seed))
+    boxes = layout.document("en", players, [page_id]).pages[0].boxes()
+    values = {b.field: "" if b.kind == "write" else sheet.ticks.get(b.field, False) for b in boxes}
+    readings = {b.field: MARKED if sheet.ticks.get(b.field) else EMPTY for b in boxes if b.kind != "write"}
+    read = PageRead(
+        Photo("page.jpg", "page", img), layout, page_id, values, readings,
+        rectified=img, sheet={"players": players, "lang": "en", "grey": False},
+    )  # fmt: skip
+    return read, sheet.truth
+
+
+def test_without_the_ocr_extra_every_number_written_is_left_to_type(monkeypatch):
+    monkeypatch.setattr(ocr, "model_path", lambda: None)
+    ocr.recogniser.cache_clear()
+    try:
+        assert ocr.recogniser() is None
+        read, truth = _page("bosk", "pad", 3, 4)
+        numbers = read_numbers(read, ocr.recogniser())
+    finally:
+        ocr.recogniser.cache_clear()
+    assert set(numbers) == set(truth)
+    assert {f for f, n in numbers.items() if n.value == UNREAD} == {f for f, t in truth.items() if t}
+    assert {f for f, n in numbers.items() if n.value == ""} == {f for f, t in truth.items() if not t}
+
+
+def test_a_damaged_model_says_so_in_one_line(tmp_path):
+    bad = tmp_path / "model.onnx"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(SheetgenError) as err:
+        ocr.PPOCR(bad)
+    assert str(err.value) == (
+        f"{bad}: the number recogniser's model is not the file rapidocr 3.10.0 ships (its SHA-256 differs): "
+        "the ocr extra's install is damaged; reinstall it: pip install --force-reinstall 'rollwrite[ocr]'"
+    )
+    with pytest.raises(SheetgenError, match=r"^\S+missing\.onnx: the number recogniser's model cannot be read "):
+        ocr.PPOCR(tmp_path / "missing.onnx")
+
+
+@pytest.mark.parametrize(
+    ("layout_id", "page_id", "players", "seed"), [("bosk", "pad", 4, 11), ("plante-bataille", "pad", 4, 3)]
+)
+def test_numbers_read_are_right_or_left_to_type(layout_id, page_id, players, seed):
+    """A small fixed set: every number kept is the one written, an empty box reads empty or
+    '?', and most numbers are read."""
+    if ocr.recogniser() is None:
+        pytest.skip("the ocr extra is not installed")
+    read, truth = _page(layout_id, page_id, players, seed)
+    numbers = agreed(read, read_numbers(read, ocr.recogniser()))
+    kept = {f: n.value for f, n in numbers.items() if n.value not in ("", UNREAD)}
+    assert kept == {f: truth[f] for f in kept}
+    assert all(numbers[f].value in ("", UNREAD) for f, t in truth.items() if not t)
+    written = [f for f, t in truth.items() if t]
+    assert len(kept) >= 0.5 * len(written)
+
+
+# ----------------------------------------------------------------------------- checks
+
+
+def _disagree(layout_id: str, values: dict) -> list:
+    layout = load_layout(layout_id)
+    return game_for(layout).disagreements(layout, values)
+
+
+def test_bosk_rows_that_do_not_add_up_to_the_columns_make_them_all_unread():
+    rows = {f"summer_tally_rows_p1_{k}": v for k, v in enumerate([3, 4, None, 5, None, None, None], 1)}
+    cols = {f"summer_tally_columns_p1_{k}": v for k, v in enumerate([None, 6, 6, None, None, None, None], 1)}
+    assert _disagree("bosk", {**rows, **cols}) == []
+    cols["summer_tally_columns_p1_3"] = 7
+    [group] = _disagree("bosk", {**rows, **cols})
+    assert set(group) == set(rows) | set(cols)
+    cols["summer_tally_columns_p1_3"] = UNREAD  # (one not read: nothing to check)
+    assert _disagree("bosk", {**rows, **cols}) == []
+
+
+def test_a_written_total_against_its_parts():
+    pb = {"harvest_values_p1": [3, -2, 5], "harvested_p1": 6, "total_p1": None}
+    assert _disagree("plante-bataille", pb) == []
+    assert _disagree("plante-bataille", {**pb, "harvested_p1": 16}) == [("harvest_values_p1", "harvested_p1")]
+    layout = load_layout("imperial-settlers")
+    [(fields)] = _disagree("imperial-settlers", {f: 2 for f in game_for(layout).written(layout, 1)})
+    assert "score_favors" in fields and "score_total" in fields
+
+
+def test_a_glassworks_row_run_against_its_board_copy():
+    layout = load_layout("river-valley-glassworks")
+    cols, rows = 7, layout.constants["column_height"]
+    heights = [3, 3, 2, 0, 2, 2, 2]
+    board = {f"board_p1_r{r}_c{c}": heights[c - 1] >= r for r in range(1, rows + 1) for c in range(1, cols + 1)}
+    runs = {"row_1_p1_count": 3, "row_2_p1_count": 3, "overflow_p1_count": 0}
+    assert _disagree("river-valley-glassworks", {**board, **runs}) == []
+    assert _disagree("river-valley-glassworks", {**board, **runs, "row_2_p1_count": 2}) == [("row_2_p1_count",)]
