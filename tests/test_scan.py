@@ -37,9 +37,9 @@ def test_marker_bits_are_opencvs():
 
 
 @pytest.mark.parametrize("lid", ["bosk", "plante-bataille"])
-def test_number_pads_carry_no_scan_marks(lid):
+def test_number_pads_carry_scan_marks_on_every_page(lid):
     doc = load_layout(lid).document("en")
-    assert not any(isinstance(p, QR) for page in doc.pages for p in page.prims)
+    assert all(any(isinstance(p, QR) for p in page.prims) for page in doc.pages)
 
 
 def test_qr_names_layout_page_players_and_hash():
@@ -227,10 +227,12 @@ def test_blank_sheet_and_cli_record(tmp_path, harvest):
     assert check.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_scan_refuses_a_number_pad():
-    result = CliRunner().invoke(cli, ["scan", "x.jpg", "--layout", "bosk"])
+def test_scan_refuses_a_layout_without_scan_marks(tmp_path):
+    variant = tmp_path / "plain.yaml"
+    variant.write_text("id: plain-bosk\nextends: bosk\nscan_marks: false\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["scan", "x.jpg", "--layout", str(variant)])
     assert result.exit_code == 1
-    assert "layout 'bosk' carries no scan marks" in result.output
+    assert "layout 'plain-bosk' carries no scan marks" in result.output
 
 
 def _save(tmp_path, name, img):

@@ -114,3 +114,54 @@ def test_a_glassworks_row_run_against_its_board_copy():
     runs = {"row_1_p1_count": 3, "row_2_p1_count": 3, "overflow_p1_count": 0}
     assert _disagree("river-valley-glassworks", {**board, **runs}) == []
     assert _disagree("river-valley-glassworks", {**board, **runs, "row_2_p1_count": 2}) == [("row_2_p1_count",)]
+
+
+@pytest.mark.slow
+def test_a_bosk_pad_photographed_scans_to_a_record_of_its_numbers(tmp_path):
+    """Both pages of a 4-player Bosk pad, written in, photographed on a table: `scan` makes
+    the record, each number as written or '?', and the --check picture."""
+    import yaml
+    from click.testing import CliRunner
+    from PIL import Image, ImageOps
+
+    from sheetgen.cli import cli
+
+    if ocr.recogniser() is None:
+        pytest.skip("the ocr extra is not installed")
+    truth = {}
+    for page_id in ("pad", "summer"):
+        read, page_truth = _page("bosk", page_id, 4, 21)
+        truth.update(page_truth)
+        photo = ImageOps.expand(
+            ImageOps.expand(Image.fromarray(read.rectified), 50, fill=(250, 250, 248)), 40, fill=(120, 110, 100)
+        )
+        photo.save(tmp_path / f"game-{page_id}.jpg", quality=90)
+    out, check = tmp_path / "game.yaml", tmp_path / "check.png"
+    result = CliRunner().invoke(
+        cli,
+        [
+            "scan",
+            str(tmp_path / "game-pad.jpg"),
+            str(tmp_path / "game-summer.jpg"),
+            "-o",
+            str(out),
+            "--check",
+            str(check),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    record = yaml.safe_load(out.read_text(encoding="utf-8"))
+    players = record["players"]
+    assert [p["name"] for p in players] == [f"Player {i}" for i in range(1, len(players) + 1)]
+    read, unread = 0, 0
+    for i, player in enumerate(players, 1):
+        leaves = [truth[f"terrain_{k}_p{i}_count"] for k in range(1, 9)]
+        rows = [truth[f"summer_tally_rows_p{i}_{k}"] for k in range(1, 12)]
+        for got, want in [*zip(player["leaves"], leaves), *zip(player["summer_lines"]["rows"], rows)]:
+            if got == "?":
+                unread += 1
+            else:
+                assert got == int(want or 0)
+                read += 1
+    assert read > 2 * unread
+    assert check.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -53,8 +53,8 @@ GENERATORS = (
     ),
     Generator(
         "strokes",
-        "digits drawn stroke by stroke (a hand's own shapes, slant, tremor, pressure); felt-tip, gel, "
-        "pencil; crossings-out and overwriting; a phone's light, shake and compression",
+        "digits drawn stroke by stroke (a hand's own shapes, slant, tremor, pressure); felt-tip, gel, ballpoint, "
+        "pencil; numbers struck through or scribbled over; a phone's light, shake and compression",
         True,
     ),
 )

@@ -334,13 +334,15 @@ def record_from_sheets(layout, sheets: list[dict]) -> dict:
 
     found = [pair for m in sheets for pair in _sheet_players(layout, m)]
     lines = board_lines(layout, len(found))
-    players, places = [], []
+    players, places, unread = [], [], False
     for n, (player, place) in enumerate(found, 1):
         player["name"] = player["name"] or f"Player {n}"
         for axis, sums in player["summer_lines"].items():
             if lines is not None and not any(sums[lines:]):
                 player["summer_lines"][axis] = sums[:lines]
-        if place:
+        if place == UNREAD:
+            unread = True
+        elif place:
             number = parse_number(place)
             if number is None:
                 raise RecordError(
@@ -350,9 +352,14 @@ def record_from_sheets(layout, sheets: list[dict]) -> dict:
             places.append((number, n, player["name"]))
         players.append(player)
     record = {"players": players}
-    if places:
+    if unread:
+        record["round8_order"] = UNREAD  # (the order is the player's to type)
+    elif places:
         record["round8_order"] = [name for *_, name in sorted(places)]
     return record
+
+
+UNREAD = "?"  # a place a photo showed written but could not read (sheetgen.scan)
 
 
 # ----------------------------------------------------------------------------- a photo

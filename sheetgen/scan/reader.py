@@ -164,6 +164,7 @@ class PageRead:
     boxes: list = field(default_factory=list)
     note: str = ""  # how the page was known when its QR code could not be read (see `recognise`), a noisy photo
     sheet: dict = field(default_factory=dict)  # how the page was printed (its QR code): players, lang, grey
+    numbers: dict = field(default_factory=dict)  # the numbers written by hand, as read (scan.written.NumberRead)
 
 
 def read_photo(photo: Photo, layout_ref: str | None = None, markers: dict | None = None) -> PageRead:

@@ -168,8 +168,8 @@ def with_numbers(read: PageRead) -> PageRead:
     from sheetgen.scan.ocr import recogniser
     from sheetgen.scan.written import agreed, read_numbers
 
-    numbers = agreed(read, read_numbers(read, recogniser()))
-    read.values.update({f: n.value for f, n in numbers.items()})
+    read.numbers = agreed(read, read_numbers(read, recogniser()))
+    read.values.update({f: n.value for f, n in read.numbers.items()})
     return read
 
 

@@ -131,6 +131,8 @@ def _judged(box, allowed, size: tuple, readings: list) -> NumberRead:
         why = "not sure"
     elif size[4] and sure < ACROSS_SURE:
         why = "not sure of writing across the border"
+    elif size[6] and "0" in text and sure < ACROSS_SURE:  # (an 8 whose loop the caption hides reads 0)
+        why = "not sure of a 0 written over the caption"
     elif allowed.many:
         listed = all(_LIST.fullmatch(r.text) for r in readings)
         numbers = [n for r in readings for n in _numbers(r.text)] if listed else None
@@ -194,8 +196,8 @@ PIECES = 3  # pieces of ink a character at most (a 4 or a 5 in two strokes, a do
 def _ink(cv2, np, grey, blank, rect):
     """The writing in a box: (its picture, grey on paper white, cut to the ink; (height,
     width, pieces) of the ink in px, whether it is one upright stroke, whether it runs
-    across the box's border), None when the box is empty, or why it is left to
-    type (a trace too faint)."""
+    across the box's border, its loops, whether it runs over a caption), None when the
+    box is empty, or why it is left to type (a trace too faint)."""
     x, y, w, h = rect
     m = REACH * min(w, h)
     rows, cols = grey.shape
@@ -265,14 +267,17 @@ def _ink(cv2, np, grey, blank, rect):
     band = cv2.dilate(inside.astype(np.uint8), np.ones((2 * (HALO + PRINT_GROW) + 3,) * 2, np.uint8)) > 0
     others = (ink > 0) & ~np.isin(labels, keep)
     across = bool((mask & ~near_box).any() or (others & band & ~inside).any())
+    # ...or over a caption printed in the box (a stroke over it may not show: an 8's loop)
+    captioned = bool((np.isin(labels, keep) & printed & ~halo).any())
     loops = _loops(cv2, np, mask[top:bottom, left:right])
-    return picture, (bottom - top, right - left, len(keep), len(keep) == 1 and _upright(np, mask), across, loops)
+    upright = len(keep) == 1 and _upright(np, mask)
+    return picture, (bottom - top, right - left, len(keep), upright, across, loops, captioned)
 
 
 def _loops(cv2, np, mask) -> list[tuple]:
     """The closed loops of the writing (the holes of its ink, bare paper it surrounds, of
     LOOP of its area at least): each one's height, and the ink above and below it, of the
-    writing's height."""
+    writing's height, and its waist (`_waist`)."""
     h, w = mask.shape
     paper = np.pad((~mask).astype(np.uint8), 1, constant_values=1)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=4)
@@ -280,9 +285,19 @@ def _loops(cv2, np, mask) -> list[tuple]:
     least = LOOP * h * w
     return [
         (stats[k, cv2.CC_STAT_HEIGHT] / h, (stats[k, cv2.CC_STAT_TOP] - 1) / h,
-         (h + 1 - stats[k, cv2.CC_STAT_TOP] - stats[k, cv2.CC_STAT_HEIGHT]) / h)
+         (h + 1 - stats[k, cv2.CC_STAT_TOP] - stats[k, cv2.CC_STAT_HEIGHT]) / h, _waist(np, labels == k))
         for k in range(1, n) if k != outside and stats[k, cv2.CC_STAT_AREA] >= least
     ]  # fmt: skip
+
+
+def _waist(np, hole) -> float:
+    """How wide a loop is across its middle (its middle fifth's narrowest row), of its widest
+    row: about 1 for a 0's, less for the loop an 8 makes when its waist is left open."""
+    widths = hole.sum(axis=1)
+    rows = np.flatnonzero(widths)
+    top, tall = rows[0], len(rows)
+    middle = widths[top + round(0.4 * tall) : top + max(round(0.6 * tall), round(0.4 * tall) + 1)]
+    return float(middle.min() / widths.max())
 
 
 def _loops_fit(text: str, loops: list[float]) -> str:
@@ -294,7 +309,11 @@ def _loops_fit(text: str, loops: list[float]) -> str:
     most = sum(LOOPS.get(d, (0, 0))[1] for d in text)
     if not least <= len(loops) <= most:
         return f"{len(loops)} loop{'s' if len(loops) != 1 else ''} in the ink"
-    if text == "0" and (loops[0][0] < ZERO_LOOP or abs(loops[0][1] - loops[0][2]) > ZERO_EVEN):
+    if (
+        text == "0"
+        and (loops[0][0] < ZERO_LOOP or abs(loops[0][1] - loops[0][2]) > ZERO_EVEN)
+        or (text == "0" and loops[0][3] < ZERO_WAIST)
+    ):
         return "a loop not a 0's"
     return ""
 
@@ -302,6 +321,7 @@ def _loops_fit(text: str, loops: list[float]) -> str:
 LOOPS = {"0": (1, 1), "6": (1, 1), "8": (2, 2), "9": (1, 1), "2": (0, 1), "4": (0, 1)}  # loops a digit closes
 LOOP = 0.01  # of the writing's area: a hole smaller is a pencil's grain, not a loop
 ZERO_LOOP = 0.45  # of a lone 0's height: its loop at least
+ZERO_WAIST = 0.6  # of a lone 0's loop's widest: its middle at least (an 8 whose waist is open is narrower there)
 ZERO_EVEN = 0.12  # of a lone 0's height: the ink above its loop and below differ at most (a 6's tail, a 9's)
 
 
@@ -325,7 +345,7 @@ def _upright(np, mask) -> bool:
     )
 
 
-ACROSS_SURE = 0.998  # the least sure a number written across its box's border is kept
+ACROSS_SURE = 0.998  # the least sure a number written across its box's border (a 0 over its caption) is kept
 ONE_SURE = 0.4  # the recogniser's 1 this sure, its ink one straight upright stroke: a 1
 UPRIGHT = 30.0  # degrees from upright a 1's stroke leans at most
 STROKE_ASPECT = 4.0  # a stroke this many times longer than thick
@@ -417,3 +437,24 @@ def agreed(read, numbers: dict[str, NumberRead]) -> dict[str, NumberRead]:
             if f in out and out[f].value != UNREAD:
                 out[f] = replace(out[f], value=UNREAD, why="disagrees with the sheet")
     return out
+
+
+NUMBER_COLOURS = {"kept": (0, 90, 220), UNREAD: (255, 120, 0), "": (150, 150, 150)}  # RGB on the --check picture
+
+
+def draw_numbers(cv2, img, numbers: dict[str, NumberRead]) -> None:
+    """Each number as read drawn on `img` (the page at PPMM): its box outlined, and in the
+    box's top left corner, on a white label, the number kept (blue) or '?' (orange); an
+    empty box thinly outlined in grey."""
+    for n in numbers.values():
+        x, y, w, h = n.rect
+        a, b = (round(x * PPMM), round(y * PPMM)), (round((x + w) * PPMM), round((y + h) * PPMM))
+        colour = NUMBER_COLOURS.get(n.value, NUMBER_COLOURS["kept"])
+        cv2.rectangle(img, a, b, colour, 1 if n.value == "" else 2)
+        if n.value == "":
+            continue
+        text = n.value if len(n.value) <= 24 else n.value[:21] + "..."
+        scale = 0.45
+        (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+        cv2.rectangle(img, (a[0] + 2, a[1] + 2), (a[0] + 6 + tw, a[1] + 6 + th + base), (255, 255, 255), -1)
+        cv2.putText(img, text, (a[0] + 4, a[1] + 4 + th), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
