@@ -47,12 +47,12 @@ PLACES = {
         "score": (0, 67, 194, 161),
         "rules_frame": (8, 230, 178, 27),
     },
-    "plante-bataille": {"score": (0, 23, 194, 175), "rules_frame": (0, 202, 194, 61)},
+    "plante-bataille": {"score": (0, 23, 194, 165), "rules_frame": (0, 192, 194, 61)},
     "bosk": {
         "summer_frame": (0, 37, 194, 44),
         "autumn_frame": (0, 84, 194, 28),
-        "winter_frame": (0, 115, 194, 98),
-        "final_frame": (0, 216, 194, 46),
+        "winter_frame": (0, 115, 194, 91),
+        "final_frame": (0, 209, 194, 46),
         "tally_rows_frame": (0, 39, 194, 70),
         "tally_columns_frame": (0, 112, 194, 70),
         "tally_points_frame": (0, 185, 194, 34),
@@ -157,16 +157,16 @@ def test_a_glassworks_row_moves_the_reminder(tmp_path):
 
 def test_a_plante_bataille_row_moves_the_reminder(tmp_path):
     """A fourth vegetable row, in room taken from the card values: the reminder follows the
-    table and keeps the height that is left (`fill`)."""
+    table (its height its text's, clear of the scan marks)."""
     body = (
         "pages:\n  - id: pad\n    elements:\n      - id: score\n        rows:\n"
         "          - {id: harvest_values, height: 24}\n"
         "          - {id: tokens_veg3}\n"
-        '          - {id: tokens_veg4, height: 11, label: {fr: "Légume 4 : ____", en: "Vegetable 4: ____"}}\n'
+        '          - {id: tokens_veg4, height: 7, label: {fr: "Légume 4 : ____", en: "Vegetable 4: ____"}}\n'
     )
     path = variant(tmp_path, "plante-bataille", body)
     renders(path)
-    assert moved("plante-bataille", path, "score", "rules_frame") == {"score": (0, -1), "rules_frame": (-1, 1)}
+    assert moved("plante-bataille", path, "score", "rules_frame") == {"score": (0, -1), "rules_frame": (-1, 0)}
 
 
 # ----------------------------------------------------------------------------- the page is full
@@ -189,17 +189,17 @@ def test_a_glassworks_row_on_a_full_page_is_reported_at_its_line(tmp_path):
             "plante-bataille",
             "pages:\n  - id: pad\n    elements:\n      - id: score\n        rows:\n          - {id: tokens_veg3}\n"
             '          - {id: tokens_veg4, height: 11, label: {fr: "Légume 4", en: "Vegetable 4"}}\n',
-            ":7: score.rows: moves 'rules_frame': outside the printable area: spans x 0-194mm, y 213-274mm; the "
-            "sheet is 194 x 263mm; the page is full: what is above 'rules_frame' is 11mm too tall ('rules_frame' "
-            "is at plante-bataille:118)",
+            ":7: score.rows: moves 'rules_frame': overlaps the scan marker 2 (x 186.5-194mm, y 255.5-263mm), "
+            "which `scan_marks: true` keeps free; the page is full: what is above 'rules_frame' is 8.5mm too tall "
+            "('rules_frame' is at plante-bataille:119)",
         ),
         (
             "bosk",
             "pages:\n  - id: pad\n    elements:\n      - id: winter\n        rows:\n          - {id: terrain_8}\n"
             '          - {id: terrain_9, icon: leaf, height: 10, label: {fr: "Terrain 9", en: "Terrain 9"}}\n',
-            ":7: winter.rows: moves 'final_frame': outside the printable area: spans x 0-194mm, y 226-272mm; the "
-            "sheet is 194 x 263mm; the page is full: what is above 'final_frame' is 9mm too tall ('final_frame' "
-            "is at bosk:422)",
+            ":7: winter.rows: moves 'final_frame': overlaps the scan marker 2 (x 186.5-194mm, y 255.5-263mm), "
+            "which `scan_marks: true` keeps free; the page is full: what is above 'final_frame' is 8.5mm too tall "
+            "('final_frame' is at bosk:423)",
         ),
         (
             "imperial-settlers",
