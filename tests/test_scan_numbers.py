@@ -1,7 +1,8 @@
 """Numbers written by hand, read from a page (sheetgen.scan.written, sheetgen.scan.ocr):
 each kept sure, read empty, or left '?'; the games' checks of one number against another
 (`Game.disagreements`); the model checked at load. The pages are drawn by the held-out
-handwriting generator (bench/handwriting/strokes.py: strokes, no fonts needed)."""
+handwriting generator (bench/handwriting/strokes.py: strokes, no fonts needed). The `test`
+extra holds the `ocr` extra's pins: these tests read with the recogniser, never skip."""
 
 from __future__ import annotations
 
@@ -67,8 +68,6 @@ def test_a_damaged_model_says_so_in_one_line(tmp_path):
 def test_numbers_read_are_right_or_left_to_type(layout_id, page_id, players, seed):
     """A small fixed set: every number kept is the one written, an empty box reads empty or
     '?', and most numbers are read."""
-    if ocr.recogniser() is None:
-        pytest.skip("the ocr extra is not installed")
     read, truth = _page(layout_id, page_id, players, seed)
     numbers = agreed(read, read_numbers(read, ocr.recogniser()))
     kept = {f: n.value for f, n in numbers.items() if n.value not in ("", UNREAD)}
@@ -126,8 +125,6 @@ def test_a_bosk_pad_photographed_scans_to_a_record_of_its_numbers(tmp_path):
 
     from sheetgen.cli import cli
 
-    if ocr.recogniser() is None:
-        pytest.skip("the ocr extra is not installed")
     truth = {}
     for page_id in ("pad", "summer"):
         read, page_truth = _page("bosk", page_id, 4, 21)
@@ -165,3 +162,20 @@ def test_a_bosk_pad_photographed_scans_to_a_record_of_its_numbers(tmp_path):
                 read += 1
     assert read > 2 * unread
     assert check.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_check_picture_shows_each_number_as_read_by_its_box():
+    import cv2
+
+    from sheetgen.scan.blank import PPMM
+    from sheetgen.scan.written import NUMBER_COLOURS, NumberRead, draw_numbers
+
+    img = np.full((round(30 * PPMM), round(30 * PPMM), 3), 255, np.uint8)
+    read = {"kept": (2, 2, 10, 8), UNREAD: (2, 14, 10, 8), "": (16, 2, 8, 8)}
+    draw_numbers(cv2, img, {k: NumberRead(k, rect, "12" if k == "kept" else k) for k, rect in read.items()})
+    for k, (x, y, w, _) in read.items():
+        assert tuple(img[round(y * PPMM), round((x + w / 2) * PPMM)]) == NUMBER_COLOURS[k]  # its outline
+    labelled = img[round(2 * PPMM) + 4 : round(6 * PPMM), round(2 * PPMM) + 4 : round(6 * PPMM)]
+    assert (labelled == NUMBER_COLOURS["kept"]).all(axis=2).any()  # the number, in its corner
+    asked = img[round(14 * PPMM) + 4 : round(17 * PPMM), round(2 * PPMM) + 4 : round(6 * PPMM)]
+    assert (np.abs(asked.astype(int) - NUMBER_COLOURS[UNREAD]) < 60).all(axis=2).any()  # its '?'
