@@ -126,7 +126,7 @@ def accuracy(rows: list[dict]) -> str:
             f"{t['unsure']:,} unsure ({pct(t['unsure'], t['boxes'])}).",
         ]
     if scan:
-        lines += ["", f"Measured {_dates([r for _, r in scan])}; each generator's seed, commit and command are in "
+        lines += ["", f"Measured {_dates([r for _, r in scan])}; the seed, commit and command of each generator are in "
                   "[bench/RESULTS.md](../bench/RESULTS.md)."]  # fmt: skip
     written = _number_rows(results.latest(rows))
     if written:

@@ -1,16 +1,17 @@
-"""A generator's pages kept aligned, to measure a change to how boxes are decided on exactly the same pages.
+"""The pages of a generator kept aligned, to measure a change to how boxes are decided on exactly the same pages.
 
     python -m bench.scan_boxes keep /tmp/pages --scenario mixed_pens --seed 3 --photos 100   # once (slow)
     python -m bench.scan_boxes read /tmp/pages [--verbose]              # decide every box again (a minute)
 
-`keep` makes a generator's photos as `python -m bench.scan` does (same scenario, seed and
-numbers: photo n of a seed is the same photo in both), reads each, and keeps what
-`reader.read_boxes` is given (the page rectified and aligned, its blank page, the boxes, the
-grid cells) with the truth: one .npz file a page, about 10 MB, written with numpy and read
-back without pickle. `read` decides every box of them again with the reader as it is now (two
-processes) and prints the wrong confident reads and the unsure boxes, with --verbose each of
-them. To compare with another version of the reader, `read --checkout DIR` decides with the
-sheetgen of that checkout (`git worktree add DIR COMMIT`).
+`keep` makes the photos of a generator as `python -m bench.scan` does (same scenario, seed and
+numbers: photo n of a seed is the same photo in both), aligns each as the reader does
+(`reader.align_photo`), and keeps what `reader.read_boxes` reads of it (the page rectified and
+aligned, its blank page and colours, the boxes, the grid cells) with the truth: one .npz file a
+page, about 10 MB, written with numpy and read back without pickle. `read` decides every box
+of them again with the reader as it is now (two processes) and prints the wrong confident reads
+and the unsure boxes, with --verbose each of them. To compare with another version of the
+reader, `read --checkout DIR` decides with the sheetgen of that checkout (`git worktree add DIR
+COMMIT`).
 
 Only what `read_boxes` does is measured: a change to finding the marks, the QR code, the
 warp or `align` needs the photos again (`python -m bench.scan`). Colours are not compared.
@@ -37,39 +38,27 @@ def keep(out: Path, scenario: str, seed: int, photos: list) -> None:
     from sheetgen.values import fields
 
     out.mkdir(parents=True, exist_ok=True)
-    given = {}
-    read_boxes = reader.read_boxes
-
-    def spy(page, blank, boxes, cells, colours=None):
-        given.update(page=page, blank=blank, boxes=list(boxes), cells=cells, colours=colours)
-        return read_boxes(page, blank, boxes, cells, colours)
-
-    reader.read_boxes = spy
-    try:
-        with tempfile.TemporaryDirectory() as variants:
-            for n in photos:
-                shots, _ = make_shots(BY_NAME[scenario], seed, n, Path(variants))
-                for page_no, shot in enumerate(shots):
-                    given.clear()
-                    try:
-                        reader.read_photo(Photo(f"photo {n}", f"p{n}", shot.img), shot.layout_ref)
-                    except SheetgenError as exc:
-                        print(f"photo {n} {shot.key}: refused: {exc.problems[0]}")
-                        continue
-                    meta = dict(
-                        key=shot.key,
-                        boxes=[{k: getattr(b, k) for k in fields(b)} for b in given["boxes"]],
-                        cells=sorted(given["cells"]),
-                        truth=shot.truth,
-                        kinds={k: v for k, v in (shot.kinds or {}).items() if not k.startswith("_")},
-                    )
-                    name = f"{n}.npz" if len(shots) == 1 else f"{n}-{page_no}.npz"
-                    arrays = dict(page=given["page"], blank=given["blank"], meta=json.dumps(meta))
-                    if given["colours"] is not None:  # the blank page's colours, when the reader had them
-                        arrays["colours"] = given["colours"]
-                    np.savez_compressed(out / name, **arrays)
-    finally:
-        reader.read_boxes = read_boxes
+    with tempfile.TemporaryDirectory() as variants:
+        for n in photos:
+            shots, _ = make_shots(BY_NAME[scenario], seed, n, Path(variants))
+            for page_no, shot in enumerate(shots):
+                try:
+                    got = reader.align_photo(Photo(f"photo {n}", f"p{n}", shot.img), shot.layout_ref)
+                except SheetgenError as exc:
+                    print(f"photo {n} {shot.key}: refused: {exc.problems[0]}")
+                    continue
+                meta = dict(
+                    key=shot.key,
+                    boxes=[{k: getattr(b, k) for k in fields(b)} for b in got.boxes],
+                    cells=sorted(got.cells),
+                    truth=shot.truth,
+                    kinds={k: v for k, v in (shot.kinds or {}).items() if not k.startswith("_")},
+                )
+                name = f"{n}.npz" if len(shots) == 1 else f"{n}-{page_no}.npz"
+                arrays = dict(page=got.page, blank=got.blank, meta=json.dumps(meta))
+                if got.colours is not None:  # the blank page's colours, when the reader has them
+                    arrays["colours"] = got.colours
+                np.savez_compressed(out / name, **arrays)
 
 
 def _decide_again(path: str) -> tuple:
@@ -82,7 +71,11 @@ def _decide_again(path: str) -> tuple:
         page, blank, meta = kept["page"], kept["blank"], json.loads(str(kept["meta"]))
         colours = kept["colours"] if "colours" in kept else None
     boxes = [Box(**b) for b in meta["boxes"]]
-    values, readings, scores, spreads, *_ = reader.read_boxes(page, blank, boxes, set(meta["cells"]), colours)
+    got = reader.read_boxes(page, blank, boxes, set(meta["cells"]), colours)
+    if isinstance(got, tuple):  # (a checkout whose read_boxes gives a tuple, these four first)
+        values, readings, scores, spreads = got[:4]
+    else:
+        values, readings, scores, spreads = got.values, got.readings, got.scores, got.spreads
     n, rows = Path(path).stem, []
     for field, want in meta["truth"].items():
         marked, kind = want not in ("", False), meta["kinds"].get(field, "none/empty")
@@ -116,7 +109,7 @@ def read(kept: Path, verbose: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.scan_boxes", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    k = sub.add_parser("keep", help="photograph and align a generator's photos once; keep read_boxes' inputs")
+    k = sub.add_parser("keep", help="photograph and align the photos of a generator once; keep what read_boxes reads")
     k.add_argument("dir", type=Path)
     k.add_argument("--scenario", default="mixed_pens", choices=list(BY_NAME), help="the generator (bench/photos)")
     k.add_argument("--seed", type=int, default=1)

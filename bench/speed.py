@@ -90,7 +90,7 @@ def primitive_count(layout) -> int:
 
 def pick_layouts(log) -> tuple[list[dict], list[str]]:
     """harvest-dice-normal and the built-in layout with the most primitives."""
-    from sheetgen.layout.model import load_layout
+    from sheetgen.games import load_layout
     from sheetgen.layout.resolve import builtin_ids
 
     counted, broken = [], []
@@ -366,7 +366,7 @@ def naive_fields(c, boxes, at, copy: int) -> None:
 def bench_fillable(copies: int, runs: int, log) -> dict:
     """100 fillable copies in process: ours, and the naive fields (run once: ~30x slower)."""
     import sheetgen.render.pdf as pdf
-    from sheetgen.layout.model import load_layout
+    from sheetgen.games import load_layout
 
     lay = load_layout(FILLABLE_LAYOUT)
     doc = lay.document("en", None, None)
@@ -534,7 +534,7 @@ def bench_scoring(runs: int, min_batch_s: float, log) -> list[dict]:
                 "records_per_s": None,
             }
         ]
-    from sheetgen.layout.model import load_layout
+    from sheetgen.games import load_layout
     from sheetgen.layout.resolve import builtin_ids
 
     rows = []
@@ -837,7 +837,7 @@ def _load() -> str:
 
 def _bulk_record(n: int) -> dict:
     """The synthetic Harvest Dice record that the scoring benchmark uses, to score n times."""
-    from sheetgen.layout.model import load_layout
+    from sheetgen.games import load_layout
     from sheetgen.scoring.api import score_data
 
     rec, _ = make_record(load_layout(HARVEST), score_data)

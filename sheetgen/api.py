@@ -344,6 +344,7 @@ def table(layout, names, lang: str) -> Table:
     doc = layout.document(lang, n if pad else None, None, scan_marks=False)
     env = layout.env(lang, n if pad else None)
     choices = game.cell_choices(layout)
+    cells = _cells(layout)
     found: list[tuple] = []  # (field, player, page, kind, element, element type, item)
     for page in layout.pages:
         for el in page.elements:
@@ -351,7 +352,7 @@ def table(layout, names, lang: str) -> Table:
                 if isinstance(p, Box) and p.field and not p.checked:
                     owner = field_player(p.field) if E.TYPES[el["type"]].player_columns else None
                     found.append((p.field, owner, page.id, p.kind, el))
-    reads, name_of = _probe(layout, found)
+    reads, name_of = _probe(layout, found, cells)
     cats = [k for k, _ in game.categories(layout)]
     boxes = {}
     for fname, owner, page_id, kind, el in found:
@@ -361,7 +362,7 @@ def table(layout, names, lang: str) -> Table:
                 continue
             mode, computes = "tick", ()
             if kind == "write":
-                if el["id"] in choices and el["type"] == "grid":
+                if el["id"] in choices and (el["id"], fname) in cells:
                     mode = "choice"
                 elif fname in name_of:
                     mode = "name"
@@ -379,17 +380,26 @@ def table(layout, names, lang: str) -> Table:
     return Table(layout, tuple(names), lang, pad, (doc,), boxes)
 
 
-def _probe(layout, found: list) -> tuple[set, set]:
+def _cells(layout) -> set:
+    """(element id, field) of the boxes that are a board's cells (element types' `cells`):
+    each holds one thing drawn in it, which a screen picks from the game's cell_choices."""
+    from sheetgen.layout import elements as E
+
+    return {(el["id"], f) for page in layout.pages for el in page.elements for f in E.TYPES[el["type"]].cells(el)}
+
+
+def _probe(layout, found: list, cells: set) -> tuple[set, set]:
     """Which boxes written in the scorer reads, and which one holds a player's name: each
     box is written alone with a value no scorer takes for anything else, and the record
     read from the sheet tells (the same reading as a filled PDF's, record_from_marks). A
-    box whose value the reading refuses is read too (it must be a number)."""
+    box whose value the reading refuses is read too (it must be a number); a board's cell
+    holds no number, and is not probed."""
     from sheetgen.errors import SheetgenError
 
     reads, names = set(), set()
     blank = {f: "" if kind == "write" else False for f, _o, _p, kind, _e in found}
     for fname, _owner, _page, kind, el in found:
-        if kind != "write" or el["type"] == "grid":
+        if kind != "write" or (el["id"], fname) in cells:
             continue
         try:
             record = record_from_marks(layout, [{**blank, fname: _PROBE}])

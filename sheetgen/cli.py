@@ -153,12 +153,12 @@ def _complete_page(ctx, param, incomplete):
     from click.shell_completion import CompletionItem
 
     from sheetgen.errors import SheetgenError
-    from sheetgen.layout.model import load_layout
+    from sheetgen.layout.load import read_layout
 
     # while completing an option, Click may leave the arguments unparsed, in ctx.args
     ref = ctx.params.get("layout") or next((a for a in getattr(ctx, "args", []) if not a.startswith("-")), "")
     try:
-        lay = load_layout(ref)
+        lay = read_layout(ref)
     except (SheetgenError, OSError):
         return []
     return [CompletionItem(p.id) for p in lay.pages if p.id.startswith(incomplete)]

@@ -345,17 +345,25 @@ def _die(d: _Pen):
 # --------------------------------------------------------------------------
 # Imperial Settlers
 # --------------------------------------------------------------------------
+# The four resources are told apart by their outline, not only their colour (they print
+# pale, in dropout tint, inside the boxes that cost them, and grey with --grey): the stone
+# an angular block with flat facets, the wood one long log lying across with its rings,
+# the food an upright sheaf, the gold a round coin.
+
+
 def _stone(d: _Pen):
-    d.smooth([(50, 56), (62, 76), (80, 82), (94, 66), (92, 44), (72, 38)], STONE_LIGHT)
-    d.smooth([(6, 22), (14, 54), (34, 70), (60, 62), (76, 40), (70, 12), (38, 6)], STONE)
-    # facets
-    d.smooth([(20, 44), (32, 60), (50, 58), (40, 42)], _mix(STONE, WHITE, 0.45), None)
-    d.line([(42, 40), (52, 22)], 0.7)
-    d.line([(42, 40), (20, 32)], 0.7)
-    d.line([(78, 62), (86, 52)], 0.6)
+    outline = [(6, 12), (94, 12), (84, 46), (60, 88), (38, 70), (16, 50)]  # a rock: flat base, a peak
+    d.poly(outline, STONE)
+    d.poly([(16, 50), (38, 70), (60, 88), (52, 48), (30, 40)], STONE_LIGHT, INK, 0.8)  # the lit face
+    d.poly([(60, 88), (84, 46), (94, 12), (66, 26), (52, 48)], _mix(STONE, INK, 0.15), INK, 0.8)  # the shaded one
+    d.line([(30, 40), (6, 12)], 0.8)
+    d.line([(30, 40), (38, 12)], 0.8)
+    d.line([(52, 48), (66, 26)], 0.8)
 
 
-def _log(d: _Pen, fx, fy, r, dx, dy):
+def _wood(d: _Pen):
+    fx, fy, r = 68, 66, 21  # the log's cut end, seen at the top right
+    dx, dy = -40, -34  # along the log, to its far end at the bottom left
     ln = math.hypot(dx, dy)
     nx, ny = -dy / ln * r, dx / ln * r
     bx, by = fx + dx, fy + dy
@@ -367,27 +375,13 @@ def _log(d: _Pen, fx, fy, r, dx, dy):
     p.lineTo(fx - nx, fy - ny)
     p.close()
     d.draw(p, BROWN)
-    d.line(
-        [
-            (fx + nx * 0.35 + dx * 0.3, fy + ny * 0.35 + dy * 0.3),
-            (fx + nx * 0.35 + dx * 0.8, fy + ny * 0.35 + dy * 0.8),
-        ],
-        0.6,
-    )
+    for t, k in ((0.35, 0.45), (0.62, -0.35), (0.85, 0.2)):  # bark
+        sx, sy = fx + dx * t + nx * k, fy + dy * t + ny * k
+        d.line([(sx, sy), (sx + dx * 0.16, sy + dy * 0.16)], 0.7)
     d.circle(fx, fy, r, TAN_LIGHT)
-    d.circle(fx, fy, r * 0.62, None, _mix(TAN, BROWN, 0.4), 0.7)
-    d.circle(fx, fy, r * 0.25, None, _mix(TAN, BROWN, 0.4), 0.7)
-
-
-def _wood(d: _Pen):
-    r, dx, dy = 15, 24, 13
-    _log(d, 39, 57, r, dx, dy)  # top log (furthest back in drawing order)
-    _log(d, 22, 29, r, dx, dy)
-    _log(d, 55, 29, r, dx, dy)
-    # redraw the top end so it sits in front of the lower bodies
-    d.circle(39, 57, r, TAN_LIGHT)
-    d.circle(39, 57, r * 0.62, None, _mix(TAN, BROWN, 0.4), 0.7)
-    d.circle(39, 57, r * 0.25, None, _mix(TAN, BROWN, 0.4), 0.7)
+    ring = _mix(TAN, BROWN, 0.4)
+    d.circle(fx, fy, r * 0.64, None, ring, 0.7)
+    d.circle(fx, fy, r * 0.3, None, ring, 0.7)
 
 
 def _wheat_ear(d: _Pen, base: Point, ang: float, ln: float):

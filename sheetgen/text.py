@@ -296,25 +296,110 @@ class Fitted:
 
 _BREAK = re.compile(r"[ \t\r]+")
 
+# ----------------------------------------------------------------------------- typography
+
+NBSP = "\u00a0"  # no-break space: before a French colon
+NNBSP = "\u202f"  # narrow no-break space: before ; ! ? and inside « » in French
+_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")  # l'été, player's: between two letters
+# a French high sign after a word (or a closing bracket, a number, a house mark) and the
+# spaces before it; the sign ends a word (a space, a closing sign or the end follows), so
+# 10:30 and ±1/⇄ are left alone
+_FR_HIGH = re.compile(r"(?<=[^\s(\[«])[ \t\u00a0\u202f]*([:;!?])(?=[\s»)\]]|$)")
+_FR_OPEN = re.compile(r"«[ \t\u00a0\u202f]*")
+_FR_CLOSE = re.compile(r"[ \t\u00a0\u202f]*»")
+# French ordinals: 2e, 8e, 2ème -> 2ᵉ; 2es -> 2ᵉˢ (1er, 1re, 1ers stay as written)
+_FR_ORDINAL = re.compile(r"\b(\d+)(?:e|ème|eme)(s?)\b")
+
+
+def typeset(text: str, lang: str) -> str:
+    """`text` as a typesetter sets it in `lang`: typographic apostrophes (l’été, player’s);
+    in French also a no-break space before a colon and a narrow one before ; ! ? and inside
+    « » (so that no line starts with a colon or a semicolon: wrap never breaks there),
+    and ordinals with a superscript e (2ᵉ, 8ᵉ). What it adds the bundled fonts draw."""
+    if "'" in text:
+        text = _APOSTROPHE.sub("\u2019", text)
+    if lang != "fr":
+        return text
+    if ":" in text or ";" in text or "!" in text or "?" in text:
+        text = _FR_HIGH.sub(lambda m: (NBSP if m.group(1) == ":" else NNBSP) + m.group(1), text)
+    if "«" in text or "»" in text:
+        text = _FR_CLOSE.sub(NNBSP + "»", _FR_OPEN.sub("«" + NNBSP, text))
+    return _FR_ORDINAL.sub(lambda m: m.group(1) + "\u1d49" + ("\u02e2" if m.group(2) else ""), text)
+
+
+# ----------------------------------------------------------------------------- wrapping
+
+
+SHY = "\u00ad"  # a soft hyphen: where a long word may break, with a hyphen, when it must
+
+
+def _greedy(words: list[str], name: str, size: float, max_width: float) -> list[str] | None:
+    """Words filled into lines at most `max_width` wide, a word with soft hyphens broken at
+    one when it does not fit whole (the hyphen printed); None when a part is wider."""
+    lines: list[str] = []
+    current = ""
+    todo = list(reversed(words))
+    while todo:
+        word = todo.pop()
+        plain = word.replace(SHY, "")
+        trial = f"{current} {plain}" if current else plain
+        if width(trial, name, size) <= max_width:
+            current = trial
+            continue
+        head = _hyphenated(current, word, name, size, max_width)
+        if head is not None:  # the word's first part ends this line, the rest starts the next
+            lines.append(head[0])
+            current = ""
+            todo.append(head[1])
+        elif not current or width(plain, name, size) > max_width:
+            return None
+        else:
+            lines.append(current)
+            current = ""
+            todo.append(word)
+    lines.append(current)
+    return lines
+
+
+def _hyphenated(current: str, word: str, name: str, size: float, max_width: float) -> tuple[str, str] | None:
+    """(this line ending with the longest part of `word` before a soft hyphen that fits, and a
+    hyphen; the rest of the word), or None when the word has no soft hyphen or no part fits."""
+    cuts = [i for i, ch in enumerate(word) if ch == SHY]
+    for i in reversed(cuts):
+        part = word[:i].replace(SHY, "") + "-"
+        line = f"{current} {part}" if current else part
+        if width(line, name, size) <= max_width:
+            return line, word[i + 1 :]
+    return None
+
+
+def _no_runt(words: list[str], lines: list[str], name: str, size: float) -> list[str]:
+    """`lines` rewrapped narrower so that the last holds two words or more, when that takes
+    no more lines (a one-word last line, a runt, reads as a slip); else `lines` as they are."""
+    if len(lines) < 2 or " " in lines[-1]:
+        return lines
+    trial = lines
+    for _ in range(4 * len(lines)):
+        narrower = max(width(line, name, size) for line in trial[:-1]) - 0.01
+        trial = _greedy(words, name, size, narrower)
+        if trial is None or len(trial) > len(lines):
+            return lines
+        if " " in trial[-1]:
+            return trial
+    return lines
+
 
 def wrap(text: str, name: str, size: float, max_width: float) -> list[str] | None:
-    """Greedy word wrap at spaces; None when a single word is wider than the box.
+    """Word wrap at spaces, each paragraph's last line holding two words or more where a
+    narrower wrap allows it (`_no_runt`); None when a single word is wider than the box.
     No-break spaces (U+00A0, U+202F: French `dé :`, `10 mm`) never break."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        current = ""
-        for word in _BREAK.split(paragraph):
-            if not word:
-                continue
-            trial = f"{current} {word}" if current else word
-            if width(trial, name, size) <= max_width:
-                current = trial
-            elif not current or width(word, name, size) > max_width:
-                return None
-            else:
-                lines.append(current)
-                current = word
-        lines.append(current)
+        words = [w for w in _BREAK.split(paragraph) if w]
+        got = _greedy(words, name, size, max_width)
+        if got is None:
+            return None
+        lines += _no_runt(words, got, name, size)
     return lines
 
 

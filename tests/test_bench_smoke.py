@@ -131,12 +131,14 @@ def test_the_scan_runner_reads_a_photo_and_appends_its_totals(tmp_path):
 
 @pytest.mark.slow
 def test_scan_decide_keeps_every_box_and_decides_it_again(tmp_path):
-    """bench.scan_decide: one photo of the pencil generator kept (a JSON line a box, what
-    `decide` was given) and decided again with the same reader: the same readings."""
+    """bench.scan_decide: one photo of the pencil generator kept (a JSON line a box: its look and
+    its page's levels, as the reader returns them) and decided again with the same reader: the
+    same readings."""
     _bench("bench.scan_decide", "keep", "pencil", "11", "1", str(tmp_path))
     rows = [json.loads(line) for line in (tmp_path / "pencil_11.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(rows) > 20 and {r["photo"] for r in rows} == {0}
-    assert all({"field", "truth", "read", "args"} <= set(r) and "score" in r["args"] for r in rows)
+    assert all({"field", "truth", "read", "look", "levels"} <= set(r) and "score" in r["look"] for r in rows)
+    assert all(r["look"]["field"] == r["field"] and set(r["levels"]) == {"noise", "noisy", "washed"} for r in rows)
     done = _bench("bench.scan_decide", "compare", str(tmp_path), timeout=120)
     line = next(x for x in done.stdout.splitlines() if x.startswith("| pencil 11 |"))
     cells = [c.strip() for c in line.strip("|").split("|")]

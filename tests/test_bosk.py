@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 
 from sheetgen.cli import cli
 from sheetgen.errors import RecordError
-from sheetgen.games import bosk
-from sheetgen.layout.model import load_layout
+from sheetgen.games import bosk, load_layout
 from sheetgen.scoring.record import score_data
 from sheetgen.yamlsrc import loads
 

@@ -10,7 +10,7 @@ import yaml
 from pypdf import PdfReader
 from test_fillable import fill, run
 
-from sheetgen.layout.model import load_layout
+from sheetgen.games import load_layout
 from sheetgen.render import render_pdf
 
 # bosk-game.yaml (tests/fixtures/bosk), as its players write it on the pad and the worksheet
@@ -35,12 +35,19 @@ def pad_values(players: list[tuple[str, dict, str]]) -> tuple[dict, dict]:
 def test_the_worksheet_fields_are_named_from_the_element_ids():
     fields = PdfReader(io.BytesIO(render_pdf(load_layout("bosk"), players=3, fillable=True))).get_fields()
     rows = sorted(n for n in fields if n.startswith("summer_tally_rows_p"))
-    assert len(rows) == 3 * 9 + 3  # 9 rows a player (3 players) and a name box each
+    # 9 rows a player (3 players), a sum and the points it earns for each, the two totals,
+    # a name box and a colour box each
+    assert len(rows) == 3 * (2 * 9 + 2 + 2)
     assert {
         "summer_tally_rows_p1_1",
         "summer_tally_rows_p3_9",
+        "summer_tally_rows_p3_pts9",
+        "summer_tally_rows_p1_total",
+        "summer_tally_rows_p1_pts_total",
         "summer_tally_rows_p2_name",
+        "summer_tally_rows_p2_colour",
         "summer_tally_columns_p3_9",
+        "summer_tally_columns_p3_pts_total",
     } <= set(fields)
     assert "summer_tally_columns_p1_name" not in fields and "summer_tally_rows_p1_10" not in fields
 

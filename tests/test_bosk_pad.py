@@ -3,11 +3,13 @@ prints (the points tables come from the layout's constants), its boxes."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from sheetgen.errors import LayoutError
+from sheetgen.games import load_layout
 from sheetgen.layout.display import Box, Icon, Text
-from sheetgen.layout.model import load_layout
 from sheetgen.render import render_pdf
 
 
@@ -89,7 +91,7 @@ def test_letter_and_a4_render(paper):
     data = render_pdf(load_layout("bosk"), lang="fr", paper=paper, players=3)
     page = PdfReader(io.BytesIO(data)).pages[0]
     text = page.extract_text()
-    assert "L'hiver — les feuilles" in text and "Ordre au 8e tour" in text
+    assert "L’hiver — les feuilles" in text and "Ordre au 8ᵉ tour" in text
 
 
 def test_count_goes_on_write_rows_only(tmp_path):
@@ -118,13 +120,22 @@ def test_the_worksheet_has_a_box_per_line_and_player(players, lines):
     assert layout.constants[f"board_lines_{players}p"] == lines
     got = sheet_boxes(layout, players)
     for axis in ("rows", "columns"):
-        fields = [
-            b.field for b in got if b.field.startswith(f"summer_tally_{axis}_p") and not b.field.endswith("_name")
+        sums = [b.field for b in got if re.fullmatch(f"summer_tally_{axis}_p[0-9]+_[0-9]+", b.field)]
+        assert sums == [f"summer_tally_{axis}_p{i}_{k}" for i in range(1, players + 1) for k in range(1, lines + 1)]
+        # under each sum, the points it earns; at the end of each row, its total
+        points = [b.field for b in got if re.fullmatch(f"summer_tally_{axis}_p[0-9]+_pts[0-9]+", b.field)]
+        assert points == [
+            f"summer_tally_{axis}_p{i}_pts{k}" for i in range(1, players + 1) for k in range(1, lines + 1)
         ]
-        assert fields == [f"summer_tally_{axis}_p{i}_{k}" for i in range(1, players + 1) for k in range(1, lines + 1)]
+        totals = [b.field for b in got if b.field.startswith(f"summer_tally_{axis}_p") and b.field.endswith("total")]
+        assert totals == [
+            f"summer_tally_{axis}_p{i}_{t}" for i in range(1, players + 1) for t in ("total", "pts_total")
+        ]
     assert all(min(b.w, b.h) >= 7 for b in got)
     names = [b.field for b in got if b.field.endswith("_name")]
     assert names == [f"summer_tally_rows_p{i}_name" for i in range(1, players + 1)]
+    colours = [b.field for b in got if b.field.endswith("_colour")]
+    assert colours == [f"summer_tally_rows_p{i}_colour" for i in range(1, players + 1)]
 
 
 def test_the_worksheet_prints_the_line_numbers_and_the_summer_table():
@@ -143,12 +154,7 @@ def test_a_variant_with_a_bigger_board_gets_more_boxes(tmp_path):
     path = tmp_path / "variant.yaml"
     path.write_text("id: bosk-big\nextends: bosk\nconstants:\n  board_lines_2p: 9\n")
     layout = load_layout(str(path))
-    assert (
-        sum(
-            b.field.startswith("summer_tally_rows_p1_") and not b.field.endswith("name") for b in sheet_boxes(layout, 2)
-        )
-        == 9
-    )
+    assert sum(bool(re.fullmatch("summer_tally_rows_p1_[0-9]+", b.field)) for b in sheet_boxes(layout, 2)) == 9
 
 
 def test_a_tally_needs_its_constant(tmp_path):
@@ -170,7 +176,7 @@ def test_a_tally_needs_its_constant(tmp_path):
 def test_the_autumn_order_rule_is_on_the_pad():
     layout = load_layout("bosk")
     assert (
-        "Next round's order: the lowest tile played goes first; on equal tiles, it is whichever of the tied "
+        "Next round’s order: the lowest tile played goes first; on equal tiles, whichever of the tied "
         "players comes first going clockwise from the current first player."
     ) in texts(layout, "en")
     assert any(

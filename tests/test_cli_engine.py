@@ -354,7 +354,7 @@ def test_validate_a_broken_layout(name, message):
 
 def test_validate_reports_every_problem(run):
     from sheetgen.errors import LayoutError
-    from sheetgen.layout.model import load_layout
+    from sheetgen.games import load_layout
 
     path = FIXTURES / "many_errors.yaml"
     with pytest.raises(LayoutError) as info:

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from pypdf import PdfReader, PdfWriter
 
 from sheetgen.cli import _complete_layout, _complete_page, cli
-from sheetgen.layout.model import load_layout
+from sheetgen.games import load_layout
 from sheetgen.render import render_pdf
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from pypdf import PdfReader, PdfWriter
 
 from sheetgen.cli import cli
-from sheetgen.layout.model import load_layout
+from sheetgen.games import load_layout
 from sheetgen.render import render_pdf
 
 
@@ -35,8 +35,9 @@ def test_fields_are_named_from_the_layout_ids_and_pre_printed_boxes_are_no_field
     fields = PdfReader(__import__("io").BytesIO(data)).get_fields()
     first = [n for n in fields if "__" not in n]
     # garden 18 cells, pig 42 boxes + 7 bonus circles, market 3 x 6 minus 3 pre-printed,
-    # 6 score boxes, the player's name
-    assert len(first) == 18 + 42 + 7 + 15 + 6 + 1
+    # the score: a count, a market and points for each vegetable, then pig, rows and
+    # total; the player's name
+    assert len(first) == 18 + 42 + 7 + 15 + 3 * 3 + 3 + 1
     assert len(fields) == 2 * len(first)
     assert {
         "garden_r3_c6",
@@ -134,6 +135,130 @@ def test_a_filled_plante_bataille_pad(tmp_path):
     assert out.exit_code == 0, out.output
     # Ann: 4 - 2 + 8 = 10, sole vegetable 1 leader +3 = 13; Ben 7; Cy 0
     assert [(p["name"], p["total"]) for p in json.loads(out.stdout)["players"]] == [("Ann", 13), ("Ben", 7), ("Cy", 0)]
+
+
+def _widgets(data: bytes) -> dict:
+    """{field name: its widget annotation} of a PDF's first page."""
+    import io
+
+    page = PdfReader(io.BytesIO(data)).pages[0]
+    return {str(a.get_object()["/T"]): a.get_object() for a in page["/Annots"]}
+
+
+@pytest.mark.parametrize(
+    "lang, pig, name",
+    [("en", "Pig, row 2, box 3", "Player"), ("fr", "Cochon, ligne 2, case 3", "Joueur·euse")],
+)
+def test_a_fields_tooltip_is_its_label_in_the_sheets_language(lang, pig, name):
+    widgets = _widgets(render_pdf(load_layout("harvest-dice-advanced"), lang=lang, fillable=True))
+    assert widgets["pig_9"]["/TU"] == pig  # row 2 holds boxes 7-12
+    assert widgets["player_name_box"]["/TU"] == name
+    assert (
+        widgets["garden_r3_c6"]["/TU"] == {"en": "Garden, row 3, column 6", "fr": "Potager, ligne 3, colonne 6"}[lang]
+    )
+    assert widgets["majority_pig_1"]["/TU"] == {"en": "Pig majority", "fr": "Majorité cochon"}[lang]
+    assert widgets["pig_bonus2"]["/TU"] == {"en": "Pig, row 2, bonus", "fr": "Cochon, ligne 2, bonus"}[lang]
+    assert all(w["/TU"] != w["/T"] for w in widgets.values())
+
+
+def test_a_pads_tooltips_name_the_row_and_the_player():
+    widgets = _widgets(render_pdf(load_layout("river-valley-glassworks"), lang="fr", players=3, fillable=True))
+    assert widgets["counted_column_1_p2_count2"]["/TU"] == "La plus haute, pièces, joueur·euse 2"
+    assert widgets["total_p3"]["/TU"] == "Total, joueur·euse 3"
+    assert widgets["names_p1"]["/TU"] == "Joueur·euse 1, nom"
+    assert widgets["board_p1_r1_c7"]["/TU"] == "Plateau final, joueur·euse 1, ligne 1, colonne 7"
+
+
+def _font(widget) -> float:
+    """A text field's font size, from its default appearance (/DA: `/Font size Tf ...`)."""
+    words = str(widget["/DA"]).split()
+    return float(words[words.index("Tf") - 1])
+
+
+@pytest.mark.parametrize("lid, players", [("plante-bataille", 12), ("plante-bataille", 3), ("bosk", 4)])
+def test_a_text_fields_font_fits_its_box(lid, players):
+    """A narrow box (a 12-player pad's 11 mm name box) gets a smaller font than a roomy one,
+    and no font is taller than its box or wider than a few of its characters."""
+    widgets = _widgets(render_pdf(load_layout(lid), players=players, fillable=True))
+    texts = {n: w for n, w in widgets.items() if w["/FT"] == "/Tx" and not int(w["/Ff"]) & 4096}
+    for name, w in texts.items():
+        x0, y0, x1, y1 = (float(v) for v in w["/Rect"])
+        size = _font(w)
+        assert 6 <= size <= 12, name
+        assert size <= 0.6 * (y1 - y0) + 1 and (size <= (x1 - x0) / 3.3 + 1 or size == 6), name
+    if lid == "plante-bataille":  # a 12-player pad's name box is 11 mm wide: 10 pt, not 14
+        assert _font(texts["name_p1"]) == (10 if players == 12 else 12)
+
+
+def test_a_box_for_a_list_is_a_multi_line_field(tmp_path):
+    """The card values of Plante Bataille, one a line, read back as a list."""
+    src = render_pdf(load_layout("plante-bataille"), players=3, fillable=True)
+    widgets = _widgets(src)
+    multi = sorted(n for n, w in widgets.items() if w["/FT"] == "/Tx" and int(w["/Ff"]) & 4096)
+    assert multi == ["harvest_values_p1", "harvest_values_p2", "harvest_values_p3"]
+    path = fill(
+        src,
+        tmp_path / "pb.pdf",
+        {0: {"name_p1": "Ann", "harvest_values_p1": "4\n-2\n3+5\n", "name_p2": "Ben", "name_p3": "Cy"}},
+    )
+    out = run("score", path, "--format", "json")
+    assert out.exit_code == 0, out.output
+    assert [(p["name"], p["total"]) for p in json.loads(out.stdout)["players"]] == [("Ann", 10), ("Ben", 0), ("Cy", 0)]
+
+
+def test_the_vegetables_written_in_have_form_fields():
+    widgets = _widgets(render_pdf(load_layout("plante-bataille"), lang="en", players=4, fillable=True))
+    for k in (1, 2, 3):
+        assert widgets[f"tokens_veg{k}_name"]["/FT"] == "/Tx"
+        assert widgets[f"tokens_veg{k}_name"]["/TU"] == f"Vegetable {k}, name"
+    assert {widgets[f"majority_veg{k}_p{i}"]["/FT"] for k in (1, 2, 3) for i in (1, 2, 3, 4)} == {"/Btn"}
+
+
+def test_a_filled_pads_majority_ticks_are_checked_against_the_tokens(tmp_path):
+    src = render_pdf(load_layout("plante-bataille"), players=3, fillable=True)
+    values = {
+        "tokens_veg1_name": "Chou",
+        "name_p1": "Ann",
+        "harvested_p1": "5",
+        "tokens_veg1_p1": "2",
+        "majority_veg1_p1": "/Yes",
+        "name_p2": "Ben",
+        "harvested_p2": "5",
+        "tokens_veg2_p2": "1",
+        "tokens_veg1_p2": "2",
+        "majority_veg2_p2": "/Yes",
+        "majority_veg1_p2": "/Yes",
+        "name_p3": "Cy",
+        "harvested_p3": "1",
+    }
+    path = fill(src, tmp_path / "pb.pdf", {0: values})
+    record = yaml.safe_load(run("read", path).stdout)
+    assert [p.get("majorities") for p in record["players"]] == [["veg1"], ["veg1", "veg2"], []]
+    out = run("score", path, "--format", "json")
+    data = json.loads(out.stdout)
+    # the tie for veg1 gives it to nobody: the ticks are warned of, the totals come from the tokens
+    assert [(p["name"], p["total"]) for p in data["players"]] == [("Ann", 5), ("Ben", 8), ("Cy", 1)]
+    assert data["warnings"] == [
+        "players[0] 'Ann': majorities: the veg1 majority is ticked, but 2 veg1 tokens: a tie for the lead "
+        "(Ann, Ben) gives it to nobody",
+        "players[1] 'Ben': majorities: the veg1 majority is ticked, but 2 veg1 tokens: a tie for the lead "
+        "(Ann, Ben) gives it to nobody",
+    ]
+
+
+def test_a_filled_advanced_harvest_dice_sheets_majority_ticks_are_checked(tmp_path):
+    src = render_pdf(load_layout("harvest-dice-advanced"), copies=2, fillable=True)
+    alice = {"player_name_box": "Alice", "garden_r1_c1": "C", "garden_r1_c2": "C", "majority_carrot_1": "/Yes"}
+    bob = {"player_name_box__2": "Bob", "garden_r1_c1__2": "C", "pig_1__2": "/Yes", "majority_carrot_1__2": "/Yes"}
+    path = fill(src, tmp_path / "hd.pdf", {0: alice, 1: bob})
+    record = yaml.safe_load(run("read", path).stdout)
+    assert [p["majorities"] for p in record["players"]] == [["carrot"], ["carrot"]]
+    data = json.loads(run("score", path, "--format", "json").stdout)
+    assert [p["breakdown"]["majority_carrot"] for p in data["players"]] == [5, 0]
+    assert [w for w in data["warnings"] if "majorities" in w] == [
+        "players[1] 'Bob': majorities: the carrot majority is ticked, but 1 carrot: the most is 2 (Alice 2)",
+        "players[1] 'Bob': majorities: 1 pig box, the most, but the pig majority is not ticked",
+    ]
 
 
 def test_read_errors(tmp_path):

@@ -11,8 +11,7 @@ from click.testing import CliRunner
 
 from sheetgen.cli import cli
 from sheetgen.errors import LayoutError, RecordError
-from sheetgen.games import glassworks
-from sheetgen.layout.model import load_layout
+from sheetgen.games import glassworks, load_layout
 from sheetgen.scoring.record import score_data
 from sheetgen.yamlsrc import loads
 

@@ -8,7 +8,7 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from sheetgen.layout.model import load_layout
+from sheetgen.games import load_layout
 from sheetgen.render import render_pdf
 
 LAYOUT = "river-valley-glassworks"
@@ -76,12 +76,12 @@ def test_board_copies_keep_cells_of_5mm_with_row_1_lowest_and_the_multipliers_un
         for i in range(1, players + 1)
     )
     assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
-    # x1 .. x7 under each copy's columns, at 7 pt or more
+    # x1 .. x7 under each copy's columns, at 8 pt or more, 1 mm under the cells
     labels = [p for p in prims if isinstance(p, Text) and p.text.startswith("×")]
     assert [t.text for t in labels] == [f"×{k}" for k in range(1, 8)] * players
-    assert min(t.size for t in labels) >= 7
+    assert min(t.size for t in labels) >= 8
     bottom = at["board_p1_r1_c1"].y + at["board_p1_r1_c1"].h
-    assert all(abs(t.y - bottom) < 0.01 for t in labels)
+    assert all(abs(t.y - bottom - 1.0) < 0.01 for t in labels)
 
 
 def test_the_rows_table_lists_the_rows_as_the_board_shows_them():

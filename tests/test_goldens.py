@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sheetgen.layout.model import load_layout
+from sheetgen.games import load_layout
 from sheetgen.render import render_pdf
 
 # (layout id, player counts drawn; None for a player sheet, which has no player columns)

@@ -290,3 +290,38 @@ def test_no_end_condition_and_player_count_warnings():
 def test_each_end_condition_silences_the_warning(a):
     b = dict(player(), market=a["market"])
     assert result(record(A=a, B=b))["warnings"] == []
+
+
+# ----------------------------------------------------------------------------- the majority ticks
+
+
+def test_majority_ticks_are_checked_against_the_garden_and_the_pig_not_scored():
+    """The advanced sheet's majority ticks (a record's `majorities`) change no score: the
+    garden and the pig give the majorities; a tick that disagrees is warned of."""
+    alice = {**player(("CCC...", "S.....", "......"), pig=3), "majorities": ["carrot", "salad", "pig"]}
+    bob = {**player(("CC....", "SS....", "......"), pig=3), "majorities": ["carrot"]}
+    r = result(record("harvest-dice-advanced", Alice=alice, Bob=bob))
+    plain = result(
+        record(
+            "harvest-dice-advanced",
+            Alice=player(("CCC...", "S.....", "......"), pig=3),
+            Bob=player(("CC....", "SS....", "......"), pig=3),
+        )
+    )
+    assert [p["breakdown"] for p in r["players"]] == [p["breakdown"] for p in plain["players"]]
+    assert [w for w in r["warnings"] if "majorities" in w] == [
+        "players[1] 'Bob': majorities: the carrot majority is ticked, but 2 carrots: the most is 3 (Alice 3)",
+        "players[0] 'Alice': majorities: the salad majority is ticked, but 1 salad: the most is 2 (Bob 2)",
+        "players[1] 'Bob': majorities: 2 salads, the most, but the salad majority is not ticked",
+        "players[1] 'Bob': majorities: 3 pig boxes, the most, but the pig majority is not ticked",
+    ]
+    assert not any("majorities" in w for w in plain["warnings"])
+
+
+def test_majority_ticks_belong_to_the_advanced_sheet():
+    with pytest.raises(RecordError) as exc:
+        score(record("harvest-dice-normal", Alice={**player(), "majorities": ["pig"]}))
+    assert "majorities: unknown key" in str(exc.value)
+    with pytest.raises(RecordError) as exc:
+        score(record("harvest-dice-advanced", Alice={**player(), "majorities": ["corn"]}))
+    assert "expected one of carrot, salad, tomato, pig, got 'corn'" in str(exc.value)

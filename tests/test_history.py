@@ -100,7 +100,7 @@ def test_a_saved_game_keeps_everything(tmp_path, db):
     assert json.loads(out.stdout)["winners"] == ["Alice"]  # scored as without --save
     assert out.stderr == f"kept as game 1 in {db}\n"
     [game] = rows(db, "SELECT played_at, layout, layout_hash, game, warnings, record_text, source FROM games")
-    from sheetgen.layout.model import load_layout
+    from sheetgen.games import load_layout
 
     assert game == (
         "2026-01-10",
@@ -194,7 +194,7 @@ def test_a_filled_pdf_is_kept_with_its_record_as_yaml(tmp_path, db):
 
     from pypdf import PdfReader, PdfWriter
 
-    from sheetgen.layout.model import load_layout
+    from sheetgen.games import load_layout
     from sheetgen.render import render_pdf
 
     writer = PdfWriter(

@@ -13,8 +13,9 @@ from pypdf import PdfReader
 
 from sheetgen import text as fonts
 from sheetgen.cli import cli
+from sheetgen.games import load_layout
 from sheetgen.layout.display import Box, Text
-from sheetgen.layout.model import HOUSE_NOTE, NOTE_SIZE, load_layout
+from sheetgen.layout.housenote import HOUSE_NOTE, NOTE_SIZE
 from sheetgen.layout.resolve import builtin_ids
 from sheetgen.render import render_pdf
 
@@ -38,7 +39,7 @@ def house():
 def test_unverified_numbers_are_marked_and_verified_ones_not(house, lang):
     shown = {p.path: p.text for p in texts(house, "sheet", lang)}
     assert (
-        shown["note.text"] == {"fr": "Dés : 6†, bonus 5", "en": "Dice: 6†, bonus 5"}[lang]
+        shown["note.text"] == {"fr": "Dés\u00a0: 6†, bonus 5", "en": "Dice: 6†, bonus 5"}[lang]
     )  # `dice` is unverified, `bonus` is not
     assert shown["values.sections[0].value"] == "3†"  # an unverified section's value
     assert shown["values.sections[1].value"] == "4"
@@ -53,7 +54,7 @@ def test_the_house_note_is_on_marked_pages_only_in_their_language(house):
 
 def test_a_house_label_is_marked_and_a_page_may_word_its_own_note(house):
     fr, en = texts(house, "rule", "fr"), texts(house, "rule", "en")
-    assert [p.text for p in fr] == ["Égalité : partagée†", "† à notre façon"]
+    assert [p.text for p in fr] == ["Égalité\u00a0: partagée†", "† à notre façon"]
     assert [p.text for p in en] == ["Ties: shared†", "† our way"]
     assert house.house == ["tie.text"]
 
@@ -100,15 +101,14 @@ def test_harvest_dice_marks_its_house_values():
         shown = {p.path: p.text for p in texts(layout, "sheet", "en")}
         assert [shown[f"pig.sections[{n}].value"] for n in range(7)] == ["1†", "3†", "6†", "10†", "15†", "21†", "28†"]
         assert shown["garden.row_value"] == "5"  # the seed gives 5 per complete row
-        assert "(6† with 2 players, 9† with 3-4)" in shown["rules.text"]
-        assert "the player to the left of the first player becomes first player" in shown["rules.text"]
+        assert "rolls 6† dice with 2 players, 9† with 3-4" in shown["rules.text"]
+        assert "then the player on their left becomes first player" in shown["rules.text"]
     fr = {p.path: p.text for p in texts(advanced, "sheet", "fr")}
     assert fr["rules_majority.text"] == (
-        "Majorités (+5) : le plus de chaque légume au potager, le plus de "
-        "cases cochées au cochon ; à égalité chaque ex æquo gagne, 0 ne gagne "
-        "jamais.†"
+        "Majorités\u00a0: le plus de chaque légume au potager, le plus de cases cochées au cochon\u202f; "
+        "les ex æquo gagnent tous, 0 ne gagne jamais.†"
     )
-    assert "Le joueur à gauche du 1er joueur devient 1er joueur".lower() in fr["rules.text"].lower()
+    assert "puis son voisin de gauche devient 1er joueur" in fr["rules.text"]
     assert "rules_majority" not in {p.path.split(".")[0] for p in texts(normal, "sheet", "fr")}
 
 
@@ -132,7 +132,13 @@ def test_imperial_settlers_marks_its_house_buildings_abilities_and_rules():
         empire = {p.path: p.text for p in texts(layout, "empire", "en")}
         assert empire["bridges_help.text"].endswith("A bridge opens the fields of its letter.†")
         assert empire["fields.label"] == "Fields†"
-        assert "†" not in empire["tiebreak_help.text"] and "†" not in empire["empire_help.text"]
+        assert "†" not in empire["tiebreak_help.text"]
+        # the resources drawn in the track and building boxes are the layout's: the sentence
+        # that says what they cost carries the mark, on both pages
+        assert empire["empire_help.text"].endswith("A box costs 1 action and the resources drawn in it.†")
+        village_en = {p.path: p.text for p in texts(layout, "village", "en")}
+        assert village_en["village_help.text"].endswith("A box costs 1 action and the resources drawn in it.†")
+        assert village["village_help.text"].endswith("Une case coûte 1 action et les ressources dessinées dedans.†")
     advanced = load_layout("imperial-settlers-advanced")
     village = [p for p in texts(advanced, "village", "fr")]
     assert [p.text for p in village if p.path.endswith(".blueprint_label")] == ["Plan†"] * 6
@@ -141,7 +147,7 @@ def test_imperial_settlers_marks_its_house_buildings_abilities_and_rules():
     ] * 6
     empire = {p.path: p.text for p in texts(advanced, "empire", "fr")}
     assert empire["colonies_help.text"].endswith(
-        "Adjacentes\u00a0: voisines sur une piste, ou l'une au-dessus de l'autre dans la même colonne.†"
+        "Adjacentes\u00a0: voisines sur une piste, ou l’une au-dessus de l’autre dans la même colonne.†"
     )
 
 
@@ -151,9 +157,18 @@ def test_glassworks_marks_its_column_height_and_its_shared_victory(players):
     shown = {p.path: p.text for p in texts(layout, "pad", "fr", players)}
     board = [t for path, t in shown.items() if path.endswith(".label") and t.startswith("Plateau final")]
     assert board == ["Plateau final†"]  # 5 pieces a column: the seed gives 7 columns only
-    assert "égalité : victoire partagée†" in shown.values()
-    assert shown["rules.text"].endswith("Le plus haut total gagne ; une égalité est une victoire partagée.†")
-    assert "†" not in shown["lake.text"]
+    assert shown["score.rows[3].label"] == "Ligne 5 (en haut)†"  # the fifth row: the same house reading
+    assert "ex æquo\u00a0: tous gagnent†" in shown.values()
+    assert "†" not in shown["rules.text"] and "†" not in shown["lake.text"]
+    # the seed names white, purple, yellow and orange; the other four colours are ours
+    names = {c: shown[f"glass_{c}_name.text"] for c in ("white", "purple", "light_blue", "dark_green", "orange")}
+    assert names == {
+        "white": "blanc",
+        "purple": "violet",
+        "light_blue": "bleu\nclair†",
+        "dark_green": "vert\nfoncé†",
+        "orange": "orange",
+    }
 
 
 def test_bosk_marks_only_the_unknown_order_fallback():
@@ -169,7 +184,10 @@ def test_bosk_marks_only_the_unknown_order_fallback():
 def test_the_rendered_page_prints_the_note(lang):
     pdf = render_pdf(load_layout("harvest-dice-advanced"), lang=lang, paper="letter")
     text = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
-    assert {"fr": "† valeur maison", "en": "† house value, the rules leave it open"}[lang] in text
+    assert {"fr": "† valeur maison : la règle ne la fixe pas", "en": "† house value: the rules leave it open"}[
+        lang
+    ] in text
+    assert "sheetgen" not in text  # what the mark means at the table, not where a designer reads more
 
 
 def test_validate_lists_house_values_and_house_rules():
@@ -202,6 +220,5 @@ def test_an_unverified_element_marks_its_value_and_the_placeholders_reading_it(t
     layout = load_layout(str(path))
     shown = {p.path: p.text for p in texts(layout, "sheet", "en")}
     assert shown["garden.row_value"] == "5†"
-    assert shown["score.boxes[3].label"] == "Rows × 5†"
-    assert "5† per complete garden row" in shown["rules.text"]
+    assert shown["score_totals.boxes[1].label"] == "Full rows × 5†"
     assert "garden" in layout.unverified

@@ -1,6 +1,8 @@
 """Behavioural tests for sheetgen.icons."""
 
 import io
+import itertools
+import math
 
 import pytest
 from PIL import ImageChops
@@ -236,3 +238,52 @@ def test_a_tinted_icon_is_not_replayed_as_the_plain_one():
         drawn.append(c._code[start:])
     assert drawn[0] != drawn[1]
     assert drawn[2] == drawn[0] and drawn[3] == drawn[1]
+
+
+RESOURCES = ("stone", "wood", "food", "gold")
+
+
+def _outline(name: str, grey: bool):
+    """The silhouette of a resource icon as a cost prints it (dropout tint, in a tick box),
+    in colour or toner saving (--grey): its outer contour, at 100 pt."""
+    cv2 = pytest.importorskip("cv2")
+    np = pytest.importorskip("numpy")
+    from sheetgen.layout.display import DROPOUT
+    from sheetgen.render.grey import GreyCanvas
+
+    buf = io.BytesIO()
+    c = (GreyCanvas if grey else Canvas)(buf, pagesize=(120, 120), invariant=1)
+    c.setFillColorRGB(1, 1, 1)
+    c.rect(0, 0, 120, 120, stroke=0, fill=1)
+    draw_icon(c, name, 10, 10, 100, None, DROPOUT)
+    c.save()
+    pdf = pdfium.PdfDocument(buf.getvalue())
+    try:
+        img = np.asarray(pdf[0].render(scale=1).to_pil().convert("L"))
+    finally:
+        pdf.close()
+    contours, _ = cv2.findContours((img < 250).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return max(contours, key=cv2.contourArea)
+
+
+def _shape(contour) -> tuple[float, float]:
+    """(roundness, elongation) of a silhouette: 4πA/P², 1 for a disc; the long side of its
+    smallest enclosing rectangle over the short side."""
+    import cv2
+
+    area, perimeter = cv2.contourArea(contour), cv2.arcLength(contour, True)
+    w, h = cv2.minAreaRect(contour)[1]
+    return 4 * math.pi * area / perimeter**2, max(w, h) / min(w, h)
+
+
+@pytest.mark.parametrize("grey", [False, True])
+def test_the_resources_are_told_apart_by_their_shape(grey):
+    """Stone, wood, food and gold print pale (dropout) inside the boxes that cost them, and
+    all grey with --grey: their outlines differ, not only their colours. The stone is a
+    peaked rock, the wood one long log across, the food an upright sheaf, the gold a round
+    coin: every two differ in roundness by 0.15 or in elongation by 0.4."""
+    shapes = {name: _shape(_outline(name, grey)) for name in RESOURCES}
+    for a, b in itertools.combinations(RESOURCES, 2):
+        (ra, ea), (rb, eb) = shapes[a], shapes[b]
+        assert abs(ra - rb) >= 0.15 or abs(ea - eb) >= 0.4, (a, b, shapes[a], shapes[b])
+    assert shapes["gold"][0] > 0.85 and shapes["wood"][1] > 1.8

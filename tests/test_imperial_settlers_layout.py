@@ -13,9 +13,9 @@ from pypdf import PdfReader
 
 from sheetgen.cli import cli
 from sheetgen.errors import LayoutError
+from sheetgen.games import load_layout
 from sheetgen.layout import elements as E
 from sheetgen.layout.display import DROPOUT, Box, Icon, Line, Text
-from sheetgen.layout.model import load_layout
 from sheetgen.render import render_pdf
 from sheetgen.render.pdf import placement
 

@@ -28,7 +28,7 @@ from conftest import record_text, score_text
 from sheetgen.cli import cli
 from sheetgen.errors import RecordError
 from sheetgen.games import imperial_settlers as rules
-from sheetgen.layout.model import load_layout
+from sheetgen.games import load_layout
 
 BASIC = "imperial-settlers"
 ADVANCED = "imperial-settlers-advanced"

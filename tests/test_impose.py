@@ -14,7 +14,8 @@ from conftest import pdf_digest
 from pypdf import PdfReader
 
 from sheetgen.cli import cli
-from sheetgen.layout.model import load_layout
+from sheetgen.games import load_layout
+from sheetgen.layout.display import drawn
 from sheetgen.paper import MARGIN, PAPERS
 from sheetgen.render import impose, render_pdf
 from sheetgen.render.pdf import pdf_bytes
@@ -219,9 +220,9 @@ def test_no_marks():
 # ------------------------------------------------------------------ writable when scaled
 
 REFUSALS = {
-    "imperial-settlers 2 a4": "Error: --per-page 2: imperial-settlers on A4 would print at 71%: its smallest text (empire: 'Player', 7.0 pt) would be 5.0 pt, under 6 pt; the largest --per-page for imperial-settlers on A4 is 1\n",
-    "bosk 4 letter": "Error: --per-page 4: bosk on Letter would print at 49%: its smallest text (pad: 'points; sums: summer worksheet', 7.0 pt) would be 3.4 pt, under 6 pt; its smallest box (pad: 'winner_p1', 8.0 mm) would be 3.9 mm, under 5 mm; its smallest hint in a box (pad: 'leaves', 5.6 pt) would be 2.7 pt, under 4.5 pt; the largest --per-page for bosk on Letter is 1\n",
-    "imperial-settlers 1 a5": "Error: --paper a5: imperial-settlers on A5 would print at 68%: its smallest text (empire: 'Player', 7.0 pt) would be 4.8 pt, under 6 pt; imperial-settlers is not writable on A5 even one sheet a page; try --paper a4, letter or legal\n",
+    "imperial-settlers 2 a4": "Error: --per-page 2: imperial-settlers on A4 would print at 71%: its smallest text (empire: 'A round: 1. the active player…', 8.0 pt) would be 5.7 pt, under 6 pt; the largest --per-page for imperial-settlers on A4 is 1\n",
+    "bosk 4 letter": "Error: --per-page 4: bosk on Letter would print at 49%: its smallest text (pad: 'points (summer worksheet)', 8.0 pt) would be 3.9 pt, under 6 pt; its smallest box (pad: 'winner_p1', 7.6 mm) would be 3.7 mm, under 5 mm; its smallest hint in a box (pad: 'leaves', 6.0 pt) would be 2.9 pt, under 4.5 pt; the largest --per-page for bosk on Letter is 1\n",
+    "imperial-settlers 1 a5": "Error: --paper a5: imperial-settlers on A5 would print at 68%: its smallest text (empire: 'A round: 1. the active player…', 8.0 pt) would be 5.4 pt, under 6 pt; its smallest box (empire: 'walls_1', 7.1 mm) would be 4.8 mm, under 5 mm; imperial-settlers is not writable on A5 even one sheet a page; try --paper a4, letter or legal\n",
 }
 
 
@@ -239,8 +240,9 @@ def test_refusals(tmp_path, case):
 @pytest.mark.parametrize("layout", ["harvest-dice-normal", "harvest-dice-advanced"])
 def test_the_harvest_dice_sheets_print_two_a_page(tmp_path, layout, paper):
     """A pad of two a page: the Harvest Dice sheets are drawn with no text under 9.25 pt
-    (`smallest_text`) and 8 mm boxes, so 50 copies print as 25 landscape pages of two
-    sheets each, on A4 and on Letter, in French and in English; 4 a page still refuses."""
+    (`smallest_text`) and tick boxes of 8.5 mm (their drawn squares 7.6 mm), so 50 copies
+    print as 25 landscape pages of two sheets each, on A4 and on Letter, in French and in
+    English; 4 a page still refuses."""
     width, height = PAPERS[paper]
     for lang in ("fr", "en"):
         out = tmp_path / f"pad-{lang}.pdf"
@@ -257,12 +259,31 @@ def test_the_harvest_dice_sheets_print_two_a_page(tmp_path, layout, paper):
             assert [sheet for sheet, *_ in placements(page)] == ["sheet", "sheet"]
         doc = load_layout(layout).document(lang)
         found = impose.smallest(doc)
-        assert (found["text"].size, found["box"].size, "hint" in found) == (9.25, 8.0, False)
+        assert (found["text"].size, round(found["box"].size, 2), "hint" in found) == (9.25, 7.6, False)
         scale = impose.check_scale(doc, paper, 2, layout)
         assert found["text"].size * scale >= impose.MIN_TEXT and found["box"].size * scale >= impose.MIN_BOX
         assert impose.largest_per_page(doc, paper, found) == 2
     result = run("render", layout, "--per-page", "4", "--paper", paper, "-o", str(tmp_path / "four.pdf"))
     assert result.exit_code == 2 and f"the largest --per-page for {layout} on " in result.output
+
+
+def test_a_box_is_measured_where_a_pencil_goes_not_by_its_cell(tmp_path):
+    """A tick box is drawn as a rounded square inside its cell: 8 mm pig cells hold 7.1 mm
+    squares, 5.0 mm at 2 a page on A4 (71%) but 4.7 mm on Letter (66%), which refuses."""
+    path = tmp_path / "eight.yaml"
+    path.write_text(
+        "id: eight\nextends: harvest-dice-normal\npages:\n  - id: sheet\n    elements:\n      - {id: pig, box: 8}\n"
+    )
+    doc = load_layout(str(path)).document("en")
+    found = impose.smallest(doc)
+    assert (found["box"].what, round(found["box"].size, 2)) == ("pig_1", 7.1)
+    result = run("render", str(path), "--per-page", "2", "--paper", "letter", "-o", str(tmp_path / "l.pdf"))
+    assert result.exit_code == 2
+    assert "its smallest box (sheet: 'pig_1', 7.1 mm) would be 4.7 mm, under 5 mm" in result.output
+    assert run("render", str(path), "--per-page", "2", "--paper", "a4", "-o", str(tmp_path / "a.pdf")).exit_code == 0
+    # a write box is drawn whole: the garden's 11.5 mm cells are 11.5 mm
+    garden = [b for b in doc.pages[0].prims if getattr(b, "field", "") == "garden_r1_c1"]
+    assert drawn(garden[0])[2:] == (11.5, 11.5)
 
 
 def test_the_small_pad_allows_four_up_on_a4_two_on_a5():

@@ -16,9 +16,10 @@ from conftest import ROOT
 from pypdf import PdfReader
 
 from sheetgen.cli import cli
+from sheetgen.games import load_layout
 from sheetgen.icons import ICON_NAMES
 from sheetgen.layout import elements as E
-from sheetgen.layout.model import LAYOUT, Constant, load_layout
+from sheetgen.layout.spec import LAYOUT, Constant
 from sheetgen.render import render_pdf
 from sheetgen.schema import Field, ListOf, Map, Pair, Str
 
@@ -168,7 +169,7 @@ def test_the_worked_example_renders(tmp_path, monkeypatch, lang, paper):
     assert reader.metadata.subject == "harvest-dice-big-pig"
     text = reader.pages[0].extract_text()
     assert "35" in text and "27" in text
-    assert {"fr": "Variante « gros cochon »", "en": "“Big pig” variant"}[lang] in text
+    assert {"fr": "Variante «\u202fgros cochon\u202f»", "en": "“Big pig” variant"}[lang] in text
 
 
 def test_the_scorer_reads_the_worked_examples_pig_points(tmp_path):

@@ -15,8 +15,9 @@ import sheetgen.layout.elements as E
 from sheetgen import text as fonts
 from sheetgen.cli import cli
 from sheetgen.errors import LayoutError
+from sheetgen.games import load_layout
 from sheetgen.layout.display import Text
-from sheetgen.layout.model import NOTE_H, NOTE_SIZE, load_layout
+from sheetgen.layout.housenote import NOTE_H, NOTE_SIZE
 
 PT = 72 / 25.4
 
@@ -141,7 +142,7 @@ def test_smallest_text_prints_every_text_but_the_hints_at_that_size_or_more():
         assert sizes["hint.text"] == (6, 5.5)
         assert sizes["score.boxes[1]"] == (12, 9.5)  # the + sign was already larger
         note = shown["house_note"]
-        assert note.h / (NOTE_H * 9.5 / NOTE_SIZE) == pytest.approx(1 if lang == "en" else 2)  # its lines, taller
+        assert note.h / (NOTE_H * 9.5 / NOTE_SIZE) == pytest.approx(1)  # its line, taller
         for t in shown.values():
             fit = fonts.fit_text(t.text, t.font, t.size, t.w * PT, t.h * PT, t.wrap, t.min_size)
             assert fit.fits and fit.size == t.size, t.path
@@ -170,6 +171,6 @@ def test_a_score_rows_label_height_makes_room_under_its_boxes():
     score = layout.element("score")
     assert (score["label_height"], score["h"]) == (8.5, 10 + 8.5)
     label = _texts(layout, "fr")["score.boxes[0].label"]
-    assert (label.y, label.h) == (34 + 10 + 0.5, 8.0)
+    assert (label.y, label.h) == (34 + 10 + 1.0, 7.5)  # 1 mm under its box
     assert len(fonts.fit_text(label.text, label.font, 9.5, label.w * PT, label.h * PT, True, 9.5).lines) == 2
     assert load_layout("harvest-dice-normal").element("player_name").get("label_height") == 7.0  # the default

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheetgen.errors import LayoutError
-from sheetgen.layout.model import build_layout
+from sheetgen.layout.load import build_layout
 from sheetgen.layout.resolve import builtin_dir, resolve
 from sheetgen.yamlsrc import loads
 

@@ -13,8 +13,8 @@ import pytest
 from conftest import ROOT
 
 from sheetgen.errors import LayoutError
+from sheetgen.games import load_layout
 from sheetgen.layout.elements import TYPES
-from sheetgen.layout.model import load_layout
 from sheetgen.layout.resolve import builtin_ids
 from sheetgen.schema import parse_length
 
@@ -172,7 +172,7 @@ def test_a_track_is_checked_from_the_left_or_in_any_order():
 def test_unknown_top_level_key_lists_the_accepted_keys():
     assert problems("unknown_top_key.yaml") == [
         f"{FIX}/unknown_top_key.yaml:3: colour: unknown key; accepted keys: constants, description, extends, game, house_note, "
-        "id, pages, players, scan_marks, sheet, smallest_text, theme, title"
+        "house_note_in, id, pages, players, scan_marks, sheet, smallest_text, theme, title"
     ]
 
 
@@ -265,11 +265,11 @@ def test_board_labels_side_by_side_never_run_together():
     assert len(found) == 14
     assert found[0] == (
         f"{FIX}/narrow_board_labels.yaml:10: score.rows: score.rows[1].col_labels[0]: text does not fit "
-        "in 3.4 x 3.4mm with 5 players (fr): '×1' ('score' is at river-valley-glassworks:197)"
+        "in 3.4 x 3mm with 5 players (fr): '×1' ('score' is at river-valley-glassworks:199)"
     )
     assert found[13].endswith(
-        "col_labels[6]: text does not fit in 3.4 x 3.4mm with 5 players (en): '×7' "
-        "('score' is at river-valley-glassworks:197)"
+        "col_labels[6]: text does not fit in 3.4 x 3mm with 5 players (en): '×7' "
+        "('score' is at river-valley-glassworks:199)"
     )
 
 
@@ -412,7 +412,7 @@ def test_house_value_without_room_for_the_house_note():
     assert problems("house_no_room.yaml") == [
         f"{FIX}/house_no_room.yaml:7: pages[0]: prints house values (†) but has no free place for the house "
         f"note ({lang}: one line of {width} x 3.2mm or 2-3 shorter lines); leave room at the bottom of the sheet"
-        for lang, width in (("fr", "104.3"), ("en", "94.7"))
+        for lang, width in (("fr", "47.8"), ("en", "45.7"))
     ]
 
 

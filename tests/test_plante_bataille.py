@@ -11,9 +11,9 @@ from click.testing import CliRunner
 
 from sheetgen.cli import cli
 from sheetgen.errors import RecordError
+from sheetgen.games import load_layout
 from sheetgen.games import plante_bataille as pb
 from sheetgen.layout.display import Box
-from sheetgen.layout.model import load_layout
 from sheetgen.scoring.record import score_data
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "plante-bataille"
@@ -358,3 +358,25 @@ def test_player_columns_stay_wide_enough_to_write(players, width):
     assert {round(b.w, 3) for b in cells} == {width}
     names = [b for b in prims if isinstance(b, Box) and b.field and b.field.startswith("name_p")]
     assert min(b.w for b in names) >= 7
+
+
+# --------------------------------------------------------------------------- the majority ticks
+
+
+def test_majority_ticks_are_checked_against_the_tokens_not_scored():
+    """The pad's majority rows are ticks (a record's `majorities`): the tokens give the
+    majorities; a tick that disagrees is warned of, and the totals do not move."""
+    ticked = [
+        {**p("Ann", [5], veg1=2, veg2=1), "majorities": ["veg1", "veg2"]},
+        {**p("Ben", [4], veg2=1), "majorities": []},
+        {**p("Cy", [3], veg3=2), "majorities": []},
+    ]
+    plain = [p("Ann", [5], veg1=2, veg2=1), p("Ben", [4], veg2=1), p("Cy", [3], veg3=2)]
+    got, want = scored(ticked), scored(plain)
+    assert [q["total"] for q in got["players"]] == [q["total"] for q in want["players"]] == [8, 4, 6]
+    assert got["warnings"] == [
+        "players[0] 'Ann': majorities: the veg2 majority is ticked, but 1 veg2 tokens: a tie for the lead "
+        "(Ann, Ben) gives it to nobody",
+        "players[2] 'Cy': majorities: 2 veg3 tokens, the most, but the veg3 majority is not ticked",
+    ]
+    assert want["warnings"] == []

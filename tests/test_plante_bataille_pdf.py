@@ -8,7 +8,7 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from sheetgen.layout.model import load_layout
+from sheetgen.games import load_layout
 from sheetgen.render import render_pdf
 
 
@@ -28,9 +28,9 @@ def test_letter_pad_is_one_letter_page():
                 "Harvested cards",
                 "Sum of the cards",
                 "Vegetable tokens won",
-                "Vegetable 1: ____",
-                "Vegetable 2: ____",
-                "Vegetable 3: ____",
+                "Vegetable 1:",
+                "Vegetable 2:",
+                "Vegetable 3:",
                 "Majorities: +3",
                 "Vegetable 1 majority +3",
                 "Total",
@@ -44,9 +44,9 @@ def test_letter_pad_is_one_letter_page():
                 "Cartes récoltées",
                 "Somme des cartes",
                 "Jetons légume gagnés",
-                "Légume 1 : ____",
-                "Légume 2 : ____",
-                "Légume 3 : ____",
+                "Légume 1 :",
+                "Légume 2 :",
+                "Légume 3 :",
                 "Majorités : +3",
                 "Majorité légume 1 +3",
                 "Total",

@@ -11,7 +11,7 @@ from conftest import ROOT
 from test_variants import boxes as places
 from test_variants import problems
 
-from sheetgen.layout.model import load_layout
+from sheetgen.games import load_layout
 from sheetgen.render import render_pdf
 
 FIX = ROOT / "tests" / "fixtures" / "layouts"
@@ -39,40 +39,41 @@ def renders(path):
 # ----------------------------------------------------------------------------- the built-ins keep their places
 
 
-# where the built-ins put their zones before they reflowed (x, y, width, height in mm)
+# where the built-ins put their zones (x, y, width, height in mm): a change to a built-in
+# that moves one is seen here
 PLACES = {
     "river-valley-glassworks": {
-        "rarity": (0, 23, 110, 41),
-        "row_points": (113, 23, 81, 41),
-        "score": (0, 67, 194, 161),
-        "rules_frame": (8, 230, 178, 27),
+        "rarity": (0, 21, 110, 41),
+        "row_points": (113, 21, 81, 41),
+        "score": (0, 65, 194, 163.2),
+        "rules_frame": (8, 230.2, 178, 32.8),
     },
-    "plante-bataille": {"score": (0, 23, 194, 165), "rules_frame": (0, 192, 194, 61)},
+    "plante-bataille": {"score": (0, 21, 194, 168), "rules_frame": (0, 193, 194, 61)},
     "bosk": {
-        "summer_frame": (0, 37, 194, 44),
-        "autumn_frame": (0, 84, 194, 28),
-        "winter_frame": (0, 115, 194, 91),
-        "final_frame": (0, 209, 194, 46),
-        "tally_rows_frame": (0, 39, 194, 70),
-        "tally_columns_frame": (0, 112, 194, 70),
-        "tally_points_frame": (0, 185, 194, 34),
+        "summer_frame": (0, 35, 194, 41.5),
+        "autumn_frame": (0, 79.5, 194, 30.5),
+        "winter_frame": (0, 113, 194, 94),
+        "final_frame": (0, 210, 194, 42),
+        "tally_rows_frame": (0, 41, 194, 82),
+        "tally_columns_frame": (0, 126, 194, 82),
+        "tally_points_frame": (0, 211, 194, 36),
     },
     "imperial-settlers": {
-        "rounds_frame": (0, 39, 194, 59),
-        "empire_frame": (0, 101, 194, 92),
-        "houses": (3, 129, 187.2, 8),
-        "fields": (3, 168, 183.2, 12),
-        "score_frame": (0, 196, 194, 59),
-        "tiebreak_help": (46, 236, 144, 13),
-        "tavern": (98.5, 39, 95.5, 56),
-        "workshop": (0, 98, 95.5, 56),
-        "architects": (98.5, 157, 95.5, 56),
-        "points_frame": (0, 214.5, 194, 41),
+        "rounds_frame": (0, 38, 194, 54.5),
+        "empire_frame": (0, 95.5, 194, 94.5),
+        "houses": (3, 124.5, 188.7, 8),
+        "fields": (3, 167, 183.2, 13),
+        "score_frame": (0, 193, 194, 57.5),
+        "tiebreak_help": (50, 232.5, 144, 13),
+        "tavern": (98.5, 36, 95.5, 56),
+        "workshop": (0, 95, 95.5, 56),
+        "architects": (98.5, 154, 95.5, 56),
+        "points_frame": (0, 211.5, 194, 40.7),
     },
     "imperial-settlers-advanced": {
-        "empire_frame": (0, 101, 194, 103),
-        "colonies_help": (3, 192, 188, 11.5),
-        "score_frame": (0, 206, 194, 49.5),
+        "empire_frame": (0, 95.5, 194, 105.5),
+        "colonies_help": (3, 189, 188, 11.5),
+        "score_frame": (0, 203, 194, 51.5),
     },
 }
 
@@ -86,15 +87,19 @@ def test_the_rewritten_built_ins_keep_their_places(layout_id):
 
 
 def test_a_taller_summer_tally_moves_the_worksheet_below_it(tmp_path):
-    """One key: the rows' tally 10 mm taller; the columns' tally and the points move down 10 mm."""
+    """One key: the rows' tally 5 mm taller; its frame grows, the columns' tally and the
+    points move down 5 mm (the points frame keeps its height, its text's, clear of the scan
+    marks)."""
     path = variant(
-        tmp_path, "bosk", "pages:\n  - id: summer\n    elements:\n      - {id: tally_rows_frame, size: [194, 80]}\n"
+        tmp_path,
+        "bosk",
+        'pages:\n  - id: summer\n    elements:\n      - {id: summer_tally_rows, size: ["+=0", "+=5"]}\n',
     )
     renders(path)
     assert moved("bosk", path, "tally_rows_frame", "tally_columns_frame", "tally_points_frame") == {
-        "tally_rows_frame": (0, 10),
-        "tally_columns_frame": (10, 0),
-        "tally_points_frame": (10, 0),
+        "tally_rows_frame": (0, 5),
+        "tally_columns_frame": (5, 0),
+        "tally_points_frame": (5, 0),
     }
 
 
@@ -127,6 +132,7 @@ pages:
     elements:
       - id: score
         rows:
+          - {id: board, height: 49}
           - {id: rows_heading}
           - {id: row_6, height: ROW, count: {fr: "suite", en: "run"}, label: {fr: "Ligne 6 (en haut)", en: "Row 6 (top)"}}
           - {id: row_5, label: {fr: "Ligne 5", en: "Row 5"}}
@@ -134,8 +140,9 @@ pages:
 
 
 def test_a_glassworks_row_moves_the_reminder(tmp_path):
-    """Columns of six: a sixth run row. At the rows' 8.5 mm the page is full; six rows of
-    7 mm take the room of five of 8.5, and the reminder follows the table (0.5 mm up)."""
+    """Columns of six: a sixth run row, and the board's copies 4.8 mm taller to keep cells
+    of 5 mm. At the rows' 8.5 mm the page is full; six rows of 7 mm take the room of five of
+    8.5, and the reminder follows the table (4.3 mm down) in the height left (`fill`)."""
     smaller = "".join(f"          - {{id: row_{n}, height: 7}}\n" for n in range(4, 0, -1))
     body = GW_SIX_ROWS.replace("ROW", "7").replace("{id: row_5, label", "{id: row_5, height: 7, label") + smaller
     path = variant(tmp_path, "river-valley-glassworks", body)
@@ -150,8 +157,8 @@ def test_a_glassworks_row_moves_the_reminder(tmp_path):
         "row_1",
     ]
     assert moved("river-valley-glassworks", path, "score", "rules_frame") == {
-        "score": (0, -0.5),
-        "rules_frame": (-0.5, 0),
+        "score": (0, 4.3),
+        "rules_frame": (4.3, -4.3),
     }
 
 
@@ -177,8 +184,8 @@ def test_a_glassworks_row_on_a_full_page_is_reported_at_its_line(tmp_path):
     path = variant(tmp_path, "river-valley-glassworks", GW_SIX_ROWS.replace("ROW", "8.5"))
     assert problems(path) == [
         f"{path}:9: score.rows: moves 'rules_frame': outside the printable area: spans x 8-186mm, "
-        "y 238.5-265.5mm; the sheet is 194 x 263mm; the page is full: what is above 'rules_frame' is 2.5mm "
-        "too tall ('rules_frame' is at river-valley-glassworks:230)"
+        "y 243.5-269mm; the sheet is 194 x 263mm; the page is full: what is above 'rules_frame' is 6mm "
+        "too tall ('rules_frame' is at river-valley-glassworks:237)"
     ]
 
 
@@ -190,23 +197,23 @@ def test_a_glassworks_row_on_a_full_page_is_reported_at_its_line(tmp_path):
             "pages:\n  - id: pad\n    elements:\n      - id: score\n        rows:\n          - {id: tokens_veg3}\n"
             '          - {id: tokens_veg4, height: 11, label: {fr: "Légume 4", en: "Vegetable 4"}}\n',
             ":7: score.rows: moves 'rules_frame': overlaps the scan marker 2 (x 186.5-194mm, y 255.5-263mm), "
-            "which `scan_marks: true` keeps free; the page is full: what is above 'rules_frame' is 8.5mm too tall "
-            "('rules_frame' is at plante-bataille:119)",
+            "which `scan_marks: true` keeps free; the page is full: what is above 'rules_frame' is 9.5mm too tall "
+            "('rules_frame' is at plante-bataille:128)",
         ),
         (
             "bosk",
             "pages:\n  - id: pad\n    elements:\n      - id: winter\n        rows:\n          - {id: terrain_8}\n"
-            '          - {id: terrain_9, icon: leaf, height: 10, label: {fr: "Terrain 9", en: "Terrain 9"}}\n',
+            '          - {id: terrain_9, icon: leaf, height: 14, label: {fr: "Terrain 9", en: "Terrain 9"}}\n',
             ":7: winter.rows: moves 'final_frame': overlaps the scan marker 2 (x 186.5-194mm, y 255.5-263mm), "
-            "which `scan_marks: true` keeps free; the page is full: what is above 'final_frame' is 8.5mm too tall "
-            "('final_frame' is at bosk:423)",
+            "which `scan_marks: true` keeps free; the page is full: what is above 'final_frame' is 10.5mm too tall "
+            "('final_frame' is at bosk:402)",
         ),
         (
             "imperial-settlers",
             'pages:\n  - id: village\n    elements:\n      - {id: sawmill, size: ["+=0", "+=4"]}\n',
             ":6: sawmill.size: moves 'points_frame': overlaps the scan marker 2 (x 186.5-194mm, y 255.5-263mm), "
-            "which `scan_marks: true` keeps free; the page is full: what is above 'points_frame' is 4mm too tall "
-            "('points_frame' is at imperial-settlers:449)",
+            "which `scan_marks: true` keeps free; the page is full: what is above 'points_frame' is 0.7mm too tall "
+            "('points_frame' is at imperial-settlers:460)",
         ),
     ],
     ids=["plante-bataille", "bosk", "imperial-settlers"],
@@ -223,11 +230,11 @@ def test_a_track_added_to_the_empire_names_the_new_element(tmp_path):
         '        label: {fr: "Tours", en: "Towers"}\n        boxes: 10\n'
     )
     path = variant(tmp_path, "imperial-settlers", body)
-    # one line: the frame is also 1 mm off the sheet, which the scan mark's 8.5 mm says already
+    # one line: the frame is also off the sheet, which the scan mark's message says already
     assert problems(path) == [
         f"{path}:7: towers: moves 'score_frame': overlaps the scan marker 2 (x 186.5-194mm, y 255.5-263mm), "
-        "which `scan_marks: true` keeps free; the page is full: what is above 'score_frame' is 8.5mm too tall "
-        "('score_frame' is at imperial-settlers:287)"
+        "which `scan_marks: true` keeps free; the page is full: what is above 'score_frame' is 4mm too tall "
+        "('score_frame' is at imperial-settlers:292)"
     ]
 
 
@@ -237,7 +244,7 @@ def test_a_track_added_to_the_empire_names_the_new_element(tmp_path):
 def test_a_constant_that_overfills_an_inherited_text_is_reported_at_its_line():
     path = FIX / "child_constant_text.yaml"
     where = f"{path}:6: constants.glass_white: glass_white_count.text: text does not fit in 13 x 5mm"
-    parent = "('glass_white_count' is at river-valley-glassworks:64)"
+    parent = "('glass_white_count' is at river-valley-glassworks:66)"
     assert problems(path) == [
         f"{where} with {players} players ({lang}): '1234567890123' {parent}"
         for lang in ("fr", "en")
@@ -251,8 +258,8 @@ def test_a_size_that_overfills_an_inherited_text_is_reported_at_its_line(tmp_pat
     lines = problems(path)
     assert lines[0] == (
         f"{path}:6: rarity_help.size: rarity_help.text: text does not fit in 60 x 5mm with 2 players (fr): "
-        "'Une couleur par colonne, 8 couleurs pour 7 colonnes : la 8e couleur et les pièce'... (107 characters) "
-        "('rarity_help' is at river-valley-glassworks:108)"
+        "'Une couleur par colonne, 8 couleurs pour 7 colonnes\\xa0: la 8ᵉ couleur et les pièce'... (107 characters) "
+        "('rarity_help' is at river-valley-glassworks:110)"
     )
     assert len(lines) == 4 and all(line.startswith(f"{path}:6: rarity_help.size: ") for line in lines)
 
@@ -265,5 +272,5 @@ def test_an_inherited_card_made_too_short_by_the_childs_key_is_reported_at_that_
     path = variant(tmp_path, "imperial-settlers-advanced", body)
     assert problems(path) == [
         f"{path}:7: sawmill.box: sawmill.size: the card is too short for its points and its 'finished in "
-        "round' box ('sawmill' is at imperial-settlers:371)"
+        "round' box ('sawmill' is at imperial-settlers:382)"
     ]

@@ -10,7 +10,7 @@ from pypdf import PdfReader
 from reportlab.lib.units import mm
 
 from sheetgen import __version__
-from sheetgen.layout.model import load_layout
+from sheetgen.games import load_layout
 from sheetgen.paper import MARGIN, PAPERS
 from sheetgen.render import render_pdf
 from sheetgen.render.pdf import placement
@@ -144,7 +144,7 @@ def test_text_is_drawn_in_the_chosen_language():
         assert word in en
     # constants are filled in, not printed as placeholders
     assert "{" not in fr and "{" not in en
-    assert "Lignes × 5" in fr and "Rows × 5" in en
+    assert "Lignes pleines × 5" in fr and "Full rows × 5" in en
 
 
 def test_fonts_are_embedded():

@@ -96,6 +96,53 @@ def test_bosk_rows_that_do_not_add_up_to_the_columns_make_them_all_unread():
     assert _disagree("bosk", {**rows, **cols}) == []
 
 
+def test_a_bosk_worksheet_total_against_its_lines():
+    rows = {f"summer_tally_rows_p1_{k}": v for k, v in enumerate([3, 4, None, 5], 1)}
+    pts = {f"summer_tally_rows_p1_pts{k}": v for k, v in enumerate([2, 0, None, 3], 1)}
+    totals = {"summer_tally_rows_p1_total": 12, "summer_tally_rows_p1_pts_total": 5}
+    assert _disagree("bosk", {**rows, **pts, **totals}) == []
+    assert _disagree("bosk", {**rows, **pts, **totals, "summer_tally_rows_p1_total": 13}) == [
+        (*rows, "summer_tally_rows_p1_total")
+    ]
+    assert _disagree("bosk", {**rows, **pts, **totals, "summer_tally_rows_p1_pts_total": 6}) == [
+        (*pts, "summer_tally_rows_p1_pts_total")
+    ]
+
+
+def test_the_bosk_worksheet_points_and_totals_are_numbers_written():
+    layout = load_layout("bosk")
+    wanted = game_for(layout).written(layout, 2)
+    assert wanted["summer_tally_rows_p2_pts7"].hi == 3  # (alone in a line: the most a line earns)
+    assert wanted["summer_tally_columns_p1_total"].hi == 20 and not wanted["summer_tally_columns_p1_total"].record
+    assert wanted["summer_tally_rows_p1_pts_total"].hi == 21
+    assert "summer_tally_rows_p1_colour" not in wanted
+
+
+def test_plante_bataille_majority_ticks_against_the_tokens_and_the_total():
+    layout = load_layout("plante-bataille")
+    assert not any(f.startswith("majority_") for f in game_for(layout).written(layout, 3))
+    pb = {
+        "harvested_p1": 6, "harvested_p2": 4, "total_p1": 9, "total_p2": 4,
+        "tokens_veg1_p1": 3, "tokens_veg1_p2": 1, "tokens_veg2_p1": 2, "tokens_veg2_p2": 2,
+        "tokens_veg3_p1": 0, "tokens_veg3_p2": 0,
+        "majority_veg1_p1": True, "majority_veg1_p2": False, "majority_veg2_p1": False,
+        "majority_veg2_p2": False, "majority_veg3_p1": False, "majority_veg3_p2": False,
+    }  # fmt: skip
+    assert _disagree("plante-bataille", pb) == []
+    # a tick where the tokens give it to nobody (a tie): those tokens; the total without it
+    assert _disagree("plante-bataille", {**pb, "majority_veg2_p2": True}) == [
+        ("harvested_p2", "total_p2"),
+        ("tokens_veg2_p1", "tokens_veg2_p2"),
+    ]
+    # no tick at all on the pad: the scorer gives the bonuses, nothing to check them against
+    unticked = {f: False if f.startswith("majority_") else v for f, v in pb.items()}
+    assert _disagree("plante-bataille", {**unticked, "tokens_veg1_p2": 5}) == []
+    # a tick not read sure checks nothing: neither the tokens of its kind nor its player's total
+    unsure = {f: v for f, v in pb.items() if f != "majority_veg1_p1"}
+    unsure.update({"tokens_veg3_p2": 2, "majority_veg3_p2": True, "total_p2": 7, "tokens_veg1_p2": 5})
+    assert _disagree("plante-bataille", unsure) == []
+
+
 def test_a_written_total_against_its_parts():
     pb = {"harvest_values_p1": [3, -2, 5], "harvested_p1": 6, "total_p1": None}
     assert _disagree("plante-bataille", pb) == []

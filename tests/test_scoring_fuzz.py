@@ -11,8 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheetgen.errors import SheetgenError
-from sheetgen.games import game_for
-from sheetgen.layout.model import load_layout
+from sheetgen.games import game_for, load_layout
 from sheetgen.layout.resolve import builtin_ids
 from sheetgen.scoring import record as record_module
 from sheetgen.scoring.api import score_many

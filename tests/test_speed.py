@@ -19,7 +19,7 @@ from sheetgen import cache, fileio, text
 from sheetgen.cells import groups, stray_groups
 from sheetgen.cli import cli
 from sheetgen.errors import RecordError
-from sheetgen.layout import model
+from sheetgen.layout import load, printcheck
 from sheetgen.schema import Where
 from sheetgen.scoring import record as records
 from sheetgen.scoring.api import score_data, score_many
@@ -237,37 +237,37 @@ def test_an_installed_data_folder_is_found_without_importlib_resources(tmp_path,
 
 def test_a_layout_is_fully_checked_once_until_it_or_the_code_changes(tmp_path, own_cache, monkeypatch):
     calls = []
-    real = model._check_display
-    monkeypatch.setattr(model, "_check_display", lambda *a: calls.append(1) or real(*a))
+    real = printcheck.check_print
+    monkeypatch.setattr(printcheck, "check_print", lambda *a: calls.append(1) or real(*a))
     variant = tmp_path / "variant.yaml"
     variant.write_text("extends: harvest-dice-normal\nid: variant\n", encoding="utf-8")
     for _ in range(2):
-        model._CACHE.clear()
-        model.load_layout(str(variant))
+        load._CACHE.clear()
+        load.read_layout(str(variant))
     assert len(calls) == 1
     variant.write_text("extends: harvest-dice-normal\nid: variant2\n", encoding="utf-8")
-    model._CACHE.clear()
-    model.load_layout(str(variant))
+    load._CACHE.clear()
+    load.read_layout(str(variant))
     assert len(calls) == 2
     monkeypatch.setattr(cache, "code_stamp", lambda: "another version of sheetgen")
-    model._CACHE.clear()
-    model.load_layout(str(variant))
+    load._CACHE.clear()
+    load.read_layout(str(variant))
     assert len(calls) == 3
 
 
 def test_a_layout_that_fails_the_check_is_never_remembered(tmp_path, own_cache, monkeypatch):
     from sheetgen.errors import LayoutError
 
-    def failing(layout, raw, ctx):
+    def failing(layout, raw, full, ctx):
         ctx.errors.append("variant.yaml:1: a problem the full check finds")
 
-    monkeypatch.setattr(model, "_check_display", failing)
+    monkeypatch.setattr(printcheck, "check_print", failing)
     variant = tmp_path / "variant.yaml"
     variant.write_text("extends: harvest-dice-normal\nid: variant\n", encoding="utf-8")
     for _ in range(2):
-        model._CACHE.clear()
+        load._CACHE.clear()
         with pytest.raises(LayoutError, match="a problem the full check finds"):
-            model.load_layout(str(variant))
+            load.read_layout(str(variant))
     assert not list(own_cache.glob("layout-ok-*"))
 
 
@@ -277,9 +277,9 @@ def test_a_render_is_the_same_with_the_cache_cold_warm_or_off(tmp_path, monkeypa
     outputs = []
     for setting in (str(tmp_path / "c"), str(tmp_path / "c"), "off"):
         monkeypatch.setenv(cache.ENV, setting)
-        model._CACHE.clear()
+        load._CACHE.clear()
         text.font.cache_clear()
-        outputs.append(render_pdf(model.load_layout("imperial-settlers-advanced"), lang="fr"))
+        outputs.append(render_pdf(load.read_layout("imperial-settlers-advanced"), lang="fr"))
     text.font.cache_clear()
     assert outputs[0] == outputs[1] == outputs[2]
 
@@ -287,8 +287,8 @@ def test_a_render_is_the_same_with_the_cache_cold_warm_or_off(tmp_path, monkeypa
 def _render(lid: str, **kw) -> bytes:
     from sheetgen.render import render_pdf
 
-    model._CACHE.clear()
-    return render_pdf(model.load_layout(lid), lang="en", **kw)
+    load._CACHE.clear()
+    return render_pdf(load.read_layout(lid), lang="en", **kw)
 
 
 def test_icons_painted_by_one_process_are_replayed_by_the_next(own_cache, monkeypatch):

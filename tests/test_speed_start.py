@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from sheetgen import cache, icons, srctree, yamlsrc
-from sheetgen.layout import model, resolve
+from sheetgen.layout import load, resolve
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -85,13 +85,13 @@ def test_layout_files_are_parsed_once_until_they_change(tmp_path, own_cache, mon
     variant.write_text("extends: harvest-dice-normal\nid: variant\n", encoding="utf-8")
     layouts = []
     for _ in range(2):
-        model._CACHE.clear()
-        layouts.append(model.load_layout(str(variant)))
+        load._CACHE.clear()
+        layouts.append(load.read_layout(str(variant)))
     assert sorted(calls) == sorted([str(variant), "harvest-dice-normal"])  # the second load parsed nothing
     assert same_tree(layouts[0].tree, layouts[1].tree) and layouts[0].digest == layouts[1].digest
     variant.write_text("extends: harvest-dice-normal\nid: variant\ntitle: {en: Other, fr: Autre}\n", encoding="utf-8")
-    model._CACHE.clear()
-    assert model.load_layout(str(variant)).title["en"] == "Other"
+    load._CACHE.clear()
+    assert load.read_layout(str(variant)).title["en"] == "Other"
     assert calls[-1] == str(variant) and len(calls) == 3
 
 
@@ -100,9 +100,9 @@ def test_a_problem_names_the_same_line_from_a_cached_tree(tmp_path, own_cache):
     bad.write_text("extends: harvest-dice-normal\nid: bad\n\n\nplayers: {min: 0, max: 2, default: 1}\n", "utf-8")
     seen = []
     for _ in range(2):
-        model._CACHE.clear()
+        load._CACHE.clear()
         with pytest.raises(Exception) as exc:  # noqa: PT011 - the message is what is compared
-            model.load_layout(str(bad))
+            load.read_layout(str(bad))
         seen.append(str(exc.value))
     assert seen[0] == seen[1] and f"{bad}:5:" in seen[0]
 

@@ -17,8 +17,8 @@ from pypdf import PdfReader
 
 from sheetgen.cli import cli
 from sheetgen.errors import LayoutError
+from sheetgen.games import load_layout
 from sheetgen.games.reference import games_markdown
-from sheetgen.layout.model import load_layout
 from sheetgen.render import render_pdf
 
 EXAMPLES = ROOT / "docs" / "examples"
@@ -53,13 +53,13 @@ def test_show_tree_gives_ids_types_places_sizes_and_origins():
     lines = result.output.splitlines()
     assert lines[0] == "harvest-dice-normal (harvest-dice): Harvest Dice — player sheet"
     assert (
-        "  dice_two_players = 6  [verified: false (house value)]  harvest-dice-normal:20  # 2 of each colour" in lines
+        "  dice_two_players = 6  [verified: false (house value)]  harvest-dice-normal:21  # 2 of each colour" in lines
     )
-    assert "    garden  grid  x 56 y 45  82 x 42 mm  harvest-dice-normal:59" in lines
-    assert "        rows: 3  harvest-dice-normal:63" in lines
-    assert "        = 18 write boxes of 12 x 12 mm" in lines
-    assert "  pig_frame  frame  x 0 y 97  99.8 x 74.8 mm  harvest-dice-normal:119" in lines
-    assert "  rules_frame  frame  x 8 y 208.3  178 x 54.7 mm  harvest-dice-normal:236" in lines
+    assert "    garden  grid  x 56 y 43.5  79 x 40.5 mm  harvest-dice-normal:60" in lines
+    assert "        rows: 3  harvest-dice-normal:64" in lines
+    assert "        = 18 write boxes of 11.5 x 11.5 mm" in lines
+    assert "  pig_frame  frame  x 0 y 93.2  98.7 x 77.7 mm  harvest-dice-normal:121" in lines
+    assert "  rules_frame  frame  x 8 y 218.4  178 x 44.6 mm  harvest-dice-normal:306" in lines
 
 
 def test_show_marks_the_keys_a_child_set_with_its_own_file(tmp_path):
@@ -73,22 +73,22 @@ def test_show_marks_the_keys_a_child_set_with_its_own_file(tmp_path):
         "sheet",
         "grid",
         56.0,
-        45.0,
-        82.0,
-        54.0,
+        43.5,
+        79.0,
+        52.0,
     )
     assert garden["keys"]["rows"] == {"value": 4, "from": f"{path}:7"}
-    assert garden["keys"]["cols"] == {"value": 6, "from": "harvest-dice-normal:64"}
-    assert garden["cells"] == [{"kind": "write", "w": 12.0, "h": 12.0, "count": 24}]
-    # the zones below moved down one row (12 mm); the reminder took what was left
+    assert garden["keys"]["cols"] == {"value": 6, "from": "harvest-dice-normal:65"}
+    assert garden["cells"] == [{"kind": "write", "w": 11.5, "h": 11.5, "count": 24}]
+    # the zones below moved down one row (11.5 mm); the reminder took what was left
     pig = next(e for e in data["pages"][0]["elements"] if e["id"] == "pig_frame")
     rules = next(e for e in data["pages"][0]["elements"] if e["id"] == "rules_frame")
-    assert (pig["y"], rules["y"], rules["h"]) == (109.0, 220.3, 42.7)
+    assert (pig["y"], rules["y"], rules["h"]) == (104.7, 229.9, 33.1)
     assert data["constants"]["dice_two_players"] == {
         "value": 6,
         "verified": False,
         "note": "2 of each colour",
-        "from": "harvest-dice-normal:20",
+        "from": "harvest-dice-normal:21",
     }
 
 
@@ -128,8 +128,8 @@ def test_show_scorer_lists_what_the_rules_read_with_values(tmp_path):
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "my-hd: what the harvest-dice scorer reads"
-    assert "  garden  grid  harvest-dice-normal:59" in lines
-    assert "      row_value: 5  harvest-dice-normal:67" in lines
+    assert "  garden  grid  harvest-dice-normal:60" in lines
+    assert "      row_value: 5  harvest-dice-normal:68" in lines
     assert f"      boxes: 5  {path}:6" in lines
     assert lines[-1] == "  majority_bonus: absent (optional: its absence means something)"
     data = json.loads(run("show", "river-valley-glassworks", "--scorer", "--format", "json").output)
@@ -141,7 +141,7 @@ def test_show_scorer_lists_what_the_rules_read_with_values(tmp_path):
         "present": True,
         "value": 3,
         "verified": True,
-        "from": "river-valley-glassworks:30",
+        "from": "river-valley-glassworks:32",
     }
 
 
@@ -222,18 +222,18 @@ def test_a_child_key_that_fills_the_page_is_reported_at_its_line(tmp_path):
     path = child(tmp_path, "      - id: garden\n        rows: 6\n")
     assert problems(path) == [
         f"{path}:7: garden.rows: moves 'rules_frame': outside the printable area: spans x 8-186mm, "
-        "y 244.3-274.3mm; the sheet is 194 x 263mm; the page is full: what is above 'rules_frame' is 11.3mm "
-        "too tall ('rules_frame' is at harvest-dice-normal:239)"
+        "y 252.9-271.9mm; the sheet is 194 x 263mm; the page is full: what is above 'rules_frame' is 8.9mm "
+        "too tall ('rules_frame' is at harvest-dice-normal:309)"
     ]
 
 
 def test_a_child_key_that_pushes_an_element_out_of_its_frame(tmp_path):
     path = child(tmp_path, "      - {id: legend_tomato_text, size: [34, 10]}\n")
     assert problems(path) == [
-        f"{path}:6: legend_tomato_text.size: outside the printable area: spans x 165-199mm, y 75-85mm; the sheet "
-        "is 194 x 263mm ('legend_tomato_text' is at harvest-dice-normal:113)",
-        f"{path}:6: legend_tomato_text.size: sticks out of frame 'garden_frame': spans x 165-199mm, y 75-85mm; "
-        "the frame spans x 0-194mm, y 34-94mm ('legend_tomato_text' is at harvest-dice-normal:113)",
+        f"{path}:6: legend_tomato_text.size: outside the printable area: spans x 165-199mm, y 73.5-83.5mm; the "
+        "sheet is 194 x 263mm ('legend_tomato_text' is at harvest-dice-normal:114)",
+        f"{path}:6: legend_tomato_text.size: sticks out of frame 'garden_frame': spans x 165-199mm, y 73.5-83.5mm; "
+        "the frame spans x 0-194mm, y 34-90.2mm ('legend_tomato_text' is at harvest-dice-normal:114)",
     ]
 
 
@@ -257,8 +257,8 @@ def test_a_market_sized_to_its_boxes_takes_a_seventh_box_and_reports_an_eighth(t
     path = child(tmp_path, "      - {id: market_tomato, boxes: 8}\n")
     assert problems(path) == [
         f"{path}:6: market_tomato.boxes: moves 'market_frame': outside the printable area: spans x "
-        "102.8-201.4mm, y 97-171.8mm; the sheet is 194 x 263mm; the page is full: what is left of "
-        "'market_frame' is 7.4mm too wide ('market_frame' is at harvest-dice-normal:162)"
+        "101.7-201.9mm, y 93.2-167.7mm; the sheet is 194 x 263mm; the page is full: what is left of "
+        "'market_frame' is 7.9mm too wide ('market_frame' is at harvest-dice-normal:164)"
     ]
 
 
@@ -269,7 +269,7 @@ def test_a_problem_inside_a_built_in_names_its_id(tmp_path):
     assert not any("/layouts/" in line or ".yaml:" in line.replace(str(path), "") for line in lines)
     frame_gone = child(tmp_path, "      - {id: garden_frame, remove: true}\n", "gone.yaml")
     assert problems(frame_gone)[0] == (
-        "harvest-dice-normal:52: garden_help.in: no frame 'garden_frame' earlier on this page"
+        "harvest-dice-normal:53: garden_help.in: no frame 'garden_frame' earlier on this page"
     )
 
 
@@ -279,16 +279,16 @@ def test_a_problem_inside_a_built_in_names_its_id(tmp_path):
 def test_the_rewritten_built_ins_keep_their_positions():
     layout = load_layout("harvest-dice-advanced")
     assert boxes(layout, "garden_frame", "pig_frame", "market_frame", "score_frame", "rules_frame") == {
-        "garden_frame": (0, 34, 194, 60),
-        "pig_frame": (0, 97, 99.8, 75.8),
-        "market_frame": (102.8, 97, 91.2, 75.8),
-        "score_frame": (0, 175.8, 194, 30.5),
-        "rules_frame": (8, 209.3, 178, 53.7),
+        "garden_frame": (0, 34, 194, 56.2),
+        "pig_frame": (0, 93.2, 98.7, 78.7),
+        "market_frame": (101.7, 93.2, 92.3, 75.5),
+        "score_frame": (0, 174.9, 194, 51),
+        "rules_frame": (8, 228.9, 178, 34.1),
     }
     assert boxes(layout, "market_salad", "market_help", "garden_row_caption") == {
-        "market_salad": (104.3, 122, 79.5, 8),
-        "market_help": (105.3, 149, 86, 20.8),
-        "garden_row_caption": (116, 87.5, 34, 5),
+        "market_salad": (102.2, 118.7, 81.5, 8.5),
+        "market_help": (102.7, 145.7, 88, 20),
+        "garden_row_caption": (112.5, 85, 34, 4.2),  # under the row values' circles
     }
 
 
@@ -296,10 +296,10 @@ def test_a_pig_row_moves_everything_below(tmp_path):
     rows = "".join(f"          - {{boxes: 6, value: {v}, bonus: true}}\n" for v in (1, 3, 6, 10, 15, 21, 28, 36))
     layout = load_layout(str(child(tmp_path, "      - id: pig\n        sections:\n" + rows)))
     assert boxes(layout, "pig_frame", "market_frame", "score_frame", "rules_frame") == {
-        "pig_frame": (0, 97, 99.8, 83.6),
-        "market_frame": (102.8, 97, 91.2, 74.8),
-        "score_frame": (0, 183.6, 194, 30.5),
-        "rules_frame": (8, 217.1, 178, 45.9),
+        "pig_frame": (0, 93.2, 98.7, 86.9),
+        "market_frame": (101.7, 93.2, 92.3, 74.5),
+        "score_frame": (0, 183.1, 194, 41.5),
+        "rules_frame": (8, 227.6, 178, 35.4),
     }
     assert render_pdf(layout, lang="en").startswith(b"%PDF-")
 
@@ -318,18 +318,18 @@ def test_a_childs_own_position_overrides_the_parents_relative_placing(tmp_path):
     where the element goes; a child's `+=` offsets stay relative to where the parent puts it."""
     body = (
         "      - {id: garden_row_caption, at: [136, 56]}\n"
-        "      - {id: score_frame, at: [0, 200]}\n"
+        "      - {id: score_frame, at: [0, 190]}\n"
         "      - {id: rules_frame, at: [8, 234], size: [178, 29]}\n"
         '      - {id: market_help, at: ["+=0", "+=1"]}\n'
         '      - {id: pig_frame, at: ["+=0", "+=0"]}\n'
     )
     layout = load_layout(str(child(tmp_path, body)))
     assert boxes(layout, "garden_row_caption", "score_frame", "rules_frame", "market_help", "pig_frame") == {
-        "garden_row_caption": (136, 97, 34, 5),
-        "score_frame": (0, 200, 194, 30.5),
+        "garden_row_caption": (136, 97, 34, 4.2),
+        "score_frame": (0, 190, 194, 41.5),
         "rules_frame": (8, 234, 178, 29),
-        "market_help": (105.3, 159.5, 86, 19.8),
-        "pig_frame": (0, 106.5, 99.8, 74.8),  # the garden frame grew around the caption
+        "market_help": (102.7, 158.7, 88, 19),
+        "pig_frame": (0, 105.2, 98.7, 77.7),  # the garden frame grew around the caption
     }
 
 
@@ -436,6 +436,6 @@ def test_a_player_count_set_by_the_child_is_blamed_for_boxes_too_small(tmp_path)
     lines = problems(path)
     assert lines[0] == (
         f"{path}:4: constants.players_max: score: boxes of 2.8 x 2.8mm with 9 players are too small to mark; "
-        "at least 3.5mm ('score' is at river-valley-glassworks:184)"
+        "at least 3.5mm ('score' is at river-valley-glassworks:186)"
     )
     assert all(line.startswith(f"{path}:4: constants.players_max: score") for line in lines)

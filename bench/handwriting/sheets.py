@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sheetgen.games import game_for
-from sheetgen.games.bosk import TALLIES, board_lines, max_leaves, terrain_rows, trees_of
+from sheetgen.games.bosk import TALLIES, board_lines, max_leaves, place_points, table, terrain_rows, trees_of
 from sheetgen.games.glassworks import board_size
 from sheetgen.scan.blank import blank_colours, blank_page
 
@@ -74,16 +74,25 @@ def _bosk(layout, page_id, printed, rng, boxes) -> Sheet:
     sheet = Sheet({}, {}, players=n)
     lines = board_lines(layout, n)
     if page_id == "summer":
-        for i in range(1, n + 1):
+        summer, sums_of = table(layout, "summer"), []
+        for _ in range(n):
             spots = rng.permutation(lines * lines)[: len(trees_of(layout))]
             rows, cols = [0] * lines, [0] * lines
             for value, spot in zip(trees_of(layout), spots):
                 rows[spot // lines] += value
                 cols[spot % lines] += value
+            sums_of.append((rows, cols))
+        for i, (rows, cols) in enumerate(sums_of, 1):
             blank_zero = rng.random() < 0.5  # (the worksheet says: blank or 0)
-            for tally, sums in zip(TALLIES.values(), (rows, cols)):
-                for k, v in enumerate(sums, 1):
+            for axis, (tally, sums) in enumerate(zip(TALLIES.values(), (rows, cols))):
+                # the points each line earns against the other players' sums on it
+                points = [place_points([s[axis][k] for s in sums_of], summer)[i - 1] for k in range(lines)]
+                for k, (v, pts) in enumerate(zip(sums, points), 1):
                     _put(sheet, f"{tally}_p{i}_{k}", v, blank_zero)
+                    _put(sheet, f"{tally}_p{i}_pts{k}", pts, blank_zero)
+                if rng.random() < 0.8:  # (the totals added up, now and then wrong)
+                    _put(sheet, f"{tally}_p{i}_total", _slip(rng, sum(sums)))
+                    _put(sheet, f"{tally}_p{i}_pts_total", _slip(rng, sum(points)))
             if f"{TALLIES['rows']}_p{i}_name" in boxes:
                 sheet.others[f"{TALLIES['rows']}_p{i}_name"] = NAMES[i - 1]
         return sheet
@@ -111,7 +120,7 @@ def _plante_bataille(layout, page_id, printed, rng, boxes) -> Sheet:
     kinds = token_kinds(layout)
     tokens = {k: [int(rng.integers(0, 5)) for _ in range(n)] for k in kinds}
     bonus = majority_bonus(layout)
-    write_bonus = rng.random() < 0.6
+    tick_bonus = rng.random() < 0.6
     for i in range(1, n + 1):
         sheet.others[f"name_p{i}"] = NAMES[i - 1]
         cards = [int(rng.choice([-3, -2, -1, 1, 2, 3, 4, 5])) for _ in range(int(rng.integers(1, 8)))]
@@ -128,7 +137,7 @@ def _plante_bataille(layout, page_id, printed, rng, boxes) -> Sheet:
             _put(sheet, f"tokens_{k}_p{i}", tokens[k][i - 1], rng.random() < 0.2)
             won = bonus if leaders(tokens[k]) == {i - 1} else 0
             got += won
-            _put(sheet, f"majority_{k}_p{i}", won if write_bonus else None, True)
+            sheet.ticks[f"majority_{k}_p{i}"] = bool(won) and tick_bonus  # (the majorities are ticks)
         _put(sheet, f"total_p{i}", _slip(rng, sum(cards) + got) if rng.random() < 0.8 else None)
     return sheet
 

@@ -159,7 +159,7 @@ def _write(cover, box, lines: list[str], hand: dict, rng, struck: bool) -> None:
             wh = min(h, width * h / w_width)
             _draw(cover, w_strokes, x, y + (h - wh), wh, hand, rng)
             _strike(cover, x, y, w_width * wh, h, hand, rng)
-            x += max(width, w_width) * h * 1.15
+            x += w_width * wh * 1.15  # (past the wrong number as drawn: no wider than the right one)
         _draw(cover, strokes, x, y, h, hand, rng)
         top += step
 

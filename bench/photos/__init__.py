@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-# the pages a generator's photos take in turn: (layout id, page id)
+# the pages a generator photographs in turn: (layout id, page id)
 READABLE = (
     ("harvest-dice-normal", "sheet"),
     ("harvest-dice-advanced", "sheet"),

@@ -1,4 +1,4 @@
-"""Other pens and another camera than the pencil generator's: the reader's second tuning set.
+"""Other pens and another camera than those of the pencil generator: the reader's second tuning set.
 
 It shares only the clean page (`pages.blank_paper`) and draws everything else its own way:
 

@@ -78,9 +78,11 @@ def game_for(layout) -> Game:
 
 
 def load_layout(ref: str, relative_to=None):
-    """A validated layout whose game exists (sheetgen.layout.model.load_layout, then the game check)."""
-    from sheetgen.layout.model import load_layout as _load
+    """The layout `ref` names (a built-in id, a path relative to `relative_to`'s folder, or `-`
+    for standard input), checked (sheetgen.layout.load.read_layout) and naming a game this
+    sheetgen has (game_for): the one way the rest of sheetgen loads a layout."""
+    from sheetgen.layout.load import read_layout
 
-    layout = _load(ref, relative_to)
+    layout = read_layout(ref, relative_to)
     game_for(layout)
     return layout

@@ -126,10 +126,6 @@ def sheet_players(layout) -> tuple[int, int]:
     return 1, 8
 
 
-# the element types whose boxes a player ticks (or fills, a grid's cells), not writes numbers in
-TICKED = ("track", "grid", "building")
-
-
 @valueclass
 class Game:
     """The contract every game implements. The required parts have no default;
@@ -206,16 +202,18 @@ class Game:
         return self.reads_for(layout) if self.reads_for is not None else self.reads
 
     def unread_ticked(self, layout) -> list[tuple[str, str]]:
-        """(id, type) of the elements a player ticks (TICKED) that the scorer does not read:
-        a designer's new track or grid prints and is read from a filled sheet or a photo, but
-        its marks count for nothing in the score (`validate` says so, and so does reading one
-        with marks)."""
+        """(id, type) of the elements a player ticks (their type is `ticked`) that the scorer
+        does not read: a designer's new track or grid prints and is read from a filled sheet or
+        a photo, but its marks count for nothing in the score (`validate` says so, and so does
+        reading one with marks)."""
+        from sheetgen.layout.elements import TYPES
+
         reads = self.reads_of(layout).elements
         return [
             (el["id"], el["type"])
             for page in layout.pages
             for el in page.elements
-            if el["type"] in TICKED and el["id"] not in reads
+            if TYPES[el["type"]].ticked and el["id"] not in reads
         ]
 
     def layout_problems(self, layout) -> list[Problem]:

@@ -10,6 +10,11 @@ row_value); pig points: the value printed beside the last row holding a checked
 box; advanced majorities: the most of a vegetable in the garden and the most
 pig boxes gain the bonus, tied leaders each gain it, a count of 0 never wins.
 No tie-breaker: equal totals share the victory.
+
+The advanced sheet has a tick box per majority (tracks `majority_<kind>`, read when
+the layout has them): a player ticks the majorities they believe they hold. The
+scorer does not score the ticks; a record may give them (`majorities`, the kinds
+ticked) and `check` warns where they disagree with what the garden and the pig give.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from sheetgen.games.base import Game, PlayerScore, Reads, label, per_layout, tra
 from sheetgen.games.base import sheet_players as player_range
 from sheetgen.games.fields import Count
 from sheetgen.layout.elements.common import cell_field
-from sheetgen.schema import Field, ListOf, Map, Slow, Spec, describe
+from sheetgen.schema import Field, ListOf, Map, Slow, Spec, Str, describe
 
 VEGETABLES = ("carrot", "salad", "tomato")
 LETTERS = {"C": "carrot", "S": "salad", "T": "tomato"}  # in VEGETABLES' order
@@ -31,6 +36,8 @@ NAMES = {
     "tomato": label("tomates", "tomatoes"),
 }
 MAJORITY = tuple(f"majority_{veg}" for veg in VEGETABLES)
+KINDS = (*VEGETABLES, "pig")  # what a majority is held in: each vegetable, and the pig
+TICKS = {kind: f"majority_{kind}" for kind in KINDS}  # the advanced sheet's majority ticks (tracks)
 ONE = {"carrot": "carrot", "salad": "salad", "tomato": "tomato"}
 RULES_PLAYERS = (2, 4)
 
@@ -119,7 +126,7 @@ def player_fields(layout) -> dict:
             required=True,
             doc=f"{ONE[veg]} market boxes checked, pre-printed ones included",
         )
-    return {
+    fields = {
         "garden": Field(
             ListOf(GardenRow(grid["cols"]), grid["rows"], grid["rows"]),
             required=True,
@@ -132,6 +139,13 @@ def player_fields(layout) -> dict:
             doc="market boxes checked per vegetable",
         ),
     }
+    if majority_bonus(layout) is not None:
+        fields["majorities"] = Field(
+            ListOf(Str(choices=KINDS), 0, len(KINDS)),
+            doc="optional: the majorities the player ticked (carrot, salad, tomato, pig); "
+            "a cross-check, warned of where the garden and the pig give otherwise",
+        )
+    return fields
 
 
 def blank_player(layout) -> dict:
@@ -233,6 +247,41 @@ def check_many(layout, records: list, reports: list) -> None:
             report.warn(None, t["no_end"])
         if not lo <= len(players) <= hi:
             report.warn(None, f"Harvest Dice is played by {lo}-{hi} players, this record has {len(players)}")
+        if t["bonus"] is not None and any(p.get("majorities") is not None for p in players):
+            _check_ticks(players, report)
+
+
+def holdings(p: dict) -> dict:
+    """What a player holds of each majority's kind: the vegetables in the garden, the pig boxes."""
+    cells = "".join(p["garden"])
+    return {"carrot": cells.count("C"), "salad": cells.count("S"), "tomato": cells.count("T"), "pig": p["pig"]}
+
+
+def _check_ticks(players: list, report) -> None:
+    """The majorities a player ticked (`majorities`) against those the counts give (the most
+    of a kind, tied leaders each, never with 0): a warning for each that differs."""
+    held = [holdings(p) for p in players]
+    for kind in KINDS:
+        best = max(h[kind] for h in held)
+        for i, (p, h) in enumerate(zip(players, held)):
+            ticked = p.get("majorities")
+            if ticked is None:
+                continue
+            holds = h[kind] == best >= 1
+            have = _how_many(h[kind], kind)
+            if kind in ticked and not holds:
+                leaders = ", ".join(f"{q['name']} {g[kind]}" for q, g in zip(players, held) if g[kind] == best)
+                why = f"the most is {best} ({leaders})" if best else "nobody has any"
+                report.warn(i, f"majorities: the {kind} majority is ticked, but {have}: {why}")
+            elif holds and kind not in ticked:
+                report.warn(i, f"majorities: {have}, the most, but the {kind} majority is not ticked")
+
+
+def _how_many(n: int, kind: str) -> str:
+    """'3 carrots', '1 carrot', '14 pig boxes'."""
+    if kind == "pig":
+        return f"{n} pig box{'' if n == 1 else 'es'}"
+    return f"{n} {ONE[kind] if n == 1 else NAMES[kind]['en']}"
 
 
 def score(layout, record) -> list[PlayerScore]:
@@ -271,18 +320,36 @@ def score(layout, record) -> list[PlayerScore]:
 
 
 def record_from_sheets(layout, sheets: list[dict]) -> dict:
-    """Players from filled fillable sheets (sheetgen.scoring.pdfread), one per sheet."""
-    return {
-        "players": [
-            {
-                "name": m.get("player_name_box") or f"Player {n}",
-                "garden": m["garden"],
-                "pig": m["pig"],
-                "market": {veg: m[f"market_{veg}"] for veg in VEGETABLES},
-            }
-            for n, m in enumerate(sheets, 1)
-        ]
-    }
+    """Players from filled fillable sheets (sheetgen.scoring.pdfread), one per sheet; with
+    the majorities each player ticked when a sheet of the game has a tick (`majorities`)."""
+    players = [
+        {
+            "name": m.get("player_name_box") or f"Player {n}",
+            "garden": m["garden"],
+            "pig": m["pig"],
+            "market": {veg: m[f"market_{veg}"] for veg in VEGETABLES},
+        }
+        for n, m in enumerate(sheets, 1)
+    ]
+    if majority_bonus(layout) is not None and any(m.get(TICKS[k]) for m in sheets for k in KINDS):
+        for p, m in zip(players, sheets):
+            p["majorities"] = [k for k in KINDS if m.get(TICKS[k])]
+    return {"players": players}
+
+
+def reads_for(layout) -> Reads:
+    """The garden, the pig and the markets; and the majority ticks of a sheet that has them."""
+    ticks = {TICKS[k]: "track" for k in KINDS if majority_bonus(layout) is not None and layout.has(TICKS[k])}
+    return Reads(
+        elements={**READS.elements, **ticks},
+        optional_constants=READS.optional_constants,
+    )
+
+
+READS = Reads(
+    elements={"garden": "grid", "pig": "track", **{f"market_{veg}": "track" for veg in VEGETABLES}},
+    optional_constants=("majority_bonus",),
+)
 
 
 def cell_choices(layout) -> dict:
@@ -292,10 +359,8 @@ def cell_choices(layout) -> dict:
 
 GAME = Game(
     id="harvest-dice",
-    reads=Reads(
-        elements={"garden": "grid", "pig": "track", **{f"market_{veg}": "track" for veg in VEGETABLES}},
-        optional_constants=("majority_bonus",),
-    ),
+    reads=READS,
+    reads_for=reads_for,
     player_range=player_range,
     player_fields=player_fields,
     blank_player=blank_player,

@@ -35,6 +35,7 @@ from __future__ import annotations
 from sheetgen.games.base import Game, PlayerScore, Reads, Written, boxes_sum, label, sum_disagrees, track_boxes
 from sheetgen.games.base import sheet_players as player_range
 from sheetgen.games.fields import Count
+from sheetgen.layout.elements.building import TYPE as BUILDING
 from sheetgen.layout.elements.building import blueprint_cells
 from sheetgen.schema import INVALID, Field, Map, Spec, Where, describe
 
@@ -58,7 +59,7 @@ def is_advanced(layout) -> bool:
 
 def buildings(layout) -> list[dict]:
     """The building cards, in the layout's order."""
-    return [el for page in layout.pages for el in page.elements if el["type"] == "building"]
+    return [el for page in layout.pages for el in page.elements if el["type"] == BUILDING.name]
 
 
 def in_game(layout, b: dict) -> bool:

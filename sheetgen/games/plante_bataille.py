@@ -23,15 +23,22 @@ taken to use two boxes. More tokens of a kind over all players than that supply
 is a warning, not an error: the split of « les quinze jetons Légume » by kind
 is a house number, and the sheet holds any count. A record may name a kind by
 its old name (`token_aliases`); giving both names for one player is an error.
+
+The pad has a tick box per player on each majority row (`majority_<kind>`): a player
+ticks the majorities they believe they won. The scorer counts the tokens, not the
+ticks; a record may give them (`majorities`, the kinds ticked) and `check` warns
+where they disagree with the tokens.
 """
 
 from __future__ import annotations
+
+import re
 
 from sheetgen.games.base import Game, PlayerScore, Reads, Written, leaders, number_of, sum_disagrees
 from sheetgen.games.base import pad_players as player_range
 from sheetgen.games.fields import Count
 from sheetgen.numbers import parse_number
-from sheetgen.schema import INVALID, Field, Int, ListOf, Map, Spec, Where, describe
+from sheetgen.schema import INVALID, Field, Int, ListOf, Map, Spec, Str, Where, describe
 
 VALUE_HELP = "a whole number or a sum like 10+20-5"
 VALUES_HELP = "a list like [4, -2, 3] or a sum like 10+20-10"
@@ -141,6 +148,11 @@ def player_fields(layout) -> dict:
         "tokens": Field(
             TokenCounts(kinds, token_aliases(layout)), default=lambda: {k: 0 for k in kinds}, doc="vegetable tokens won"
         ),
+        "majorities": Field(
+            ListOf(Str(choices=kinds), 0, len(kinds)),
+            doc=f"optional: the majorities the player ticked ({', '.join(kinds)}); a cross-check, "
+            "warned of where the tokens give otherwise",
+        ),
     }
 
 
@@ -204,6 +216,34 @@ def check(layout, record, report) -> None:
                 f"by our house count (the rules give fifteen tokens a box, not how many of each)"
                 f"{hint}",
             )
+    if any(p.get("majorities") is not None for p in players):
+        _check_ticks(layout, players, report)
+
+
+def _check_ticks(layout, players: list, report) -> None:
+    """The majorities a player ticked (`majorities`) against the tokens (the one player with
+    the most, at least 1; a tie gives it to nobody): a warning for each that differs."""
+    for kind in token_kinds(layout):
+        counts = [p["tokens"][kind] for p in players]
+        top = leaders(counts)
+        for i, p in enumerate(players):
+            ticked = p.get("majorities")
+            if ticked is None:
+                continue
+            if kind in ticked and top != {i}:
+                if len(top) > 1:
+                    tied = ", ".join(players[j]["name"] for j in sorted(top))
+                    why = f"a tie for the lead ({tied}) gives it to nobody"
+                elif top:
+                    j = next(iter(top))
+                    why = f"{players[j]['name']} has the most ({counts[j]})"
+                else:
+                    why = "nobody has any"
+                report.warn(i, f"majorities: the {kind} majority is ticked, but {counts[i]} {kind} tokens: {why}")
+            elif top == {i} and kind not in ticked:
+                report.warn(
+                    i, f"majorities: {counts[i]} {kind} tokens, the most, but the {kind} majority is not ticked"
+                )
 
 
 def score(layout, record) -> list[PlayerScore]:
@@ -219,13 +259,15 @@ def score(layout, record) -> list[PlayerScore]:
 
 def record_from_sheets(layout, sheets: list[dict]) -> dict:
     """Players from a filled fillable pad (sheetgen.scoring.pdfread): the card
-    values written (else, or when a photo left them to type, the sum box) and the
-    tokens won."""
-    players = []
+    values written (one a line, or separated by commas or semicolons; else, or when a photo
+    left them to type, the sum box) and the tokens won; the majorities ticked, when a pad's
+    majority rows have a tick."""
+    players, ticks = [], []
+    kinds = token_kinds(layout)
     for m in sheets:
         for i, name in enumerate(m["player_names"]):
-            values = (m["harvest_values"][i] or "").replace(";", ",")
-            tokens = {k: m[f"tokens_{k}"][i] for k in token_kinds(layout) if m[f"tokens_{k}"][i]}
+            values = ",".join(v for v in re.split(r"[;,\n]", m["harvest_values"][i] or "") if v.strip())
+            tokens = {k: m[f"tokens_{k}"][i] for k in kinds if m[f"tokens_{k}"][i]}
             summed = m["harvested"][i]
             harvested = summed if values == UNREAD and summed not in ("", UNREAD) else values or summed
             if not (name or harvested or tokens):
@@ -233,7 +275,17 @@ def record_from_sheets(layout, sheets: list[dict]) -> dict:
             players.append(
                 {"name": name or f"Player {len(players) + 1}", "harvested": harvested or 0, "tokens": tokens}
             )
+            ticks.append([k for k in kinds if _ticked(m.get(f"majority_{k}"), i)])
+    if any(ticks):
+        for p, ticked in zip(players, ticks):
+            p["majorities"] = ticked
     return {"players": players}
+
+
+def _ticked(column: list | None, i: int) -> bool:
+    """Whether player column i of a majority row holds a tick (a row of tick boxes: True;
+    a pad whose majority rows are write-in boxes holds text, and no tick)."""
+    return bool(column) and i < len(column) and column[i] is True
 
 
 UNREAD = "?"  # a box a photo showed written in but could not read (sheetgen.scan): the player types it
@@ -246,8 +298,7 @@ def _column(row: str, i: int) -> str:
 def written(layout, players: int) -> dict:
     """The numbers of a pad printed for `players`: each player's card values (a list, each
     as a card may be, negative too) and their sum, tokens of each kind (at most what two
-    boxes hold), and, to check those against, the majority bonuses (none or the bonus)
-    and the total."""
+    boxes hold), and, to check those against, the total. (The majorities are ticks.)"""
     card, most = Written(None, None), supply(layout, 2)
     out = {}
     for i in range(1, players + 1):
@@ -255,42 +306,42 @@ def written(layout, players: int) -> dict:
         out[_column("harvested", i)] = card
         for kind in token_kinds(layout):
             out[_column(f"tokens_{kind}", i)] = Written(0, most)
-            out[_column(f"majority_{kind}", i)] = Written(0, majority_bonus(layout), record=False)
         out[_column("total", i)] = Written(None, None, record=False)
     return out
 
 
 def disagreements(layout, values: dict) -> list[tuple]:
     """A player's card values that do not add up to their sum (or whose sum is not read:
-    a list of values is easily misread, two values run together), a total that is not the
-    sum plus the bonuses (all written), and the tokens of a kind whose bonuses, written,
-    are not where the rules give them (to the one player with the most, at least 1)."""
+    a list of values is easily misread, two values run together); where the pad's majority
+    ticks are used (one at least is ticked), a total that is not the sum plus the bonuses
+    ticked, and the tokens of a kind whose ticks are not where the rules give the bonus (to
+    the one player with the most, at least 1). A tick not read sure checks nothing."""
     out = []
     players = 0
     while any(_column(row, players + 1) in values for row in ("harvested", "harvest_values", "total")):
         players += 1
-    bonus = majority_bonus(layout)
     kinds = token_kinds(layout)
+    ticks = {f: v for f, v in values.items() if f.startswith("majority_") and isinstance(v, bool)}
+    used = any(ticks.values())  # (no tick at all: the players let the scorer give the bonuses)
+    # each tick read sure as the bonus it gives, a number to add up
+    worth = {**values, **{f: majority_bonus(layout) if v else 0 for f, v in ticks.items()}}
     for i in range(1, players + 1):
         values_, summed = _column("harvest_values", i), _column("harvested", i)
         listed = values.get(values_, UNREAD) not in (None, UNREAD)
         if sum_disagrees(values, [values_], summed) or (listed and number_of(values, summed, None) is None):
             out.append((values_, summed))  # (card values are kept only when their sum says the same)
         bonuses = [_column(f"majority_{k}", i) for k in kinds]
-        if all(number_of(values, f, None) is not None for f in bonuses):  # (bonuses left blank: not added)
-            if sum_disagrees(values, [summed, *bonuses], _column("total", i)):
-                out.append((summed, *bonuses, _column("total", i)))
+        if used and sum_disagrees(worth, [summed, *bonuses], _column("total", i)):
+            out.append((summed, _column("total", i)))
     for kind in kinds:
         tokens = [_column(f"tokens_{kind}", i) for i in range(1, players + 1)]
-        bonuses = [_column(f"majority_{kind}", i) for i in range(1, players + 1)]
+        given = [ticks.get(_column(f"majority_{kind}", i)) for i in range(1, players + 1)]
         held = [number_of(values, f) for f in tokens]
-        given = [number_of(values, f) for f in bonuses]
-        written_in = [number_of(values, f, empty=None) is not None for f in bonuses]
-        if None in held or None in given or not any(written_in):
-            continue  # (a bonus row left blank: the players let the scorer give them)
+        if not used or None in held or None in given:
+            continue
         top = leaders(held)
-        if given != [bonus if top == {i} else 0 for i in range(players)]:
-            out.append((*tokens, *bonuses))
+        if given != [top == {i} for i in range(players)]:
+            out.append(tuple(tokens))
     return out
 
 

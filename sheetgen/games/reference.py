@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import sys
 
-from sheetgen.games import game_for, game_ids, registry
+from sheetgen.games import game_for, game_ids, load_layout, registry
 from sheetgen.layout import elements as E
 from sheetgen.layout.describe import PLACEMENT_KEYS, keys_of, origin, short
-from sheetgen.layout.model import load_layout
 from sheetgen.layout.resolve import builtin_ids
 from sheetgen.schema import Color, Map
 

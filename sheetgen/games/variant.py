@@ -13,10 +13,9 @@ from pathlib import Path
 from sheetgen.games import game_for
 from sheetgen.games.reference import read_values
 from sheetgen.layout.describe import origin
+from sheetgen.layout.elements import TYPES
 from sheetgen.layout.resolve import is_builtin_ref
 
-# element types whose keys size a zone (rows, boxes, sections...): shown with their values
-BOX_TYPES = ("grid", "track", "number_boxes", "table", "score_table", "building", "line_tally")
 LABEL_KEYS = ("text", "subtitle", "title", "label")
 
 
@@ -39,11 +38,11 @@ def parent_ref(ref: str, child: Path) -> str:
 
 
 def _element_lines(el: dict, reads: dict) -> list[str]:
-    node = el["_node"]
+    node, kind = el["_node"], TYPES[el["type"]]
     keys = []
-    if el["id"] in reads or el["type"] in BOX_TYPES:
+    if el["id"] in reads or kind.markable:  # the keys that size its boxes and value them, with their values
         keys += list(read_values(el))
-    keys += [k for k in LABEL_KEYS if k in node and (el["type"] == "banner" or el["id"] in reads)]
+    keys += [k for k in LABEL_KEYS if k in node and (kind.names_sheet or el["id"] in reads)]
     if not keys:
         return []
     why = "read by the scorer" if el["id"] in reads else el["type"]

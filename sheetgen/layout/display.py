@@ -41,7 +41,8 @@ class Line:
 
 @valueclass
 class Box:
-    """A box a player marks: `check` (tick or cross) or `write` (a number or a name)."""
+    """A box a player marks: `check` (tick or cross), `round` (a tick circle), `mini` (a
+    board copy's cell, for a dot) or `write` (a number or a name)."""
 
     x: float
     y: float
@@ -52,6 +53,40 @@ class Box:
     field: str | None = None  # stable field name (element id based)
     stroke: str = INK
     fill: str | None = "#ffffff"
+    tip: str = ""  # what the box is for, in the sheet's language ("Pig, row 2, box 3"): a form field's tooltip
+    multiline: bool = False  # a write box for a list (several lines in a form field)
+
+
+CHECK_INSET = 0.45  # mm: a tick box's rounded square is drawn this far inside its box
+ROUND_INSET = 0.4  # mm: a tick circle's radius is half the box's smaller side less this
+
+
+def drawn(box: Box) -> tuple[float, float, float, float]:
+    """(x, y, w, h) of what the renderer draws for a box, the place a pencil goes in: a tick
+    box's rounded square inside it, the square round a tick circle, a write box or a board
+    cell whole (and a box drawn as nothing, a ladder step over its printed value, whole)."""
+    if box.stroke is None and box.fill is None:
+        return box.x, box.y, box.w, box.h
+    if box.kind == "check":
+        inset = CHECK_INSET
+    elif box.kind == "round":
+        side = min(box.w, box.h) - 2 * ROUND_INSET
+        return box.x + (box.w - side) / 2, box.y + (box.h - side) / 2, side, side
+    else:
+        return box.x, box.y, box.w, box.h
+    return box.x + inset, box.y + inset, box.w - 2 * inset, box.h - 2 * inset
+
+
+def tip(*parts: str) -> str:
+    """A tooltip from a label and its place ("Pig", "row 2", "box 3" -> "Pig, row 2, box 3"):
+    each part without the house mark, a soft hyphen, a trailing colon or blank lines; its
+    first letter a capital."""
+    cleaned = []
+    for part in parts:
+        words = part.replace(HOUSE_MARK, "").replace("\u00ad", "").split()
+        cleaned.append(" ".join(words).rstrip(" :"))
+    text = ", ".join(p for p in cleaned if p)
+    return text[:1].upper() + text[1:]
 
 
 @valueclass

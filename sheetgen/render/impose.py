@@ -170,9 +170,11 @@ class Smallest:
 
 
 def smallest(doc) -> dict[str, Smallest]:
-    """The smallest box side (mm), text and in-box hint (pt, as fitted) of a document."""
+    """The smallest box side (mm), text and in-box hint (pt, as fitted) of a document. A box
+    is measured where a pencil goes: what the renderer draws for it (display.drawn), the
+    rounded square inside a tick box's cell, not the cell."""
     from sheetgen import text as fonts
-    from sheetgen.layout.display import Box, Text
+    from sheetgen.layout.display import Box, Text, drawn
 
     found: dict[str, Smallest] = {}
 
@@ -183,7 +185,8 @@ def smallest(doc) -> dict[str, Smallest]:
     for page in doc.pages:
         for p in page.prims:
             if isinstance(p, Box):
-                keep("box", min(p.w, p.h), page.id, p.field or f"{p.kind} box")
+                _, _, w, h = drawn(p)
+                keep("box", min(w, h), page.id, p.field or f"{p.kind} box")
             elif isinstance(p, Text) and p.text.strip():
                 size = fonts.fit_text(p.text, p.font, p.size, p.w * PT, p.h * PT, p.wrap, p.min_size).size
                 keep("hint" if p.hint else "text", size, page.id, p.text)

@@ -19,7 +19,20 @@ from reportlab.pdfgen.canvas import Canvas
 from sheetgen import __version__
 from sheetgen import text as fonts
 from sheetgen.icons import draw_icon
-from sheetgen.layout.display import QR, Box, Circle, Document, Icon, Line, Rect, Text, field_name
+from sheetgen.layout.display import (
+    CHECK_INSET,
+    QR,
+    ROUND_INSET,
+    Box,
+    Circle,
+    Document,
+    Icon,
+    Line,
+    Rect,
+    Text,
+    drawn,
+    field_name,
+)
 from sheetgen.paper import PAPERS
 from sheetgen.values import valueclass
 
@@ -124,12 +137,12 @@ def draw_prims(c: Canvas, prims: list, at: Placement) -> None:
                 continue  # a markable area over printed art (a ladder step): nothing to draw
             if p.kind == "round":
                 s, f = _stroke_fill(c, p.stroke, p.fill, 0.9)
-                c.circle(x + w / 2, y + h / 2, min(w, h) / 2 - 0.4 * mm, stroke=s, fill=f)
+                c.circle(x + w / 2, y + h / 2, min(w, h) / 2 - ROUND_INSET * mm, stroke=s, fill=f)
                 continue
             width = {"check": 0.9, "write": 0.6, "mini": 0.35}[p.kind]
             s, f = _stroke_fill(c, p.stroke, p.fill, width)
             if p.kind == "check":
-                inset = 0.45 * mm
+                inset = CHECK_INSET * mm
                 c.roundRect(x + inset, y + inset, w - 2 * inset, h - 2 * inset, 1.0 * mm, stroke=s, fill=f)
                 if p.checked:
                     c.setStrokeColor(_color("#555555"))
@@ -220,9 +233,26 @@ CHECK_COLOR = "#333333"
 TEXT_COLOR = "#1a1a1a"
 
 
+FIELD_MAX = 12.0  # pt: a text field's font in a roomy box
+FIELD_MIN = 6.0  # pt: and in the narrowest
+LIST_FONT = 9.0  # pt: a multi-line field's font (several lines of a list)
+
+
+def field_font(w: float, h: float, multiline: bool = False) -> float:
+    """The font size (pt, whole) of a text field `w` x `h` points: as large as the box's
+    height allows, and small enough that a narrow box still shows a short name or a
+    three-digit number (about five characters); a list's box a fixed size for its lines."""
+    if multiline:
+        return float(int(min(LIST_FONT, max(FIELD_MIN, h * 0.5))))
+    return float(int(min(FIELD_MAX, max(FIELD_MIN, min(h * 0.6, w / 3.3)))))
+
+
 def add_fields(c: Canvas, boxes: list, at: Placement, copy: int) -> None:
-    """Form fields over the page's markable boxes: check boxes for boxes to tick, text
-    fields for boxes to write in, named from the boxes' ids so a filled PDF reads back.
+    """Form fields over the page's markable boxes: check boxes for boxes to tick, over the
+    square or circle drawn for them (display.drawn), text fields for boxes to write in
+    (multi-line for a list, the font sized to the box: field_font), named from the boxes'
+    ids so a filled PDF reads back, each with its tooltip: what the box is for, in the
+    sheet's language (Box.tip; the name when a box has none).
 
     Only a field's rectangle, name and tooltip are its own: its appearance streams
     (reportlab's, made once per kind and size) are one indirect object shared by every
@@ -230,16 +260,17 @@ def add_fields(c: Canvas, boxes: list, at: Placement, copy: int) -> None:
     shared = _shared_fields(c)
     page = c._doc.thisPageRef()
     for p in boxes:
-        x, y, w, h = at.x(p.x), at.y(p.y + p.h), p.w * mm, p.h * mm
         if p.kind in ("check", "round", "mini"):
-            size = min(w, h) - (0.9 * mm if p.kind == "check" else 0)
-            x, y = x + (w - size) / 2, y + (h - size) / 2
+            bx, by, bw, bh = drawn(p)
+            size = min(bw, bh) * mm
+            x, y = at.x(bx + bw / 2) - size / 2, at.y(by + bh / 2) - size / 2
             head = shared.checkbox(size)
             rect = (x, y, x + size, y + size)
         else:
-            head = shared.textfield(w - 1, h - 1, min(14, max(6, h * 0.55)))
+            x, y, w, h = at.x(p.x), at.y(p.y + p.h), p.w * mm, p.h * mm
+            head = shared.textfield(w - 1, h - 1, field_font(w - 1, h - 1, p.multiline), p.multiline)
             rect = (x + 0.5, y + 0.5, x + w - 0.5, y + h - 0.5)
-        widget = _Widget(head, page, rect, field_name(p.field, copy), p.field)
+        widget = _Widget(head, page, rect, field_name(p.field, copy), p.tip or p.field)
         c._addAnnotation(widget)
         c.acroForm.fields.append(c._doc.Reference(widget))
 
@@ -296,9 +327,10 @@ class _SharedFields:
             )
         return got
 
-    def textfield(self, width: float, height: float, font_size: float) -> tuple:
-        """The same for a text field (as reportlab's acroForm.textfield draws it, empty)."""
-        got = self.done.get(("text", width, height, font_size))
+    def textfield(self, width: float, height: float, font_size: float, multiline: bool = False) -> tuple:
+        """The same for a text field (as reportlab's acroForm.textfield draws it, empty);
+        `multiline`: its text may hold several lines (the field flag 4096)."""
+        got = self.done.get(("text", width, height, font_size, multiline))
         if got is None:
             form, text = self.form, _color(TEXT_COLOR)
             r_font, i_font = form.makeFont(FIELD_FONT)
@@ -310,8 +342,9 @@ class _SharedFields:
             doc = self.c._doc
             ap = doc.Reference(self._ap({"N": stream}))
             da = PDFString(f"/{i_font} {int(font_size)} Tf {form.streamFillColor(text)}").format(doc)
-            got = self.done[("text", width, height, font_size)] = (
-                [b"/AP ", ap, b"\n /DA " + da + b"\n /DV ()\n /F 4\n /FT /Tx\n /Ff 0\n /MaxLen 200\n /P "],
+            flags = b"4096" if multiline else b"0"
+            got = self.done[("text", width, height, font_size, multiline)] = (
+                [b"/AP ", ap, b"\n /DA " + da + b"\n /DV ()\n /F 4\n /FT /Tx\n /Ff " + flags + b"\n /MaxLen 200\n /P "],
                 b"()",
             )
         return got

@@ -5,6 +5,8 @@ whose ink is read by its colour.
 
 from __future__ import annotations
 
+from sheetgen.scan.tuning import INSIDE
+
 PPMM = 8.0  # pixels per millimetre of the rectified page (~200 dpi)
 
 
@@ -62,21 +64,16 @@ def _render_blank(layout, page_id: str, players: int, lang: str, grey: bool, col
 
 def inside(box) -> tuple:
     """(x, y, w, h) in mm of the part of a box a mark is looked for in: its border left out."""
-    # a board-copy cell touches its neighbours: only its middle, where a stroke that
-    # strays in from the next cell does not reach
-    inset = {"check": 1.3, "round": 1.6, "mini": 0.25 * min(box.w, box.h)}.get(
-        box.kind, max(1.0, 0.14 * min(box.w, box.h))
+    # (a board-copy cell touches its neighbours: only its middle, see `tuning.Inside`)
+    inset = {"check": INSIDE.check, "round": INSIDE.round, "mini": INSIDE.mini * min(box.w, box.h)}.get(
+        box.kind, max(INSIDE.least, INSIDE.other * min(box.w, box.h))
     )
     return box.x + inset, box.y + inset, box.w - 2 * inset, box.h - 2 * inset
 
 
 def grid_cells(layout, page_id: str) -> set:
-    """The fields of the page's grid cells (Harvest Dice's garden): a cell is read as
-    filled or empty, and what it holds from the ink's colour."""
-    return {
-        f"{el['id']}_r{r}_c{c}"
-        for el in layout.page(page_id).elements
-        if el["type"] == "grid"
-        for r in range(1, el["rows"] + 1)
-        for c in range(1, el["cols"] + 1)
-    }
+    """The fields of the page's grid cells (its element types' `cells`: Harvest Dice's
+    garden): a cell is read as filled or empty, and what it holds from the ink's colour."""
+    from sheetgen.layout.elements import TYPES
+
+    return {f for el in layout.page(page_id).elements for f in TYPES[el["type"]].cells(el)}

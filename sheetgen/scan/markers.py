@@ -11,23 +11,9 @@ from sheetgen.errors import RecordError
 from sheetgen.layout import scanmarks
 from sheetgen.scan.blank import PPMM
 from sheetgen.scan.photos import Photo, need_cv
+from sheetgen.scan.tuning import BY_PRINT, MARKERS
 
-# two pages are told apart (`better_match`) where one page prints something (darker than
-# SMALL_PRINT on the small page) that the other prints nothing of within UNIQUE mm: the
-# variant's added boxes, a pre-checked box, a subtitle; not a box moved by a millimetre
-UNIQUE, SMALL_PRINT = 2.0, 1 / 3
-MAX_SIDE = 2000  # pixels: photos are searched for the markers at most this large
-ZOOMS, MAX_ZOOMED = (1.5, 2.5, 3.0), 5000  # ...then, while some are missing, enlarged (to this many pixels at most)
-ROUGH_SHEET = (194.0, 263.0)  # mm: the usual sheet, to find the QR code before the layout is known
 CORNERS = ("top left", "top right", "bottom right", "bottom left")
-# a scan marker the detector cannot read is looked for as a dark square up to REACH_MARKER of its
-# sides from where the others say, its cells correlating with its bits over CELLS (`_dark_square`):
-# two markers on one edge of a tilted photo fix the far corners roughly (the eighth generator's
-# seed 2 photos 15 and 26: 3.4 to 4.1 sides off; the sixth's seed 1 photo 26: 1.5)
-REACH_MARKER, CELLS = 5.0, 0.7
-# a photo of several sheets (printed two or four a page): four markers make one sheet when
-# each maps onto where the sheet prints it, to GROUP of its side (see `_sheets`)
-GROUP = 0.3
 
 
 class Unreadable(RecordError):
@@ -37,12 +23,11 @@ class Unreadable(RecordError):
 def _aruco(cv2):
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    # small markers (1 mm cells), blurred: read their bits more tolerantly; only ids
-    # 0-3 are taken, all four must be there, and the QR code must agree
-    params.minMarkerPerimeterRate = 0.01
-    params.perspectiveRemovePixelPerCell = 8
-    params.maxErroneousBitsInBorderRate = 0.5
-    params.errorCorrectionRate = 0.8
+    # small markers (1 mm cells), blurred: their bits read tolerantly (see `tuning.Markers`)
+    params.minMarkerPerimeterRate = MARKERS.perimeter
+    params.perspectiveRemovePixelPerCell = MARKERS.cell_px
+    params.maxErroneousBitsInBorderRate = MARKERS.border_bits
+    params.errorCorrectionRate = MARKERS.correction
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
 
 
@@ -75,7 +60,7 @@ def _look_closer(cv2, np, detector, gray, found: dict) -> None:
     they are: that piece of the photo enlarged (about 8 pixels a marker cell), where
     a small or blurred marker is read much more readily."""
     src = np.float32([c for n in sorted(found) for c in found[n]])
-    s, where = scanmarks.MARKER, scanmarks.marker_corners(*ROUGH_SHEET)
+    s, where = scanmarks.MARKER, scanmarks.marker_corners(MARKERS.sheet_width, MARKERS.sheet_height)
     square = [(0, 0), (s, 0), (s, s), (0, s)]
     dst = np.float32([(where[n][0] + dx, where[n][1] + dy) for n in sorted(found) for dx, dy in square])
     h, _ = cv2.findHomography(dst, src)
@@ -86,20 +71,20 @@ def _look_closer(cv2, np, detector, gray, found: dict) -> None:
         centre = cv2.perspectiveTransform(np.float32([[[x + s / 2, y + s / 2]]]), h)[0, 0]
         want = cv2.perspectiveTransform(np.float32([[(x + dx, y + dy) for dx, dy in square]]), h)[0]
         # the marker's side in pixels where the others say it is: a tilted photo's far
-        # corner shows it smaller (the eighth generator's seed 2 photo 15: 0.6 of theirs)
+        # corner shows it smaller than the others
         side = float(np.linalg.norm(want[0] - want[2])) / 1.414
-        half = (4 + REACH_MARKER) * side
+        half = (4 + MARKERS.reach) * side
         x0, y0 = (max(0, int(v - half)) for v in centre)
         piece = gray[y0 : int(centre[1] + half), x0 : int(centre[0] + half)]
         if piece.size == 0:
             continue
-        zoom = min(6.0, 48.0 / max(side, 1.0))
+        zoom = min(MARKERS.zoom_most, MARKERS.zoom_side / max(side, 1.0))
         big = cv2.resize(piece, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
         seen: dict = {}
         _detect(detector, big, zoom, seen, (n,), (x0, y0))
         # taken only where the others say, and about their size: never a stray square
         if n in seen and np.linalg.norm(seen[n].mean(axis=0) - centre) < side:
-            if 0.6 < np.linalg.norm(seen[n][0] - seen[n][2]) / 1.414 / side < 1.6:
+            if MARKERS.size_least < np.linalg.norm(seen[n][0] - seen[n][2]) / 1.414 / side < MARKERS.size_most:
                 found[n] = seen[n]
         if n not in found:
             square_at = _dark_square(cv2, np, big, (want - (x0, y0)) * zoom, side * zoom, n, len(found) == 3)
@@ -109,34 +94,34 @@ def _look_closer(cv2, np, detector, gray, found: dict) -> None:
 
 def _dark_square(cv2, np, piece, want, side: float, n: int, near_enough: bool = True):
     """The corners (in the order of `want`) of a dark square in `piece` (grey) of the shape
-    `want`'s corners say (each corner within a quarter of the side once moved there), the
-    size and the slant they say: scan marker `n` too small or blurred for the detector to
-    read, where the others say it is. Taken within half its `side` of where they say when
-    `near_enough` (three markers found fix the perspective to a cell or two; a finger, a
-    shadow or a stray stroke is no such square, and nothing else is printed near a marker),
-    or up to REACH_MARKER sides off when its cells are marker `n`'s (see `_marker_cells`): two
-    markers, or three blurred ones, fix the perspective only roughly (the sixth generator's
-    seed 1 photo 26, 123 dpi: 1.5 sides off). None if there is none."""
+    `want`'s corners say (each corner within `Markers.corner` of the side once moved there),
+    the size and the slant they say: scan marker `n` too small or blurred for the detector to
+    read, where the others say it is. Taken within `Markers.near` of its `side` of where they
+    say when `near_enough` (three markers found fix the perspective to a cell or two; a finger,
+    a shadow or a stray stroke is no such square, and nothing else is printed near a marker),
+    or up to `Markers.reach` sides off when its cells are marker `n`'s (see `_marker_cells`):
+    two markers, or three blurred ones, fix the perspective only roughly (a low-resolution
+    photo's can be sides off). None if there is none."""
     _, dark = cv2.threshold(cv2.GaussianBlur(piece, (3, 3), 0), 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     # a white line across it (an inkjet's clogged nozzle) is bridged: a tenth of its side
     gap = max(3, round(side / 10)) | 1
     dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((gap, gap), np.uint8))
     contours, _ = cv2.findContours(dark, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     for contour in contours:
-        if not 0.5 * side**2 < cv2.contourArea(contour) < 1.8 * side**2:
+        if not MARKERS.area_least * side**2 < cv2.contourArea(contour) < MARKERS.area_most * side**2:
             continue
-        quad = cv2.approxPolyDP(contour, 0.08 * cv2.arcLength(contour, True), True).reshape(-1, 2)
+        quad = cv2.approxPolyDP(contour, MARKERS.outline * cv2.arcLength(contour, True), True).reshape(-1, 2)
         if len(quad) != 4 or not cv2.isContourConvex(quad):
             continue
         off = quad.mean(axis=0) - want.mean(axis=0)
-        if np.linalg.norm(off) > REACH_MARKER * side:
+        if np.linalg.norm(off) > MARKERS.reach * side:
             continue
         moved = want + off
         near = [int(np.argmin(np.linalg.norm(quad - corner, axis=1))) for corner in moved]
         corners = quad[near].astype(np.float32)
-        if len(set(near)) < 4 or np.linalg.norm(corners - moved, axis=1).max() >= side / 4:
+        if len(set(near)) < 4 or np.linalg.norm(corners - moved, axis=1).max() >= side * MARKERS.corner:
             continue
-        if near_enough and np.linalg.norm(off) <= side / 2 or _marker_cells(cv2, np, piece, corners, n):
+        if near_enough and np.linalg.norm(off) <= side * MARKERS.near or _marker_cells(cv2, np, piece, corners, n):
             return corners
     return None
 
@@ -144,16 +129,15 @@ def _dark_square(cv2, np, piece, want, side: float, n: int, near_enough: bool = 
 def _marker_cells(cv2, np, piece, corners, n: int) -> bool:
     """Whether the square with these `corners` in `piece` (grey; the marker's top left
     first, clockwise) carries scan marker `n`: the greys in the middle of its 4 x 4 inner
-    cells correlate with marker n's bits upright over CELLS, better than with any other
-    scan marker's, any way round (a blurred marker's cells still show: 0.93 on the photo
-    above, the others at most 0.22)."""
+    cells correlate with marker n's bits upright over `Markers.cells`, better than with any
+    other scan marker's, any way round (a blurred marker's cells still show)."""
     flat = cv2.warpPerspective(
         piece, cv2.getPerspectiveTransform(corners, np.float32([(0, 0), (60, 0), (60, 60), (0, 60)])), (60, 60)
     )
     greys = np.float32(
         [[flat[10 * r + 3 : 10 * r + 7, 10 * c + 3 : 10 * c + 7].mean() for c in range(1, 5)] for r in range(1, 5)]
     )
-    if greys.std() < 1.0:
+    if greys.std() < MARKERS.plain:
         return False
     markers = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     fits = {}
@@ -162,7 +146,7 @@ def _marker_cells(cv2, np, piece, corners, n: int) -> bool:
         for turn in range(4):
             fits[k, turn] = float(np.corrcoef(greys.ravel(), np.rot90(bits, turn).ravel())[0, 1])
     best = max(fits, key=fits.get)
-    return best == (n, 0) and fits[best] >= CELLS
+    return best == (n, 0) and fits[best] >= MARKERS.cells
 
 
 def find_markers(photo: Photo) -> dict:
@@ -177,7 +161,7 @@ def find_sheets(photo: Photo) -> tuple[list[dict], str]:
     whole are seen too (that sheet is not read); or a RecordError."""
     cv2, np = need_cv()
     gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
-    scale = min(1.0, MAX_SIDE / max(gray.shape))
+    scale = min(1.0, MARKERS.max_side / max(gray.shape))
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
     detector = _aruco(cv2)
     seen: dict = {n: [] for n in range(4)}
@@ -185,10 +169,10 @@ def find_sheets(photo: Photo) -> tuple[list[dict], str]:
     # markers too small or blurred to be read (a low-resolution photo): the photo enlarged,
     # each enlargement adding the markers it reads (each reads some others miss), while
     # some sheet's markers are missing
-    for zoom in ZOOMS:
+    for zoom in MARKERS.zooms:
         if len({len(v) for v in seen.values()} - {0}) == 1 and all(seen.values()):
             break
-        if max(small.shape) * zoom > MAX_ZOOMED:
+        if max(small.shape) * zoom > MARKERS.max_zoomed:
             break
         detect_all(
             detector, cv2.resize(small, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC), scale * zoom, seen
@@ -226,12 +210,12 @@ def _sheets(cv2, np, seen: dict) -> tuple[list[dict], int]:
     """The sheets that the markers `seen` (id -> a list of corners) make, in reading
     order, and how many markers are left over. A sheet is one marker of each id whose
     centres, mapped onto the usual sheet's, leave each marker a MARKER-mm square where the
-    sheet prints it, upright, to GROUP of its side: four markers taken from two sheets
+    sheet prints it, upright, to `Markers.group` of its side: four markers taken from two sheets
     make a sheet twice as wide or high, whose markers map to half their size. The best
     fitting sheets are taken first, each marker in one sheet only. Reading order: the
     sheets' rows as the first sheet is upright, top to bottom, each left to right (the
     order `render --per-page` fills a page)."""
-    s, where = scanmarks.MARKER, scanmarks.marker_corners(*ROUGH_SHEET)
+    s, where = scanmarks.MARKER, scanmarks.marker_corners(MARKERS.sheet_width, MARKERS.sheet_height)
     centres = np.float32([(x + s / 2, y + s / 2) for x, y in where])
     square = np.float32([(0, 0), (s, 0), (s, s), (0, s)])
     fits = []
@@ -245,7 +229,7 @@ def _sheets(cv2, np, seen: dict) -> tuple[list[dict], int]:
         fits.append((off / s, combo, h))
     sheets, used = [], set()
     for off, combo, h in sorted(fits, key=lambda t: t[0]):
-        if off > GROUP:
+        if off > MARKERS.group:
             break
         if not used.isdisjoint(enumerate(combo)):
             continue
@@ -260,7 +244,7 @@ def _sheets(cv2, np, seen: dict) -> tuple[list[dict], int]:
     ]
     rows: list = []
     for k in sorted(range(len(sheets)), key=lambda k: at[k][1]):
-        if rows and at[k][1] - at[rows[-1][0]][1] < ROUGH_SHEET[1] / 2:
+        if rows and at[k][1] - at[rows[-1][0]][1] < MARKERS.sheet_height / 2:
             rows[-1].append(k)
         else:
             rows.append([k])
@@ -296,14 +280,15 @@ def warp(photo: Photo, h, width: float, height: float, margin: float = 0.0):
 def better_match(cv2, np, photo, a, b) -> float:
     """How much better a photo (`thumbnail`) matches page `a` than page `b` (both `thumbnail`)
     where their print differs: on the print one page has and the other has nothing of
-    within UNIQUE mm, how far the photo's darkness (over its paper nearby) is from each
+    within `ByPrint.unique` mm, how far the photo's darkness (over its paper nearby) is from each
     page's (scaled by how dark the photo shows the print), as (off b - off a) / (off a +
     off b): 1 when the photo is page `a` there, -1 when it is `b`. A box moved by a
     millimetre from one page to the other is no difference: the photo, mapped by its
     scan marks only, can be that far off."""
     small = PPMM / 4  # pixels per mm of the small pages
-    near = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(UNIQUE * small) + 1,) * 2)
-    ink_a, ink_b = (a < 255 * (1 - SMALL_PRINT)).astype(np.uint8), (b < 255 * (1 - SMALL_PRINT)).astype(np.uint8)
+    near = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(BY_PRINT.unique * small) + 1,) * 2)
+    dark = 255 * (1 - BY_PRINT.printed)
+    ink_a, ink_b = (a < dark).astype(np.uint8), (b < dark).astype(np.uint8)
     only = ((ink_a & (1 - cv2.dilate(ink_b, near))) | (ink_b & (1 - cv2.dilate(ink_a, near)))).astype(bool)
     if not only.any():
         return 0.0

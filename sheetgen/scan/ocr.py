@@ -46,7 +46,7 @@ SHAPES = {
     ",": ",，;；、",
 }
 
-MODEL = ("rapidocr", "models/PP-OCRv6_rec_small.onnx")  # (package, file in it): rapidocr 3.10.0's
+MODEL_PACKAGE, MODEL_FILE = "rapidocr", "models/PP-OCRv6_rec_small.onnx"  # (package, file in it): rapidocr 3.10.0's
 MODEL_SHA256 = "6f327246b50388f3c176ae304bd95767ea6dc0c9ae92153ef8cbe210b3c14884"
 HEIGHT = 48  # px: the model reads lines this tall (its input: N x 3 x 48 x width)
 MAX_WIDTH = 8 * HEIGHT  # px: a line scaled wider is squeezed to this (a number box holds a short line)
@@ -76,10 +76,10 @@ def model_path() -> Path | None:
     """Where the ocr extra's model file is (None when the extra is not installed)."""
     if importlib.util.find_spec("onnxruntime") is None:
         return None
-    spec = importlib.util.find_spec(MODEL[0])  # (finding a package runs none of its code)
+    spec = importlib.util.find_spec(MODEL_PACKAGE)  # (finding a package runs none of its code)
     if spec is None or not spec.submodule_search_locations:
         return None
-    return Path(next(iter(spec.submodule_search_locations))) / MODEL[1]
+    return Path(next(iter(spec.submodule_search_locations))) / MODEL_FILE
 
 
 @functools.cache
@@ -117,11 +117,11 @@ class PPOCR:
         opts.inter_op_num_threads = 1
         opts.log_severity_level = 3
         try:
-            self.session = ort.InferenceSession(data, opts, providers=["CPUExecutionProvider"])
-            chars = self.session.get_modelmeta().custom_metadata_map["character"].splitlines()
+            self.net = ort.InferenceSession(data, opts, providers=["CPUExecutionProvider"])
+            chars = self.net.get_modelmeta().custom_metadata_map["character"].splitlines()
         except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own kinds for a bad model
             raise _damaged(path, f"does not load ({str(exc).splitlines()[0][:80] if str(exc) else exc})") from None
-        self.input = self.session.get_inputs()[0].name
+        self.input = self.net.get_inputs()[0].name
         # the model's classes: 0 the CTC blank, then its characters, then a space
         index = {c: k + 1 for k, c in enumerate(chars)} | {" ": len(chars) + 1}
         self.groups = np.zeros((len(ALPHABET), len(chars) + 2), np.float32)
@@ -142,7 +142,7 @@ class PPOCR:
             batch = np.zeros((len(chunk), 3, HEIGHT, width), np.float32)
             for n, k in enumerate(chunk):
                 batch[n, :, :, : scaled[k].shape[1]] = scaled[k][None] / 127.5 - 1.0
-            probs = self.session.run(None, {self.input: batch})[0]
+            probs = self.net.run(None, {self.input: batch})[0]
             for n, k in enumerate(chunk):
                 steps = -(-scaled[k].shape[1] // (width / probs.shape[1]))  # (the steps the line covers)
                 out[k] = self._decode(np, probs[n, : int(steps)])

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sheetgen.errors import RecordError, UsageError
+from sheetgen.scan.tuning import BLANK_SIDE, PDF_PAGES
 
 MAX_PDF_PAGES = 24  # pages read from one PDF at most: a game's sheets (12 players, 2 pages each)
-PDF_DPI = (150, 250, 200)  # a PDF page is drawn at its image's resolution within these (or the last)
-MAX_PDF_PIXELS = 16e6  # ...and never larger than this
+MAX_PDF_PIXELS = 16e6  # a PDF page is drawn at most this large (at its resolution: `tuning.PdfPages`)
 MAX_PDF_TOTAL = 200e6  # pixels of all the pages of one PDF (24 A4 pages at 250 dpi: 146e6)
 MAX_PHOTO_PIXELS = 110e6  # an image's pixels at most (a 108-megapixel phone's full-size photo), known before decoding
 MAX_PHOTO_SIDE = 30_000  # pixels along either side at most (a strip of a few pixels is no sheet)
@@ -45,25 +45,19 @@ def need_cv():
     return cv2, numpy
 
 
-# a page is blank paper (the back of a one-sided sheet in a duplex scan) when under BLANK[0] of
-# it, its outer BLANK[1] left out (a scanner's dark edge, a lid's shadow), is BLANK[2] grey
-# levels darker than its paper (its 95th percentile): a sheet's print is a few percent of it
-BLANK = (0.001, 0.05, 60)
-
-
 def blank_paper(photo) -> bool:
-    """The image shows bare paper: nothing printed or written on it."""
+    """The image shows bare paper: nothing printed or written on it (see `tuning.BlankSide`)."""
     cv2, np = need_cv()
     gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
     scale = min(1.0, 1000 / max(gray.shape))
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
     h, w = small.shape
-    my, mx = round(h * BLANK[1]), round(w * BLANK[1])
+    my, mx = round(h * BLANK_SIDE.edge), round(w * BLANK_SIDE.edge)
     inner = small[my : h - my, mx : w - mx]
     if not inner.size:
         return False
     paper = float(np.percentile(inner, 95))
-    return float((inner < paper - BLANK[2]).mean()) < BLANK[0]
+    return float((inner < paper - BLANK_SIDE.levels).mean()) < BLANK_SIDE.dark
 
 
 @dataclass
@@ -212,10 +206,9 @@ def _streams_within_bounds(path: str, data: bytes) -> None:
 
 def _pdf_photos(path: str, stem: str, data: bytes) -> list[Photo]:
     """Every page of a PDF as a picture, rendered by pdfium as a viewer shows it: a
-    scanner's page image (at its own resolution, PDF_DPI at most; whether it is stored whole,
-    in strips or as a fax or JBIG2 image, turned or not), or a sheet marked in a PDF app (its
-    drawings and ticked form fields; PDF_DPI[2] when the page holds no image); MAX_PDF_TOTAL
-    pixels in all."""
+    scanner's page image (at its own resolution, within `tuning.PdfPages`; whether it is stored
+    whole, in strips or as a fax or JBIG2 image, turned or not), or a sheet marked in a PDF app
+    (its drawings and ticked form fields); MAX_PDF_TOTAL pixels in all."""
     import math
 
     import numpy as np
@@ -232,17 +225,16 @@ def _pdf_photos(path: str, stem: str, data: bytes) -> list[Photo]:
     try:
         if len(pdf) > MAX_PDF_PAGES:
             raise RecordError(f"{path}: {len(pdf)} pages; sheetgen reads at most {MAX_PDF_PAGES} sheets from one PDF")
-        low, high, plain = PDF_DPI
         total = 0.0
         for n in range(len(pdf)):
             page = pdf[n]
-            dpi = plain
+            dpi = PDF_PAGES.plain
             seen = []
             for image in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=3):
                 left, bottom, right, top = image.get_bounds()
                 seen.append(max(image.get_px_size()) / max(right - left, top - bottom, 1.0) * 72)
             if seen:
-                dpi = min(max(max(seen), low), high)
+                dpi = min(max(max(seen), PDF_PAGES.least), PDF_PAGES.most)
             width, height = page.get_size()
             scale = min(dpi / 72, math.sqrt(MAX_PDF_PIXELS / max(width * height, 1.0)))
             total += width * height * scale * scale

@@ -6,30 +6,13 @@ and their blur, and a box unlike its siblings printed alike.
 from __future__ import annotations
 
 from sheetgen.scan.blank import PPMM, inside
-from sheetgen.scan.strokes import FAINT, despeckled
-
-# ink over PRINTED_INK of what is printed in a box is the print itself, darker than on the blank page
-PRINTED_INK = 0.25
-SHIFT = 6  # px (0.75 mm): how far from where the page says a box's print is looked for (box_shift)
-SIBLINGS = 4  # boxes printed alike, at least, to compare a box with (unlike_siblings)
-# light print (an icon in dropout colours): darker than ICON[0], under PRINT, ICON[1] pixels of
-# it at least away from its edges in a box; the photo's spread over how it shows it, ICON[2]
-# times; how it shows it taken over the box's inside and ICON[3] px round it (see `icon_fit`)
-ICON = (0.05, 40, 2.0, 12)
-ICON_BLUR = (1.0, 2.0, 3.0)  # px: the blank page blurred as the photo is, the best of these (see `icon_fit`)
-# a sheet is never quite flat (curled, creased, lifted at a corner) and the markers' corners
-# are found to a pixel or so: the homography of the corners can leave the middle of the page
-# a millimetre or two off. Each TILE mm square of the blank page that holds print is looked
-# for within REACH mm in the photo, and the photo is moved onto the blank page by those shifts
-TILE, REACH = 20.0, 3.0
-CLEARER = 0.01  # ...a square is moved only when it matches that much better than where the page says
-# ...and a square's shift ODD mm or more from its neighbours' is a wrong match, dropped (see `_outliers`)
-ODD = 2.0
+from sheetgen.scan.strokes import despeckled
+from sheetgen.scan.tuning import ALIGN, ICON, INK, PRINT, SHIFT, SIBLINGS
 
 
-def unlike_siblings(cv2, np, ink, plain, boxes: list, shifts: dict, pad: int, faint: float = FAINT) -> dict:
+def unlike_siblings(cv2, np, ink, plain, boxes: list, shifts: dict, pad: int, faint: float = INK.faint) -> dict:
     """field -> the share of a box's inside darker than the same place in the boxes
-    printed like it (its siblings: the same icon or text, SIBLINGS of them at least).
+    printed like it (its siblings: the same icon or text, `Siblings.least` of them at least).
     A mark drawn over a printed icon is hidden when the photo is compared with the
     blank page (the icon's own darkness is taken away, and a coloured icon photographs
     lighter or darker than its grey on the blank page), but not when it is compared
@@ -40,7 +23,7 @@ def unlike_siblings(cv2, np, ink, plain, boxes: list, shifts: dict, pad: int, fa
     for box in boxes:
         x, y, w, h = (round(v * PPMM) for v in inside(box))
         tpl = plain[y : y + h, x : x + w]
-        if tpl.size == 0 or tpl.std() < 0.05:
+        if tpl.size == 0 or tpl.std() < SIBLINGS.plain:
             continue
         dx, dy = shifts[box.field]
         patches[box.field] = ink[y + pad + dy : y + pad + dy + h, x + pad + dx : x + pad + dx + w]
@@ -48,7 +31,7 @@ def unlike_siblings(cv2, np, ink, plain, boxes: list, shifts: dict, pad: int, fa
             first = group[0]
             if (
                 first[1].shape == tpl.shape
-                and float(cv2.matchTemplate(tpl, first[1], cv2.TM_CCOEFF_NORMED)[0, 0]) > 0.9
+                and float(cv2.matchTemplate(tpl, first[1], cv2.TM_CCOEFF_NORMED)[0, 0]) > SIBLINGS.alike
             ):
                 group.append((box.field, tpl))
                 break
@@ -56,7 +39,7 @@ def unlike_siblings(cv2, np, ink, plain, boxes: list, shifts: dict, pad: int, fa
             groups.append([(box.field, tpl)])
     out = {}
     for group in groups:
-        if len(group) < SIBLINGS:
+        if len(group) < SIBLINGS.least:
             continue
         fields = [f for f, _ in group]
         seen = np.median(np.stack([patches[f] for f in fields]), axis=0).astype(np.float32)
@@ -68,23 +51,24 @@ def unlike_siblings(cv2, np, ink, plain, boxes: list, shifts: dict, pad: int, fa
 
 def icon_fit(cv2, np, ink, plain, light, sl):
     """How the photo (`ink`, a box's window) shows the light print in the box's inside
-    (`sl`; `light`, an icon in dropout colours, see `read_boxes`), away from its edges:
+    (`sl`; `light`, an icon in dropout colours, see `sight.see`), away from its edges:
     (spread, lines, near) with the photo's darkness there a + b times the blank page's
     (`plain`) for each (a, b, blank) of `lines`: the blank page as it is, and blurred as
-    the photo is (of ICON_BLUR, the blur that fits best), each over `near` (the inside
-    and ICON[3] px around it, slices of the window); `spread` is the median distance of
-    the photo from the line that fits best. A mark's pixels (darker than a line by 2.5
-    spreads) are left out of its fit. None with too little of the print (ICON[1] pixels)."""
+    the photo is (of `Icon.blurs`, the blur that fits best), each over `near` (the inside
+    and `Icon.near` px around it, slices of the window); `spread` is the median distance of
+    the photo from the line that fits best. A mark's pixels (darker than a line by
+    `Icon.mark` spreads) are left out of its fit. None with too little of the print
+    (`Icon.pixels`)."""
     core = cv2.erode(light[sl].astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
-    if int(core.sum()) < ICON[1]:
+    if int(core.sum()) < ICON.pixels:
         return None
-    grow = ICON[3]
+    grow = ICON.near
     (y0, y1), (x0, x1) = ((max(0, s.start - grow), s.stop + grow) for s in sl)
     near = slice(y0, y1), slice(x0, x1)
     inner = slice(sl[0].start - y0, sl[0].stop - y0), slice(sl[1].start - x0, sl[1].stop - x0)
     y = ink[sl][core].astype(np.float64)
     fits = []
-    for blur in (0, *ICON_BLUR):
+    for blur in (0, *ICON.blurs):
         blank = cv2.GaussianBlur(plain[near], (0, 0), blur) if blur else plain[near]
         x = blank[inner][core].astype(np.float64)
         keep = np.ones(x.size, bool)
@@ -92,7 +76,7 @@ def icon_fit(cv2, np, ink, plain, light, sl):
             a, b = _line(np, x[keep], y[keep])
             res = y - (a + b * x)
             spread = max(float(np.median(np.abs(res))), 0.002)
-            keep = res < 2.5 * spread
+            keep = res < ICON.mark * spread
         fits.append((spread, a, b, blank))
     best = min(fits, key=lambda f: f[0])
     return best[0], [fits[0][1:], best[1:]], near
@@ -112,8 +96,8 @@ def seen_print(cv2, np, plain, printed, light, fit, spread: float, page_lines: l
     (`light`) as the photo shows it (`fit`, see `icon_fit`: the darker of its two lines,
     the blank page's blurred one fitting a blurred photo's icon, its sharp one the icon's
     outline on a sharp photo), `spread` over that (the photo's own spread: see
-    `read_boxes`), never darker than on the blank page, or than the page's `page_lines`
-    say (the median lines of its boxes' fits, where they show the icons DARKER: a fill
+    `sight.see`), never darker than on the blank page, or than the page's `page_lines`
+    say (the median lines of its boxes' fits, where they show the icons darker: a fill
     in one box is not taken for its icon). A photo that shows an icon
     lighter than the blank page does hides a light stroke drawn over it, were the blank
     page's icon taken from it. (Grown, the print covers a blurred photo's icon spreading
@@ -136,24 +120,24 @@ def seen_print(cv2, np, plain, printed, light, fit, spread: float, page_lines: l
 
 def print_halo(cv2, np, plain):
     """The print's darkness (`plain`, 0-1) grown 2 px every way: where a photo's print may
-    show, a little off or blurred (`read_boxes`' `printed`, and an icon as the photo shows it)."""
+    show, a little off or blurred (`sight.Sight.printed`, and an icon as the photo shows it)."""
     return cv2.dilate(plain, np.ones((5, 5), np.uint8))
 
 
 def looks_printed(np, ink, on, off) -> bool:
     """Whether a box's ink (a mask of its inside) is its print looking darker than on the
-    blank page (a coloured glyph, sharpened) rather than a mark: it covers PRINTED_INK of
-    what is printed there (`on`), and the paper around (`off`) four times less."""
+    blank page (a coloured glyph, sharpened) rather than a mark: it covers `Print.covered` of
+    what is printed there (`on`), and the paper around (`off`) `Print.beside` times less."""
     if not on.any():
         return False
     over = (ink & on).sum() / on.sum()
     beside = (ink & off).sum() / max(int(off.sum()), 1)
-    return bool(over >= PRINTED_INK and beside < over / 4)
+    return bool(over >= PRINT.covered and beside < over / PRINT.beside)
 
 
 def box_shift(cv2, np, ink, printed, box) -> tuple:
-    """(dx, dy) px: where a box's print is in the photo (`ink`, padded by SHIFT px on
-    every side) against the blank page (`printed`), within SHIFT px: the page is moved
+    """(dx, dy) px: where a box's print is in the photo (`ink`, padded by `Shift.px` on
+    every side) against the blank page (`printed`), within `Shift.px`: the page is moved
     onto the blank one tile at a time (`align`), which can leave a box near the edge of
     the page or of a curl a little off, and its printed icon or text then reads as ink.
     No shift unless the box's print (its border and what is printed in it, 1 mm around)
@@ -161,49 +145,49 @@ def box_shift(cv2, np, ink, printed, box) -> tuple:
     x0, y0 = max(0, round((box.x - 1) * PPMM)), max(0, round((box.y - 1) * PPMM))
     x1, y1 = round((box.x + box.w + 1) * PPMM), round((box.y + box.h + 1) * PPMM)
     tpl = printed[y0:y1, x0:x1]
-    if tpl.size == 0 or tpl.std() < 0.05:
+    if tpl.size == 0 or tpl.std() < SHIFT.plain:
         return 0, 0
-    area = ink[y0 : y1 + 2 * SHIFT, x0 : x1 + 2 * SHIFT]
+    area = ink[y0 : y1 + 2 * SHIFT.px, x0 : x1 + 2 * SHIFT.px]
     if area.shape[0] < tpl.shape[0] or area.shape[1] < tpl.shape[1]:
         return 0, 0
     res = cv2.matchTemplate(area, tpl, cv2.TM_CCOEFF_NORMED)
     _, peak, _, (px, py) = cv2.minMaxLoc(res)
-    if peak < 0.5 or peak < res[SHIFT, SHIFT] + 0.02:
+    if peak < SHIFT.match or peak < res[SHIFT.px, SHIFT.px] + SHIFT.clearer:
         return 0, 0
-    return px - SHIFT, py - SHIFT
+    return px - SHIFT.px, py - SHIFT.px
 
 
 def align(cv2, np, around, blank):
-    """The rectified photo moved onto the blank page piece by piece (see TILE): each
-    TILE mm square of the blank page that holds print is matched in the photo within
-    REACH mm (normalised cross-correlation, at half resolution, the peak refined to a
+    """The rectified photo moved onto the blank page piece by piece (see `tuning.Align`): each
+    square of the blank page that holds print is matched in the photo within `Align.reach`
+    (normalised cross-correlation, at half resolution, the peak refined to a
     fraction of a pixel); a shift is kept only when the match is clear and inside the
     reach. The shifts, without those far from their neighbours' (`_outliers`: a wrong
     match), filled in from their neighbours where a square holds no print, and
     median-filtered, make a smooth field the photo is remapped by. `around`: the
-    rectified photo with REACH mm of what lies around the page (`warp`), so that a
+    rectified photo with `Align.reach` of what lies around the page (`warp`), so that a
     square at the page's edge is looked for on both sides too; the page returned is the
     blank page's size."""
     H, W = blank.shape[:2]
     m = (around.shape[0] - H) // 2  # the margin around the page, px
     half = cv2.resize(cv2.cvtColor(around, cv2.COLOR_RGB2GRAY), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     plain = cv2.resize(blank, (round(W / 2), round(H / 2)), interpolation=cv2.INTER_AREA)
-    t, r, e = round(TILE * PPMM / 2), round(REACH * PPMM / 2), m // 2
+    t, r, e = round(ALIGN.tile * PPMM / 2), round(ALIGN.reach * PPMM / 2), m // 2
     rows, cols = plain.shape[0] // t, plain.shape[1] // t
     shift = np.full((rows, cols, 2), np.nan, np.float32)
     for i in range(rows):
         for j in range(cols):
             y0, x0 = i * t, j * t
             tpl = plain[y0 : y0 + t, x0 : x0 + t]
-            if tpl.std() < 12:  # plain paper, nothing to match
+            if tpl.std() < ALIGN.plain:  # plain paper, nothing to match
                 continue
             wy, wx = max(0, y0 + e - r), max(0, x0 + e - r)  # the window, in `half`
             res = cv2.matchTemplate(half[wy : y0 + e + t + r, wx : x0 + e + t + r], tpl, cv2.TM_CCOEFF_NORMED)
             _, peak, _, (px, py) = cv2.minMaxLoc(res)
             at = (x0 + e - wx, y0 + e - wy)  # where the page says the square is, in `res`
-            if peak < res[at[1], at[0]] + CLEARER:  # as good where the page says (a band): kept there
+            if peak < res[at[1], at[0]] + ALIGN.clearer:  # as good where the page says (a band): kept there
                 px, py = at
-            if peak < 0.5 or not (0 < px < res.shape[1] - 1 and 0 < py < res.shape[0] - 1):
+            if peak < ALIGN.match or not (0 < px < res.shape[1] - 1 and 0 < py < res.shape[0] - 1):
                 continue
             shift[i, j] = (
                 px + _vertex(res[py, px - 1 : px + 2]) - at[0],
@@ -211,7 +195,7 @@ def align(cv2, np, around, blank):
             )
     if np.isnan(shift).all():
         return around[m : m + H, m : m + W]
-    shift = _fill(cv2, np, _outliers(np, shift, ODD * PPMM / 2))
+    shift = _fill(cv2, np, _outliers(np, shift, ALIGN.odd * PPMM / 2))
     shift = cv2.medianBlur(shift, 3) if rows >= 3 and cols >= 3 else shift
     # the shifts hold at the squares' centres, in half-resolution pixels
     field = cv2.resize(shift * 2, (cols * t * 2, rows * t * 2), interpolation=cv2.INTER_LINEAR)
@@ -226,12 +210,12 @@ def align(cv2, np, around, blank):
 
 def _outliers(np, shift, limit: float):
     """The shifts (NaN where unknown) without those `limit` or more from the median of
-    their known neighbours (four at least; among the next ring of squares too where the
-    nearest hold fewer): a square matched a period off on a board of like cells, or
-    along a line of text. Dropped before the gaps are filled, as the gaps are filled
+    their known neighbours (`Align.neighbours` at least; among the next ring of squares too
+    where the nearest hold fewer): a square matched a period off on a board of like cells,
+    or along a line of text. Dropped before the gaps are filled, as the gaps are filled
     from the neighbours: a wrong match among squares with nothing to match (a board's
-    blurred cells) would spread its shift over them (the ninth generator's seed 1 photo
-    11: 2.5 mm, a board's last columns moved off their boxes)."""
+    blurred cells) would spread its shift over them, and move a board's columns off their
+    boxes."""
     rows, cols = shift.shape[:2]
     out = shift.copy()
     for i in range(rows):
@@ -245,7 +229,7 @@ def _outliers(np, shift, limit: float):
                     for x in range(max(0, j - ring), min(cols, j + ring + 1))
                     if (y, x) != (i, j) and not np.isnan(shift[y, x, 0])
                 ]
-                if len(known) >= 4:
+                if len(known) >= ALIGN.neighbours:
                     break
             else:
                 continue

@@ -11,18 +11,9 @@ import itertools
 from sheetgen.errors import RecordError
 from sheetgen.layout import scanmarks
 from sheetgen.scan.blank import PPMM, blank_page
-from sheetgen.scan.markers import ROUGH_SHEET, Unreadable, better_match, homography, thumbnail, warp
+from sheetgen.scan.markers import Unreadable, better_match, homography, thumbnail, warp
 from sheetgen.scan.photos import Photo, need_cv
-
-# a photo whose QR code cannot be read is recognised by its print (`recognise`): its best page
-# must match LIKE at least (normalised cross-correlation, see `thumbnail`; a photo in shadow and
-# out of focus matched its page at 0.698, the game's other page at 0.44). Pages within CLOSE of
-# it (a layout and its variant: the same page with a few things added or moved) are told
-# apart where their print differs: the page taken beats each of them there by APART (see
-# `better_match`, -1 to 1). Pages of another size are told apart by BY of the whole page.
-LIKE, CLOSE, APART, BY = 0.6, 0.1, 0.2, 0.015
-QR_MODULES = (29, 33, 25, 37)  # versions 3, 4, 2, 5: what a payload of 20 to 100 characters needs
-REACH_QR = 1.0  # mm: how far from where the page puts them a blurred QR code's finders are looked for
+from sheetgen.scan.tuning import BY_PRINT, MARKERS, QR
 
 
 def read_qr(photo: Photo, markers: dict) -> dict:
@@ -31,7 +22,7 @@ def read_qr(photo: Photo, markers: dict) -> dict:
     When OpenCV cannot find it (blurred, small), it is decoded where the markers say its
     corners are, sharpened."""
     cv2, np = need_cv()
-    w, h = ROUGH_SHEET
+    w, h = MARKERS.sheet_width, MARKERS.sheet_height
     x, y, size = scanmarks.qr_spot(w)
     pad = 4.0
     detector = cv2.QRCodeDetector()
@@ -51,7 +42,7 @@ def read_qr(photo: Photo, markers: dict) -> dict:
                 return _qr_fields(photo, text)
     for ppmm, gray in crops:
         sharp = cv2.addWeighted(gray, 2.0, cv2.GaussianBlur(gray, (0, 0), 0.4 * ppmm), -1.0, 0)
-        for modules in QR_MODULES:  # the code is drawn `modules` + 2 cells wide (sheetgen.render.pdf)
+        for modules in QR.modules:  # the code is drawn `modules` + 2 cells wide (sheetgen.render.pdf)
             cell = size / (modules + 2)
             a, b = (pad + cell) * ppmm, (pad + size - cell) * ppmm
             corners = np.float32([[a, a], [b, a], [b, b], [a, b]]).reshape(1, 4, 2)
@@ -69,15 +60,15 @@ def read_qr(photo: Photo, markers: dict) -> dict:
 def _qr_grid(cv2, np, detector, gray, ppmm: float, pad: float, size: float) -> str:
     """The text of a QR code too blurred for OpenCV's own decoder (a shaken phone smears
     its modules into each other), read module by module: the code's three finder
-    patterns are looked for within REACH_QR mm of where the page puts them (the code is
-    `modules` + 2 cells wide, see QR_MODULES); they give the grid, each module is dark
+    patterns are looked for within `QrCode.reach` of where the page puts them (the code is
+    `modules` + 2 cells wide, of `QrCode.modules`); they give the grid, each module is dark
     when darker than the mean of the modules around it and of the whole code, and the
     modules read are drawn again as a clean code for the decoder (whose error correction
     mends a few wrong ones). '' when nothing decodes."""
     g = cv2.GaussianBlur(gray, (0, 0), 1.0).astype(np.float32)
     lightly = cv2.GaussianBlur(gray, (0, 0), 0.5).astype(np.float32)
-    reach = REACH_QR * ppmm
-    for modules in QR_MODULES:
+    reach = QR.reach * ppmm
+    for modules in QR.modules:
         cell = size / (modules + 2) * ppmm
         res = cv2.matchTemplate(g, _finder(cv2, np, cell), cv2.TM_CCOEFF_NORMED)
         found = []
@@ -89,7 +80,7 @@ def _qr_grid(cv2, np, detector, gray, ppmm: float, pad: float, size: float) -> s
             if window.size == 0:
                 break
             _, peak, _, (px, py) = cv2.minMaxLoc(window)
-            if peak < 0.3:
+            if peak < QR.finder:
                 break
             found.append((x0 + px + 4.5 * cell, y0 + py + 4.5 * cell))
         if len(found) < 3:
@@ -194,23 +185,24 @@ class _ByPrint:
         return sorted(out, key=lambda t: -t[0])
 
     def winner(self) -> tuple | None:
-        """The page the print is, when one matches well (LIKE) and clearly better than every
-        page that matches nearly as well (CLOSE): a layout's variant matches its page almost
-        as well (the advanced Harvest Dice sheet the normal one's, better at times when the
-        photo is off by a millimetre), so those are told apart where their print differs
-        (`better_match`: the page taken beats each of them by APART). None otherwise."""
+        """The page the print is, when one matches well (`ByPrint.like`) and clearly better than
+        every page that matches nearly as well (`ByPrint.close`): a layout's variant matches its
+        page almost as well (the advanced Harvest Dice sheet the normal one's, better at times
+        when the photo is off by a millimetre), so those are told apart where their print
+        differs (`better_match`: the page taken beats each of them by `ByPrint.apart`). None
+        otherwise."""
         pages = self.pages()
-        if pages[0][0] < LIKE:
+        if pages[0][0] < BY_PRINT.like:
             return None
-        near = [t for t in pages if t[0] >= pages[0][0] - CLOSE]
+        near = [t for t in pages if t[0] >= pages[0][0] - BY_PRINT.close]
 
         def beats(one, other) -> bool:
             (_, la, pa, _, lang_a, grey_a), (_, lb, pb, _, lang_b, grey_b) = one, other
             if (la.width, la.height) != (lb.width, lb.height):
-                return one[0] - other[0] >= BY
+                return one[0] - other[0] >= BY_PRINT.by
             a = self.blank(la, pa, lang_a, la.players["default"], grey_a)
             b = self.blank(lb, pb, lang_b, lb.players["default"], grey_b)
-            return better_match(self.cv2, self.np, self.seen[(la.width, la.height)], a, b) >= APART
+            return better_match(self.cv2, self.np, self.seen[(la.width, la.height)], a, b) >= BY_PRINT.apart
 
         winners = [t for t in near if all(t is u or beats(t, u) for u in near)]
         return winners[0] if len(winners) == 1 else None

@@ -6,46 +6,17 @@ from __future__ import annotations
 
 from sheetgen.scan.blank import PPMM, inside
 from sheetgen.scan.strokes import grown_mask
-
-# a round box is unsure, never empty, when ink goes RING[0] of the way round it along its
-# printed ring (see `ringed`), RING[1] more than round the page's round box showing least (see
-# `read_boxes`); marked when a mark's dark core does (a step circled on an Imperial Settlers
-# colony ladder, a pig bonus box circled on a Harvest Dice sheet)
-RING = (0.7, 0.5)
-# a stroke round a box is followed where the print hides it (see `traced`) when it shows
-# off the print TRACE of the way round at least, with no gap of over GAP sectors (of 36)
-# between where it shows; a stroke round it shows in a sector within ROUND_WIDTH mm
-TRACE, GAP, ROUND_WIDTH = 0.25, 18, 1.2
-# a stroke along a round box's printed ring is followed under its print for HIDDEN_ARC[0] sectors
-# (of 36) at most, from where it comes within HIDDEN_ARC[1] mm of it (see `_under_print`)
-HIDDEN_ARC = (6, 1.0)
-# ...and a piece of it STROKE mm² at least shows (a circle's arc between two printed lines;
-# a photo's specks, the dots of a halftone shifted off the print, are smaller: the fourth
-# generator's seed 1 photo 19, specks round an empty box, 17 px (0.27 mm²) the largest)
-STROKE = 0.5
-# ...and a stroke is another box's mark when it reaches DEEP px (0.75 mm) into that box's inside
-# (see `_showing`): a felt-tip circle drawn wide round a pig bonus box crosses the rings of the
-# boxes above and below it, 0.5-0.6 mm into their insides (the seventh generator's seed 2 photo
-# 22, read empty); a check in the next box is drawn across its middle
-DEEP = 6
-# a round box is unsure, never empty, when a mark's ink goes PART_RING of the way round it
-# off the print and a trace RING[0] round it (along its printed ring, `ringed`): a circle drawn a
-# millimetre off the box's centre runs over its printed ring on one side, where the print hides it
-# (the eleventh generator's seed 1 photo 21: a ballpoint circle 0.56 round off the print, 0.94 as
-# a trace, read empty). Of 1063 empty round boxes on 480 photos of ten generators, none showed
-# ink over 0.44 of the way round
-PART_RING = 0.5
+from sheetgen.scan.tuning import AROUND, RING, TRACE
 
 
 def round_about(cv2, np, mask, insides, hidden, box, origin, line=None) -> float:
     """How far round a round box a stroke (`mask`, round the box: see `look_at`) goes, off
     the print itself (`line`, a mask as `mask`, if given): along its printed ring (`ringed`),
     or round it where the print hides it (`traced`). A photo can show a grey printed ring
-    darker than the blank page does (sharpened, its contrast raised: the probe's seed 5 photo
-    41 showed an empty colony step's at 0.93, the blank page 0.70), all the way round; a
+    darker than the blank page does (sharpened, its contrast raised), all the way round; a
     circle drawn by hand leaves the printed line somewhere round the box. (A light trace on
-    the printed ring tells that the photo shows the print: see `read_boxes`.)"""
-    span = np.hypot(box.w, box.h) / 2 + 1.5
+    the printed ring tells that the photo shows the print: see `compared.circles`.)"""
+    span = np.hypot(box.w, box.h) / 2 + RING.outside
     if line is not None:
         mask = mask & ~line
     return max(ringed(np, mask, box, origin, line), traced(cv2, np, mask, insides, hidden, box, origin, span))
@@ -53,36 +24,36 @@ def round_about(cv2, np, mask, insides, hidden, box, origin, line=None) -> float
 
 def part_ringed(rings: dict, lights: dict) -> set:
     """The round boxes a circle goes round partly over their printed ring: a mark's ink off the
-    print PART_RING of the way round (`rings`, see `round_about`) and a trace RING[0] round
-    along the ring (`lights`, field -> share): unsure, never empty (see `read_boxes`)."""
-    return {f for f, v in rings.items() if v >= PART_RING and lights.get(f, 0.0) >= RING[0]}
+    print `Ring.part` of the way round (`rings`, see `round_about`) and a trace `Ring.round`
+    round along the ring (`lights`, field -> share): unsure, never empty."""
+    return {f for f, v in rings.items() if v >= RING.part and lights.get(f, 0.0) >= RING.round}
 
 
 def ringed(np, extra, box, origin, line=None) -> float:
     """How much of the way round a round box a stroke goes along its printed ring: the
     share of the 36 sectors (10 degrees each) around its centre holding ink (`extra`, a
-    mask around the box, its top-left at `origin` px on the page; 2 pixels at least) in
-    the band from 1 mm inside the ring to 1.5 mm outside it, and, given the print itself
-    (`line`, a mask as `extra`, which then holds no ink on it), of those where the stroke
-    runs under it (`_under_print`) when it then goes RING[0] of the way round: a box stands
-    out from the page's other round boxes (see `read_boxes`), and a stroke round those goes
+    mask around the box, its top-left at `origin` px on the page; `Trace.sector_px` at least)
+    in the band from `Ring.inside` inside the ring to `Ring.outside` outside it, and, given
+    the print itself (`line`, a mask as `extra`, which then holds no ink on it), of those
+    where the stroke runs under it (`_under_print`) when it then goes `Ring.round` of the way
+    round: a box stands out from the page's other round boxes, and a stroke round those goes
     under their print too. A circle drawn round the box goes all the way round, out of its
     inside; a stroke straying in from the next box crosses a few sectors."""
     edge = min(box.w, box.h) / 2
-    side = (edge + 1.5) * PPMM
+    side = (edge + RING.outside) * PPMM
     extra, dx, dy, *lines = near_centre(np, extra, box, origin, side, side, *([] if line is None else [line]))
     dist, sector = _polar(np, dx, dy)  # (the window's: the same for the box's three masks)
     r = dist / PPMM
-    band = (r > edge - 1.0) & (r < edge + 1.5)
+    band = (r > edge - RING.inside) & (r < edge + RING.outside)
     stroke = extra & band
     seen = _sectors(np, dx[stroke], dy[stroke], np.inf)
     if lines:
         printed = lines[0] & band
         # where the stroke may go under the print: near it, on an arc round this box
-        near = np.abs(_radii(np, stroke, sector, r) - _radii(np, printed, sector, r)) <= HIDDEN_ARC[1]
-        ends = near & _bending(np, seen, stroke, sector, dx, dy, (max(box.w, box.h) / 2 + 1.0) * PPMM)
+        near = np.abs(_radii(np, stroke, sector, r) - _radii(np, printed, sector, r)) <= RING.under_near
+        ends = near & _bending(np, seen, stroke, sector, dx, dy, (max(box.w, box.h) / 2 + TRACE.bend) * PPMM)
         hidden = seen | _under_print(np, seen, ends, _sectors(np, dx[printed], dy[printed], np.inf))
-        if hidden.mean() >= RING[0]:  # (the page's other round boxes are the floor: see `read_boxes`)
+        if hidden.mean() >= RING.round:  # (the page's other round boxes are the floor)
             seen = hidden
     return float(seen.mean())
 
@@ -97,33 +68,30 @@ def _radii(np, mask, sector, r):
 def _bending(np, seen, stroke, sector, dx, dy, near: float):
     """The sectors (of 36) of each run of `seen` ones that bends round a centre within `near`
     px of the box's (the pixels of `stroke` in it; `sector` each pixel's, `dx`, `dy` its place
-    from the box's centre), and of each run too short to tell (under 3 sectors)."""
+    from the box's centre), and of each run too short to tell (under `Trace.short_run`)."""
     out = np.zeros(36, bool)
     for run in _runs(np, seen):
         pick = stroke & np.isin(sector, run)
-        out[run] = len(run) < 3 or _centre_off(np, dx[pick], dy[pick]) <= near
+        out[run] = len(run) < TRACE.short_run or _centre_off(np, dx[pick], dy[pick]) <= near
     return out
 
 
 def _under_print(np, seen, ends, printed):
     """The sectors (of 36, round a round box) where a stroke along its ring runs under the
-    print: each gap of HIDDEN_ARC[0] sectors at most between two of the stroke's runs of 2
+    print: each gap of `Ring.under` sectors at most between two of the stroke's runs of 2
     `seen` sectors at least, the print in every sector of it (`printed`), from where the
-    stroke may go under it on both sides (`ends`: it comes within HIDDEN_ARC[1] mm of the
+    stroke may go under it on both sides (`ends`: it comes within `Ring.under_near` of the
     print there, on an arc round the box). A thin pen circle drawn on a colony step's
-    printed border (the eighth generator's seed 2 photo 13) shows off it in runs of 2-6
-    sectors, within 0.6 mm of the printed line where it goes under it, hidden 2-6 sectors
-    at a time. A tick or a stroke straying in from the next box leaves one gap round the rest
-    of the ring, or lies in single sectors; an arc of a circle round the box beside it
-    bends round that box, and leaves the ring 1-2 mm from its print, or 10 sectors from
-    another arc. On 285 photos of six generators with round boxes, no empty one's measure
-    rose (gaps of 10 would have made 5 of them marked), and 126 measures of circled ones
-    did: 4 boxes read marked now, none wrong (one was read empty, three unsure)."""
+    printed border shows off it in runs of a few sectors, near the printed line where it
+    goes under it, hidden a few sectors at a time. A tick or a stroke straying in from the
+    next box leaves one gap round the rest of the ring, or lies in single sectors; an arc of
+    a circle round the box beside it bends round that box, and leaves the ring a millimetre
+    or two from its print, or many sectors from another arc."""
     out = np.zeros(36, bool)
     for gap in _runs(np, ~seen):
         before, after = gap[0] - 1, (gap[-1] + 1) % 36  # (seen: the runs of ~seen are whole)
         runs = seen[before - 1] and seen[(after + 1) % 36]
-        if len(gap) <= HIDDEN_ARC[0] and runs and ends[before] and ends[after] and printed[gap].all():
+        if len(gap) <= RING.under and runs and ends[before] and ends[after] and printed[gap].all():
             out[gap] = True
     return out
 
@@ -137,22 +105,23 @@ def traced(cv2, np, ink, insides, hidden, box, origin, reach: float, speck: int 
     on the way a stroke between them would go (`_hidden_gaps`). A pencil circle drawn tight
     round a box runs over its printed border, and over the next box's: the sectors where it
     shows are not all the way round, but the print covers the gaps. Counted only when the
-    stroke shows TRACE of the way round, never more than GAP sectors apart (else 0): a
-    stroke straying in from the next box shows in a few sectors, or on one side, and the
-    print round a box in a grid is everywhere; nor when no piece of it is a stroke's (see
-    STROKE). Pieces under `speck` pixels are not counted (see SPECK)."""
+    stroke shows `Trace.round` of the way round, never more than `Trace.gap` sectors apart
+    (else 0): a stroke straying in from the next box shows in a few sectors, or on one side,
+    and the print round a box in a grid is everywhere; nor when no piece of it is a
+    stroke's (`Trace.stroke`). Pieces under `speck` pixels are not counted (`Trace.speck`)."""
     side = reach * PPMM
     ink, dx, dy, insides, hidden = near_centre(np, ink, box, origin, side, side, insides, hidden)
     rough = ink & ~insides & ~hidden  # (`_showing` only takes away from it)
-    if rough.sum() < 2 * TRACE * 36 or _sectors(np, dx[rough], dy[rough], side).mean() < TRACE:
+    few = rough.sum() < TRACE.sector_px * TRACE.round * 36
+    if few or _sectors(np, dx[rough], dy[rough], side).mean() < TRACE.round:
         return 0.0
     r, sector = _polar(np, dx, dy)
     shows = _showing(cv2, np, ink, insides, hidden, box, dx, dy, speck) & (r <= side)
     areas = cv2.connectedComponentsWithStats(shows.astype(np.uint8), connectivity=8)[2][1:, cv2.CC_STAT_AREA]
-    if not len(areas) or areas.max() < STROKE * PPMM**2:
+    if not len(areas) or areas.max() < TRACE.stroke * PPMM**2:
         return 0.0
-    seen = _round_sectors(np, shows, sector, r, dx, dy, (max(box.w, box.h) / 2 + 1.0) * PPMM)
-    if seen.mean() < TRACE or _longest_gap(np, seen) > GAP:
+    seen = _round_sectors(np, shows, sector, r, dx, dy, (max(box.w, box.h) / 2 + TRACE.bend) * PPMM)
+    if seen.mean() < TRACE.round or _longest_gap(np, seen) > TRACE.gap:
         return 0.0
     return float((seen.sum() + _hidden_gaps(cv2, np, seen, shows, sector, r, hidden, dx, dy)) / 36)
 
@@ -176,7 +145,7 @@ def _polar(np, dx, dy):
 
 def _showing(cv2, np, ink, insides, hidden, box, dx, dy, speck: int = 0):
     """The ink that may be a stroke round a box (masks round it; `dx`, `dy` each pixel's
-    place from its centre): off the print (`hidden`) and 0.25 mm beyond the box's own,
+    place from its centre): off the print (`hidden`) and `Trace.own` beyond the box's own,
     out of every box's inside (`insides`), and not a stroke reaching into another box's
     inside (that box's mark, a check overshooting it; joined across the print it crosses);
     no piece under `speck` pixels, if given."""
@@ -184,14 +153,14 @@ def _showing(cv2, np, ink, insides, hidden, box, dx, dy, speck: int = 0):
     mine = (dx >= x) & (dx < x + w) & (dy >= y) & (dy < y + h)
     closed = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8)).astype(bool)
     _, labels = cv2.connectedComponents((ink | (closed & hidden)).astype(np.uint8), connectivity=8)
-    # (a piece reaching DEEP into another box's inside: one grazing its edge is a circle round
+    # (a piece reaching `Trace.deep` into another box's inside: one grazing its edge is a circle round
     # this box drawn wide, over the next box's border)
-    deep = cv2.erode((insides & ~mine).astype(np.uint8), np.ones((2 * DEEP + 1,) * 2, np.uint8)).astype(bool)
+    deep = cv2.erode((insides & ~mine).astype(np.uint8), np.ones((2 * TRACE.deep + 1,) * 2, np.uint8)).astype(bool)
     reaching = np.zeros(labels.max() + 1, bool)  # (a table of the pieces: quicker than np.isin)
     reaching[labels[deep & ink]] = True
     theirs = reaching[labels]
     near = (np.abs(dx) <= (box.w / 2 + 0.5) * PPMM) & (np.abs(dy) <= (box.h / 2 + 0.5) * PPMM)
-    own = grown_mask(cv2, np, hidden & near, round(0.25 * PPMM))
+    own = grown_mask(cv2, np, hidden & near, round(TRACE.own * PPMM))
     shows = ink & ~theirs & ~insides & ~own & ~hidden
     if speck:  # ...and no piece under `speck` pixels
         _, labels, stats, _ = cv2.connectedComponentsWithStats(shows.astype(np.uint8), connectivity=8)
@@ -200,8 +169,8 @@ def _showing(cv2, np, ink, insides, hidden, box, dx, dy, speck: int = 0):
 
 
 def _round_sectors(np, shows, sector, r, dx, dy, near: float):
-    """The sectors (of 36) a stroke round the box shows in: 2 pixels of `shows` at least,
-    within ROUND_WIDTH mm of one another from the centre (a stroke round the box crosses a
+    """The sectors (of 36) a stroke round the box shows in: `Trace.sector_px` of `shows` at least,
+    within `Trace.width` of one another from the centre (a stroke round the box crosses a
     sector; one pointing at it, a check's tail, runs along it), and, for a run of 3 such
     sectors or more, bending round a centre within `near` px of the box's (a circle round
     the next box passes by this one bending away from it; a straight stroke bends round
@@ -210,9 +179,9 @@ def _round_sectors(np, shows, sector, r, dx, dy, near: float):
     inner, outer = np.full(36, np.inf), np.zeros(36)
     np.minimum.at(inner, sector[shows], r[shows])
     np.maximum.at(outer, sector[shows], r[shows])
-    seen = (counts >= 2) & (outer - inner <= ROUND_WIDTH * PPMM)
+    seen = (counts >= TRACE.sector_px) & (outer - inner <= TRACE.width * PPMM)
     for run in _runs(np, seen):
-        if 3 <= len(run) < 36:
+        if TRACE.short_run <= len(run) < 36:
             pick = shows & np.isin(sector, run)
             seen[run] = _centre_off(np, dx[pick], dy[pick]) <= near
     return seen
@@ -229,10 +198,10 @@ def _centre_off(np, x, y) -> float:
 def _hidden_gaps(cv2, np, seen, shows, sector, r, hidden, dx, dy) -> int:
     """How many sectors between two `seen` (of 36) a stroke going from one to the other
     would be hidden in: its distance from the centre drawn straight between theirs (the
-    mean of the `shows` pixels' `r` in each), within 0.4 mm of the print (`hidden`)."""
+    mean of the `shows` pixels' `r` in each), within `Trace.hidden` of the print (`hidden`)."""
     counts = np.bincount(sector[shows], minlength=36)
     radius = np.bincount(sector[shows], weights=r[shows], minlength=36) / np.maximum(counts, 1)
-    near = grown_mask(cv2, np, hidden, round(0.4 * PPMM))
+    near = grown_mask(cv2, np, hidden, round(TRACE.hidden * PPMM))
     h, w = hidden.shape
     cx, cy = -dx[0, 0], -dy[0, 0]  # the centre, in the window's pixels
     marks, covered = np.flatnonzero(seen), 0
@@ -269,7 +238,7 @@ def _longest_gap(np, seen) -> int:
 
 
 def _round(np, band, dx, dy) -> float:
-    """The share of the 36 sectors (10 degrees each) round a centre holding 2 pixels of
+    """The share of the 36 sectors (10 degrees each) round a centre holding `Trace.sector_px` of
     `band` at least (`dx`, `dy`: each pixel's place from the centre)."""
     return float(_sectors(np, dx[band], dy[band], np.inf).mean())
 
@@ -283,30 +252,30 @@ def _sectors(np, dx, dy, side: float):
     """Which of the 36 sectors round a centre hold 2 of the points (`dx`, `dy` from it) at
     least, `side` px from it at most."""
     near = np.hypot(dx, dy) <= side
-    return np.bincount(_sector(np, dx[near], dy[near]), minlength=36) >= 2
+    return np.bincount(_sector(np, dx[near], dy[near]), minlength=36) >= TRACE.sector_px
 
 
 def round_inside(np, mask, box, origin) -> float:
     """How much of the way round inside a square box a stroke goes: the share of the 36
     sectors (10 degrees each) around its centre holding ink (`mask`, around the box, its
     top-left at `origin` px on the page: a mark's dark core, as a grey smear rubbed out is
-    not; 2 pixels at least) within its printed border (0.3 mm in from it),
-    0.3 of the way out from the centre at least. A circle drawn in the box along its
-    border goes all the way round, and leaves the middle bare (a ring over the inside
-    that `decide` is given); a tick or a cross reaches a few directions."""
-    hx, hy = (box.w / 2 - 0.3) * PPMM, (box.h / 2 - 0.3) * PPMM
+    not; `Trace.sector_px` at least) within its printed border (`Around.border` in from it),
+    `Around.hollow` of the way out from the centre at least. A circle drawn in the box along
+    its border goes all the way round, and leaves the middle bare; a tick or a cross
+    reaches a few directions."""
+    hx, hy = (box.w / 2 - AROUND.border) * PPMM, (box.h / 2 - AROUND.border) * PPMM
     mask, dx, dy = near_centre(np, mask, box, origin, hx, hy)
-    band = mask & (np.abs(dx) < hx) & (np.abs(dy) < hy) & (np.hypot(dx, dy) >= 0.3 * min(hx, hy))
+    band = mask & (np.abs(dx) < hx) & (np.abs(dy) < hy) & (np.hypot(dx, dy) >= AROUND.hollow * min(hx, hy))
     return _round(np, band, dx, dy)
 
 
 def round_outside(np, mask, box, origin) -> float:
     """How much of the way round a square box a stroke goes outside it: the share of the 36
     sectors around its centre holding ink (`mask`, as `round_inside` takes it, without
-    any box's inside: its own and the others', where their marks are) up to 2.5 mm beyond
-    its corners. A circle drawn round the box goes all the way round (over its printed
+    any box's inside: its own and the others', where their marks are) up to `Around.reach`
+    beyond its corners. A circle drawn round the box goes all the way round (over its printed
     border at the corners); a stroke straying in from the next box crosses a few sectors."""
-    reach = (np.hypot(box.w, box.h) / 2 + 2.5) * PPMM
+    reach = (np.hypot(box.w, box.h) / 2 + AROUND.reach) * PPMM
     mask, dx, dy = near_centre(np, mask, box, origin, reach, reach)
     return float(_sectors(np, dx[mask], dy[mask], reach).mean())
 

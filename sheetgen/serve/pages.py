@@ -292,11 +292,13 @@ def _title(config, tables, key: str, lang: str) -> str:
 
 def _sections(layout, lang: str) -> list:
     """The frames of each page (a phone shows one at a time): [page, id, title, x, y, w, h]."""
+    from sheetgen.layout.elements import TYPES
+
     return [
         [page.id, el["id"], (el.get("title") or {}).get(lang, ""), el["x"], el["y"], el["w"], el["h"]]
         for page in layout.pages
         for el in page.elements
-        if el["type"] == "frame"
+        if TYPES[el["type"]].container
     ]
 
 

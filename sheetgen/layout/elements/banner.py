@@ -73,4 +73,6 @@ def _banner_build(el, env):
     return out
 
 
-TYPE = ElementType("banner", BANNER_FIELDS, lambda el: el["size"], _banner_build, doc="the title banner")
+TYPE = ElementType(
+    "banner", BANNER_FIELDS, lambda el: el["size"], _banner_build, names_sheet=True, doc="the title banner"
+)

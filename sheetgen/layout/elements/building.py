@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import re
 
+from sheetgen import text as fonts
 from sheetgen.cells import groups
-from sheetgen.layout.display import HOUSE_MARK, INK, MIN_TEXT, Box, Circle, Icon, Line, Rect, Text
+from sheetgen.layout.display import HOUSE_MARK, INK, MIN_TEXT, Box, Circle, Icon, Line, Rect, Text, tip
 from sheetgen.layout.elements.common import (
     SIZE,
     ElementType,
@@ -41,7 +42,9 @@ from sheetgen.layout.elements.common import (
     box_field,
     cannot_build,
     read_checked,
+    word,
 )
+from sheetgen.layout.elements.track import TYPE as TRACK
 from sheetgen.schema import Bool, Field, Int, Length, ListOf, Map, Num, Str
 from sheetgen.values import valueclass
 
@@ -51,10 +54,11 @@ GAP = 1.2  # mm between boxes
 PANEL = 17.0  # mm, the points panel's width
 LOWER = 14.0  # mm, the blueprint and ladder band (advanced rules)
 STEP = 7.5  # mm, one step of the ladder
-ARROW = 3.2  # mm between two steps
+ARROW = 3.6  # mm between two steps (the arrow between them 1 mm from each)
 FINISHED = 6.8  # mm, the "finished in round" caption above its box
 TAG = 30.0  # mm, the "advanced rules" tag
 ADVANCED_COLOR = "#8c2f1b"
+PT = 72 / 25.4
 
 
 def _lab(fr: str, en: str):
@@ -204,7 +208,16 @@ def _finished(el, env, px, py):
         Text(
             px, py, PANEL, FINISHED - 0.4, env.t(el["finished_label"], p), "condensed", 7.0, "center", "bottom", path=p
         ),
-        Box(px + (PANEL - b) / 2, py + FINISHED, b, b, "write", False, f"{el['id']}_round"),
+        Box(
+            px + (PANEL - b) / 2,
+            py + FINISHED,
+            b,
+            b,
+            "write",
+            False,
+            f"{el['id']}_round",
+            tip=tip(env.plain(el["name"]), env.plain(el["finished_label"])),
+        ),  # fmt: skip
     ]
 
 
@@ -234,11 +247,13 @@ def _points_panel(el, env, px, py):
     caption = per["label"] if per else el["points_label"]
     cap_path = p + (".per.label" if per else ".points_label")
     ty = cy + r + 0.6
-    if per and per.get("icon"):
+    text = env.t(caption, cap_path)
+    size = max(7.0, env.smallest_text)
+    if per and per.get("icon") and fonts.width(text, "condensed", size) / PT <= PANEL - 5.0:
         out.append(Icon(px + 0.5, ty, 4.2, per["icon"]))
-        out.append(Text(px + 5.0, ty, PANEL - 5.0, 4.2, env.t(caption, cap_path), "condensed", 7.0, path=cap_path))
-    else:
-        out.append(Text(px, ty, PANEL, 4.2, env.t(caption, cap_path), "condensed", 7.0, "center", path=cap_path))
+        out.append(Text(px + 5.0, ty, PANEL - 5.0, 4.2, text, "condensed", 7.0, path=cap_path))
+    else:  # the caption alone, where the icon leaves it no room
+        out.append(Text(px, ty, PANEL, 4.2, text, "condensed", 7.0, "center", path=cap_path))
     return out
 
 
@@ -253,7 +268,7 @@ def _blueprint(el, env, x, y, h):
         Text(
             x,
             y,
-            max(ncols * cell, 14.0),
+            max(ncols * cell, 16.0),
             label_h,
             env.t(el["blueprint_label"], p + ".blueprint_label"),
             "condensed-bold",
@@ -267,7 +282,7 @@ def _blueprint(el, env, x, y, h):
     for r, c in blueprint_cells(rows):
         tile = cell - 2 * gap
         out.append(Rect(x + c * cell + gap, gy + r * cell + gap, tile, tile, env.accent, env.accent, 0.5, tile * 0.15))
-    return out, max(ncols * cell, 14.0)
+    return out, max(ncols * cell, 16.0)
 
 
 def _ladder(el, env, right, y, h):
@@ -298,7 +313,10 @@ def _ladder(el, env, right, y, h):
         half = 1.2 + 0.9 * len(str(v))
         out.append(Line(sx + STEP / 2 - half, sy + STEP - 1.5, sx + STEP / 2 + half, sy + STEP - 1.5, INK, 0.9))
         if i:  # a step a player circles when a colony moves the value up: a markable box, drawn as nothing
-            out.append(Box(sx, sy, STEP, STEP, "round", False, colony_field(el["id"], i), stroke=None, fill=None))
+            hint = tip(env.plain(el["name"]), word(env, "colony", i))
+            out.append(
+                Box(sx, sy, STEP, STEP, "round", False, colony_field(el["id"], i), stroke=None, fill=None, tip=hint)
+            )
             out.append(
                 Text(
                     sx - ARROW,
@@ -397,14 +415,14 @@ def _building_check(el, env, card: Card | None = None) -> list[tuple[str, str]]:
     per = el.get("per")
     if per:
         track = env.elements.get(per["track"])
-        if track is None or track["type"] != "track":
+        if track is None or track["type"] != TRACK.name:
             out.append((p + ".per", f"no track '{per['track']}' in this layout to count {per['count']} of"))
     return out
 
 
-def _building_build(el, env):
-    x, y, (w, h) = el["x"], el["y"], el["size"]
-    p, eid, b = el["_path"], el["id"], el["box"]
+def _header(el, env) -> list:
+    """The card's coloured band: its icon, its name, and its tags (advanced)."""
+    x, y, (w, h), p = el["x"], el["y"], el["size"], el["_path"]
     color = ADVANCED_COLOR if el["advanced"] else env.accent
     out = [
         Rect(x, y, w, h, color, "#ffffff", 1.4, 2.5),
@@ -435,36 +453,14 @@ def _building_build(el, env):
         out += _tag(
             x + w - PAD - (n + 1) * TAG - n * 1.5, y + 1.1, TAG, HEADER - 2.2, env.t(label, p + key), color, p + key
         )
-    card = card_layout(el, env)
-    problems = _building_check(el, env, card)
-    if problems:
-        raise cannot_build(el, problems)
-    top = card.top
-    if card.points:
-        out += _points_panel(el, env, x + w - PAD - PANEL, top)
-    out += _finished(el, env, x + w - PAD - PANEL, card.fy)
-    for n, costs in enumerate(el["boxes"]):
-        bx = x + PAD + n * (b + GAP)
-        out.append(Box(bx, top, b, b, "check", False, box_field(eid, n + 1)))
-        _box_marks(out, bx, top, b, costs, False)
-    out.append(
-        Text(
-            x + PAD,
-            card.ty,
-            card.text_w,
-            card.text_h,
-            card.ability,
-            "condensed",
-            el["ability_size"],
-            valign="top",
-            path=p + ".ability",
-        )
-    )
-    if el.get("ladder") and card.mark is not None:
-        out += _underline(
-            card.ability, card.mark, x + PAD, card.ty, card.text_w, card.text_h, "condensed", el["ability_size"]
-        )
-    lower = card.lower
+    return out
+
+
+def _lower_band(el, env, lower: float) -> list:
+    """The band under a dashed line at the card's foot, `lower` mm high (none when 0): the
+    blueprint on the left, the ladder and its label on the right."""
+    x, y, (w, h), p = el["x"], el["y"], el["size"], el["_path"]
+    out = []
     if lower:
         ly = y + h - PAD - lower + 1.0
         lh = lower - 1.0
@@ -491,6 +487,43 @@ def _building_build(el, env):
                 )
             )
     return out
+
+
+def _building_build(el, env):
+    x, w = el["x"], el["size"][0]
+    p, eid, b = el["_path"], el["id"], el["box"]
+    out = _header(el, env)
+    card = card_layout(el, env)
+    problems = _building_check(el, env, card)
+    if problems:
+        raise cannot_build(el, problems)
+    top = card.top
+    name = env.plain(el["name"])
+    if card.points:
+        out += _points_panel(el, env, x + w - PAD - PANEL, top)
+    out += _finished(el, env, x + w - PAD - PANEL, card.fy)
+    for n, costs in enumerate(el["boxes"]):
+        bx = x + PAD + n * (b + GAP)
+        out.append(Box(bx, top, b, b, "check", False, box_field(eid, n + 1), tip=tip(name, word(env, "box", n + 1))))
+        _box_marks(out, bx, top, b, costs, False)
+    out.append(
+        Text(
+            x + PAD,
+            card.ty,
+            card.text_w,
+            card.text_h,
+            card.ability,
+            "condensed",
+            el["ability_size"],
+            valign="top",
+            path=p + ".ability",
+        )
+    )
+    if el.get("ladder") and card.mark is not None:
+        out += _underline(
+            card.ability, card.mark, x + PAD, card.ty, card.text_w, card.text_h, "condensed", el["ability_size"]
+        )
+    return out + _lower_band(el, env, card.lower)
 
 
 def colony_field(eid: str, step: int) -> str:
@@ -522,6 +555,8 @@ TYPE = ElementType(
     post=_building_post,
     check=_building_check,
     read=_building_read,
+    ticked=True,
+    markable=True,
     doc="a building card: boxes with costs, points (fixed or per section of a track), "
     "ability, advanced-rules mark, blueprint and colony ladder",
 )

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from sheetgen.errors import LayoutError, Problem
 from sheetgen.layout.display import HOUSE_MARK, MIN_TEXT, Circle, Icon, Text
 from sheetgen.schema import INVALID, Bool, Field, Int, Length, ListOf, Map, Pair, Spec, Str, describe
+from sheetgen.text import typeset
 from sheetgen.values import field, valueclass
 
 ID_PATTERN = r"[a-z][a-z0-9_-]*"
@@ -133,20 +134,29 @@ SIZE = Pair(Length(0.5, 1000), "a size [width, height]")
 FONT = Str(choices=("sans", "sans-bold", "condensed", "condensed-bold"))
 
 
-class IdOrIds(Spec):
-    """An element id, or a non-empty list of them (`below: [pig_frame, market_frame]`)."""
+class OneOrMany(Spec):
+    """One value of `item`, or a list of `lo` to `hi` of them: always checked into a list.
+    `wrong(n)` says what is wrong with a list of n items."""
+
+    def __init__(self, item: Spec, lo: int, hi: int | None, wrong: Callable[[int], str]):
+        self.item, self.lo, self.hi, self.wrong = item, lo, hi, wrong
 
     def check(self, value, ctx, at):
         items = value if isinstance(value, list) else [value]
-        if not items:
-            return ctx.error(at, "expected an element id or a list of them, got an empty list")
+        if not self.lo <= len(items) <= (self.hi if self.hi is not None else len(items)):
+            return ctx.error(at, self.wrong(len(items)))
         out = []
         for n, item in enumerate(items):
-            got = IdStr().check(item, ctx, at.child(value, n) if isinstance(value, list) else at)
+            got = self.item.check(item, ctx, at.child(value, n) if isinstance(value, list) else at)
             if got is INVALID:
                 return INVALID
             out.append(got)
         return out
+
+
+def IdOrIds() -> OneOrMany:  # noqa: N802 (a spec, named like the others)
+    """An element id, or a non-empty list of them (`below: [pig_frame, market_frame]`)."""
+    return OneOrMany(IdStr(), 1, None, lambda n: "expected an element id or a list of them, got an empty list")
 
 
 # the house space between two zones placed one after the other (below:, right_of:)
@@ -196,12 +206,22 @@ class Env:
     smallest_text: float = MIN_TEXT  # pt: the layout's `smallest_text` (display.raise_text)
 
     def t(self, label: dict | None, path: str = "", house: bool = False) -> str:
-        """A label in this language, with `{name}` placeholders filled in; with the house
-        mark after it when the label says `house: true` or `house` is true."""
+        """A label in this language, with `{name}` placeholders filled in and set as the
+        language's typography wants it (sheetgen.text.typeset); with the house mark after
+        it when the label says `house: true` or `house` is true."""
         if label is None:
             return ""
-        text = self._fill(label[self.lang], path)
+        text = typeset(self._fill(label[self.lang], path), self.lang)
         return self.mark(text, path) if house or label.get("house") else text
+
+    def plain(self, label: dict | None) -> str:
+        """A label as t() prints it, for a tooltip: without the house mark, and not counted
+        as a house value printed (a tooltip gives the page no house note)."""
+        kept = list(self.marks)
+        try:
+            return self.t(label).replace(HOUSE_MARK, "")
+        finally:
+            self.marks[:] = kept
 
     def mark(self, text: str, path: str) -> str:
         """`text` with the house mark after it (and the page gets the house note)."""
@@ -285,8 +305,16 @@ class Env:
         return self.theme["tint"]
 
 
+def _no_cells(el: dict) -> list:
+    return []
+
+
 @valueclass(frozen=False)
 class ElementType:
+    """An element type, and every fact about it that the rest of sheetgen asks: its keys, its
+    size, its display list, how its marks read, and what it is (ticked, markable, a frame...).
+    Each type's module sets them; code elsewhere asks the type, never a list of type names."""
+
     name: str
     fields: dict[str, Field]
     size: Callable[[dict], tuple[float, float]]
@@ -302,6 +330,31 @@ class ElementType:
     check: Callable | None = None
     # its boxes stand in player columns (player_field): one sheet for the whole table (a pad)
     player_columns: bool = False
+    # players tick its boxes (or fill a board's cells) rather than write numbers in them: a
+    # scorer that does not read it leaves its marks counting for nothing (`validate` says so)
+    ticked: bool = False
+    # it prints boxes players mark: `sheetgen new` shows the keys that size and value them
+    # (rows, boxes, sections...), the ones a variant changes most
+    markable: bool = False
+    # it names the sheet (the title banner): `sheetgen new` shows its labels
+    names_sheet: bool = False
+    # (element) -> the fields of its boxes that are a board's cells, each holding one thing
+    # drawn in it (a vegetable), not a number: a screen offers the game's `cell_choices` for
+    # them, a photo tells what one holds by the ink's colour
+    cells: Callable[[dict], list] = _no_cells
+    # (element, its display list) -> (x, y, w, h) of what it prints when that is less than its
+    # place (a text's lines as fitted), else None: the house note may sit in the rest
+    covers: Callable | None = None
+    # the key that sets the size of its text (a text's `font_size`): a text too small is
+    # blamed there when the element gives it
+    size_key: str | None = None
+    # its lists whose items may say `verified: false` (a track's sections, a score table's rows)
+    verified_items: tuple = ()
+    # the key of its list of boxes whose ids are field names of their own (number_boxes'
+    # boxes): unique among the layout's element ids and the other such boxes' ids
+    box_ids: str | None = None
+    # the key of its list of rows whose ids are unique within it (a score table's rows)
+    row_ids: str | None = None
 
 
 # ----------------------------------------------------------------------------- field names
@@ -361,6 +414,41 @@ def read_checked(eid: str, boxes: int, pre: int, values: dict, warnings: list | 
     return n
 
 
+# ----------------------------------------------------------------------------- tooltips
+
+# the words of a box's tooltip (display.Box.tip), in the sheet's language
+WORDS = {
+    "row": {"fr": "ligne", "en": "row"},
+    "column": {"fr": "colonne", "en": "column"},
+    "box": {"fr": "case", "en": "box"},
+    "player": {"fr": "joueur·euse", "en": "player"},
+    "name": {"fr": "nom", "en": "name"},
+    "bonus": {"fr": "bonus", "en": "bonus"},
+    "colony": {"fr": "colonie", "en": "colony"},
+    "colour": {"fr": "couleur", "en": "colour"},
+    "points": {"fr": "points", "en": "points"},
+    "total": {"fr": "total", "en": "total"},
+}
+
+
+def word(env, key: str, n: int | None = None) -> str:
+    """A tooltip word in env's language, with a number after it when given ("row 2")."""
+    text = WORDS[key][env.lang]
+    return text if n is None else f"{text} {n}"
+
+
+def title_of(el: dict, env) -> str:
+    """What a box's tooltip calls its element: the element's label, else the title of the
+    frame it sits in (the pig track: "Pig"), else its id."""
+    for key in ("label", "name"):
+        if isinstance(el.get(key), dict):
+            return env.plain(el[key])
+    frame = env.elements.get(el.get("in") or "")
+    if frame is not None and frame.get("title"):
+        return env.plain(frame["title"])
+    return el["id"]
+
+
 # ----------------------------------------------------------------------------- helpers
 
 
@@ -401,11 +489,30 @@ def _label_fits(el, env, path, w, h, size, icon_size) -> bool:
     return fonts.fit_text(text, "condensed-bold", size, w * pt, h * pt, True, size).fits
 
 
+BADGE_SIZE = 9.0  # pt: a value in a circle
+# how far a line of figures is set below the middle of its em square, so that the figures'
+# ink (from 0.05 to 0.76 of the size under its top) sits in the middle of a circle
+OPTICAL_DROP = 0.095
+
+
 def _badge(cx, cy, r, value, env, path, ref, fill=None):
-    """A value in a circle; `ref` is the value's key path (marked when unverified)."""
+    """A value in a circle, its figures in the circle's middle; `ref` is the value's key
+    path (marked when unverified)."""
+    size = max(BADGE_SIZE, env.smallest_text)
+    drop = OPTICAL_DROP * size * 25.4 / 72
     return [
         Circle(cx, cy, r, env.accent, fill or "#ffffff", 1.0),
-        Text(cx - r, cy - r, 2 * r, 2 * r, env.value(value, ref, path), "sans-bold", 9.0, "center", path=path),
+        Text(
+            cx - r,
+            cy - r + drop,
+            2 * r,
+            2 * r,
+            env.value(value, ref, path),
+            "sans-bold",
+            BADGE_SIZE,
+            "center",
+            path=path,
+        ),  # fmt: skip
     ]
 
 

@@ -71,7 +71,7 @@ def _frame_build(el, env):
 TYPE = ElementType(
     "frame",
     FRAME_FIELDS,
-    # an `auto` side starts at the header's height (model._place grows it around its contents)
+    # an `auto` side starts at the header's height (sheetgen.layout.place grows it around its contents)
     lambda el: (
         0.0 if el["size"][0] in (AUTO, FILL) else el["size"][0],
         (el["header"] if el.get("title") else 0.0) if el["size"][1] in (AUTO, FILL) else el["size"][1],

@@ -4,8 +4,8 @@ printed value beside each row.
 
 from __future__ import annotations
 
-from sheetgen.layout.display import INK, Box, Rect, Text
-from sheetgen.layout.elements.common import ElementType, Label, _badge, cell_field
+from sheetgen.layout.display import INK, Box, Rect, Text, tip
+from sheetgen.layout.elements.common import ElementType, Label, _badge, cell_field, title_of, word
 from sheetgen.schema import Field, Int, Length, ListOf
 
 GRID_HEADER = 6.0
@@ -47,9 +47,11 @@ def _grid_build(el, env):
                 )
             )
         y += GRID_HEADER
+    name = title_of(el, env)
     for r in range(el["rows"]):
         for col in range(el["cols"]):
-            out.append(Box(x + col * c, y + r * c, c, c, "write", field=cell_field(el["id"], r + 1, col + 1)))
+            hint = tip(name, word(env, "row", r + 1), word(env, "column", col + 1))
+            out.append(Box(x + col * c, y + r * c, c, c, "write", field=cell_field(el["id"], r + 1, col + 1), tip=hint))
         if el.get("row_value") is not None:
             cx = x + el["cols"] * c + GRID_VALUE / 2 + 0.5
             out += _badge(cx, y + r * c + c / 2, 3.6, el["row_value"], env, p + ".row_value", el["id"] + ".row_value")
@@ -65,11 +67,19 @@ def _grid_read(el, values: dict, warnings: list | None = None) -> dict:
     return {eid: ["".join((values.get(cell_field(eid, r, c)) or ".")[:1].upper() for c in cols) for r in rows]}
 
 
+def _grid_cells(el) -> list[str]:
+    """Its cells' fields: each holds one thing drawn in it (what the game's cell_choices name)."""
+    return [cell_field(el["id"], r, c) for r in range(1, el["rows"] + 1) for c in range(1, el["cols"] + 1)]
+
+
 TYPE = ElementType(
     "grid",
     GRID_FIELDS,
     _grid_size,
     _grid_build,
     read=_grid_read,
+    ticked=True,
+    markable=True,
+    cells=_grid_cells,
     doc="rows x columns of cells to draw in, with column labels and a row value",
 )

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sheetgen.layout.display import INK, Box, Icon, Rect, Text
-from sheetgen.layout.elements.common import ElementType, IconName, Label
+from sheetgen.layout.display import INK, Box, Icon, Rect, Text, tip
+from sheetgen.layout.elements.common import ElementType, IconName, Label, title_of, word
 from sheetgen.schema import Field, Int, Length, ListOf, Map
 
 TABLE_COLUMN = Map(
@@ -70,12 +70,28 @@ def _table_build(el, env):
                         )
                     )
             else:
-                out.append(Box(cx, ry, cw, rh, "write", False, f"{el['id']}_r{r + 1}_c{c + 1}"))
+                field = f"{el['id']}_r{r + 1}_c{c + 1}"
+                out.append(Box(cx, ry, cw, rh, "write", False, field, tip=_tip(el, env, r, c)))
         cx += cw
     out.append(Rect(x, y, w, h, INK, None, 1.2))
     return out
 
 
+def _tip(el, env, r: int, c: int) -> str:
+    """A cell's tooltip: its row's label and its column's ("Worker die, Round 4"), else its
+    place in the table."""
+    labels, cols = el.get("row_labels") or [], el["columns"]
+    row = env.plain(labels[r]) if r < len(labels) else word(env, "row", r + 1)
+    head = env.plain(cols[0]["label"]) if labels and cols[0].get("label") else ""
+    col = env.plain(cols[c]["label"]) if cols[c].get("label") else word(env, "column", c + 1)
+    return tip(title_of(el, env) if not labels else "", row, f"{head} {col}".strip())
+
+
 TYPE = ElementType(
-    "table", TABLE_FIELDS, _table_size, _table_build, doc="a table of write-in cells with column headers and row labels"
+    "table",
+    TABLE_FIELDS,
+    _table_size,
+    _table_build,
+    markable=True,
+    doc="a table of write-in cells with column headers and row labels",
 )

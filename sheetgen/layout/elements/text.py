@@ -39,6 +39,31 @@ def _text_build(el, env):
     ]
 
 
+def _text_covers(el, prims) -> tuple | None:
+    """(x, y, w, h) of its lines of text as fitted (a block of text is mostly air), or None
+    when it has none or they do not fit."""
+    if not prims:
+        return None
+    from sheetgen import text as fonts
+
+    t = prims[0]
+    pt = 72 / 25.4
+    fit = fonts.fit_text(t.text, t.font, t.size, t.w * pt, t.h * pt, t.wrap, t.min_size)
+    if not fit.fits:
+        return None
+    bh = (fit.size + (len(fit.lines) - 1) * fit.leading) / pt
+    bw = max(fonts.width(line, t.font, fit.size) for line in fit.lines) / pt
+    y = t.y + {"top": 0, "middle": (t.h - bh) / 2, "bottom": t.h - bh}[t.valign]
+    x = t.x + {"left": 0, "center": (t.w - bw) / 2, "right": t.w - bw}[t.align]
+    return x, y, bw, bh + fit.size * 0.25 / pt
+
+
 TYPE = ElementType(
-    "text", TEXT_FIELDS, lambda el: el["size"], _text_build, doc="a block of wrapped text (rules reminders)"
+    "text",
+    TEXT_FIELDS,
+    lambda el: el["size"],
+    _text_build,
+    covers=_text_covers,
+    size_key="font_size",
+    doc="a block of wrapped text (rules reminders)",
 )

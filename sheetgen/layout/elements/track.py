@@ -4,7 +4,7 @@ printed value, badge, costs and yields.
 
 from __future__ import annotations
 
-from sheetgen.layout.display import Box, Rect, Text
+from sheetgen.layout.display import Box, Rect, Text, tip
 from sheetgen.layout.elements.common import (
     ElementType,
     IconName,
@@ -14,6 +14,8 @@ from sheetgen.layout.elements.common import (
     _label_block,
     box_field,
     read_checked,
+    title_of,
+    word,
 )
 from sheetgen.schema import Bool, Field, Int, Length, ListOf, Map, Str
 
@@ -32,6 +34,13 @@ SECTION = Map(
 
 TRACK_BADGE = 4.5
 SECTION_GAP = 3.0
+BADGE_BAND = 5.0  # mm over the sections for their badges (their text 1 mm above the section frames)
+VALUE_GAP = 1.8  # mm between a section's boxes and its value circle (1 mm from the section's frame)
+
+
+def _value_r(b: float) -> float:
+    """The radius of a section's value circle beside boxes of side `b` (inside the section's frame)."""
+    return min(TRACK_BADGE, b / 2 + 0.25)
 
 
 def _track_post(el, ctx, at):
@@ -85,65 +94,84 @@ def _track_size(el):
     for n, s in enumerate(secs):
         w += s["boxes"] * b + (s["boxes"] - 1) * g
         if s.get("value") is not None:
-            w += 1 + 2 * TRACK_BADGE
+            w += VALUE_GAP + 2 * _value_r(b)
         if n < len(secs) - 1:
             w += SECTION_GAP
     badges = any(s.get("badge") for s in secs)
-    return w, b + (4.0 if badges else 0)
+    return w, b + (BADGE_BAND if badges else 0)
 
 
 def _track_build(el, env):
-    x, y, b, g = el["x"], el["y"], el["box"], el["gap"]
-    p, eid = el["_path"], el["id"]
-    secs = el["sections"]
+    x, y, b, p = el["x"], el["y"], el["box"], el["_path"]
     lw = _label_width(el)
-    w, h = _track_size(el)
+    h = _track_size(el)[1]
     out = []
     if lw:
         lh = b if el["arrange"] == "line" else h
         ly = y + (h - b if el["arrange"] == "line" else 0)
-        out += _label_block(x, ly, lw - 1.5, lh, el, env, p, icon_size=min(b, 9.0))
-    n_box = 0
-    if el["arrange"] == "rows":
-        for r, s in enumerate(secs):
-            by = y + r * (b + g)
-            for i in range(s["boxes"]):
-                bx = x + lw + i * (b + g)
-                checked = n_box < el["prechecked"]
-                n_box += 1
-                out.append(Box(bx, by, b, b, "check", checked, box_field(eid, n_box)))
-                _box_marks(out, bx, by, b, (s.get("costs") or [[]] * s["boxes"])[i], False)
-            cx = x + lw + max(t["boxes"] for t in secs) * (b + g) - g
-            if s["bonus"]:
-                out.append(Box(cx + g + 2, by, b, b, "round", False, f"{eid}_bonus{r + 1}", stroke=env.accent))
-                out.append(
-                    Text(
-                        cx + g + 2.8,
-                        by,
-                        b - 1.6,
-                        b,
-                        env.t(el["bonus_mark"], p + ".bonus_mark"),
-                        "condensed",
-                        7.0,
-                        "center",
-                        color="#6a6a6a",
-                        path=p + ".bonus_mark",
-                    )
+        out += _label_block(x, ly, lw - 1.5, lh, el, env, p, icon_size=min(b, 8.0))
+    name = title_of(el, env)
+    return out + (_rows(el, env, lw, name) if el["arrange"] == "rows" else _line(el, env, lw, name))
+
+
+def _rows(el, env, lw: float, name: str) -> list:
+    """A track arranged in rows: one row of boxes a section, its bonus circle and value after it."""
+    x, y, b, g = el["x"], el["y"], el["box"], el["gap"]
+    p, eid = el["_path"], el["id"]
+    secs = el["sections"]
+    out, n_box = [], 0
+    for r, s in enumerate(secs):
+        by = y + r * (b + g)
+        row = word(env, "row", r + 1)
+        for i in range(s["boxes"]):
+            bx = x + lw + i * (b + g)
+            checked = n_box < el["prechecked"]
+            n_box += 1
+            hint = tip(name, row, word(env, "box", i + 1))
+            out.append(Box(bx, by, b, b, "check", checked, box_field(eid, n_box), tip=hint))
+            _box_marks(out, bx, by, b, (s.get("costs") or [[]] * s["boxes"])[i], False)
+        cx = x + lw + max(t["boxes"] for t in secs) * (b + g) - g
+        if s["bonus"]:
+            hint = tip(name, row, word(env, "bonus"))
+            field = f"{eid}_bonus{r + 1}"
+            out.append(Box(cx + g + 2, by, b, b, "round", False, field, stroke=env.accent, tip=hint))
+            out.append(
+                Text(
+                    cx + g + 2.8,
+                    by,
+                    b - 1.6,
+                    b,
+                    env.t(el["bonus_mark"], p + ".bonus_mark"),
+                    "condensed",
+                    7.0,
+                    "center",
+                    color="#6a6a6a",
+                    path=p + ".bonus_mark",
                 )
-                cx += g + 2 + b
-            if s.get("value") is not None:
-                out += _badge(
-                    cx + 2 + TRACK_BADGE,
-                    by + b / 2,
-                    min(TRACK_BADGE, b / 2 + 0.4),
-                    s["value"],
-                    env,
-                    f"{p}.sections[{r}].value",
-                    f"{eid}.sections[{r}].value",
-                )
-        return out
+            )
+            cx += g + 2 + b
+        if s.get("value") is not None:
+            out += _badge(
+                cx + 2 + TRACK_BADGE,
+                by + b / 2,
+                min(TRACK_BADGE, b / 2 + 0.4, (b + g) / 2 - 0.3),  # rows' circles apart
+                s["value"],
+                env,
+                f"{p}.sections[{r}].value",
+                f"{eid}.sections[{r}].value",
+            )
+    return out
+
+
+def _line(el, env, lw: float, name: str) -> list:
+    """A track arranged in a line: its sections side by side, each framed when there are
+    several, with its badge above and its value after it."""
+    x, y, b, g = el["x"], el["y"], el["box"], el["gap"]
+    p, eid = el["_path"], el["id"]
+    secs = el["sections"]
+    out, n_box = [], 0
     cx = x + lw
-    top = y + (4.0 if any(s.get("badge") for s in secs) else 0)
+    top = y + (BADGE_BAND if any(s.get("badge") for s in secs) else 0)
     for n, s in enumerate(secs):
         sw = s["boxes"] * b + (s["boxes"] - 1) * g
         if len(secs) > 1:
@@ -154,7 +182,7 @@ def _track_build(el, env):
                     cx,
                     y,
                     sw,
-                    3.8,
+                    BADGE_BAND - 1.8,
                     env.t(s["badge"], f"{p}.sections[{n}].badge"),
                     "condensed-bold",
                     7.0,
@@ -167,21 +195,23 @@ def _track_build(el, env):
             bx = cx + i * (b + g)
             checked = n_box < el["prechecked"]
             n_box += 1
-            out.append(Box(bx, top, b, b, "check", checked, box_field(eid, n_box)))
+            hint = tip(name, word(env, "box", n_box)) if sum(t["boxes"] for t in secs) > 1 else tip(name)
+            out.append(Box(bx, top, b, b, "check", checked, box_field(eid, n_box), tip=hint))
             _box_marks(out, bx, top, b, (s.get("costs") or [[]] * s["boxes"])[i], False)
             _box_marks(out, bx, top, b, (s.get("yields") or [[]] * s["boxes"])[i], True)
         cx += sw
         if s.get("value") is not None:
+            r = _value_r(b)
             out += _badge(
-                cx + 1 + TRACK_BADGE,
+                cx + VALUE_GAP + r,
                 top + b / 2,
-                min(TRACK_BADGE, b / 2 + 0.4),
+                r,
                 s["value"],
                 env,
                 f"{p}.sections[{n}].value",
                 f"{eid}.sections[{n}].value",
             )
-            cx += 1 + 2 * TRACK_BADGE
+            cx += VALUE_GAP + 2 * r
         cx += SECTION_GAP
     return out
 
@@ -200,5 +230,8 @@ TYPE = ElementType(
     _track_build,
     post=_track_post,
     read=_track_read,
+    ticked=True,
+    markable=True,
+    verified_items=("sections",),
     doc="check boxes in sections, each section with an optional printed value",
 )
