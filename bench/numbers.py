@@ -48,7 +48,10 @@ def options() -> argparse.ArgumentParser:
     ap.add_argument("--verbose", action="store_true", help="print every number left '?' too")
     ap.add_argument("--save", metavar="DIR", help="write the pages with a number kept wrong to DIR (PNG)")
     ap.add_argument(
-        "--sure", type=float, metavar="P", help="keep numbers read at least this sure (0-1) instead of scan's SURE"
+        "--sure",
+        type=float,
+        metavar="P",
+        help="keep numbers read at least this sure (0-1) instead of scan's NUMBERS.sure",
     )
     ap.add_argument(
         "--results",
@@ -85,7 +88,7 @@ def read_sheet(gen, seed: int, n: int, opts: dict) -> dict:
         rectified=img, sheet={"players": players, "lang": lang, "grey": False},
     )  # fmt: skip
     started = time.process_time()
-    numbers = agreed(read, read_numbers(read, recogniser()))
+    numbers = agreed(read, read_numbers(read, recogniser(), opts["sure"]))
     secs = time.process_time() - started
     counts, tags, lines = Counter(sheets=1, secs=secs), defaultdict(Counter), []
     where = f"{gen.name} seed {seed} sheet {n} ({layout_id} {page_id}, {players} players)"
@@ -127,7 +130,7 @@ def _save(folder: str, name: str, img) -> None:
 def run(gen, args) -> dict:
     """Read the sheets of one generator, print as they come and then the tables; the totals."""
     total, tags, per_page = Counter(), defaultdict(Counter), defaultdict(list)
-    opts = {"verbose": args.verbose, "save": args.save}
+    opts = {"verbose": args.verbose, "save": args.save, "sure": _sure(args)}
     print(f"## {gen.name}: {gen.simulates}\n", flush=True)
     for n in args.only or range(args.count):
         one = read_sheet(gen, args.seed, n, opts)
@@ -169,9 +172,14 @@ def _ms(total: Counter) -> str:
     return f"{1000 * total['secs'] / max(total['numbers'], 1):.1f}"
 
 
-def result_line(gen, args, total: Counter) -> dict:
-    from sheetgen.scan import written
+def _sure(args) -> float:
+    """How sure a number read must be to be kept: --sure, or scan's own threshold."""
+    from sheetgen.scan.tuning import NUMBERS
 
+    return args.sure if args.sure is not None else NUMBERS.sure
+
+
+def result_line(gen, args, total: Counter) -> dict:
     return {
         "bench": "numbers",
         "scenario": gen.name,
@@ -187,7 +195,7 @@ def result_line(gen, args, total: Counter) -> dict:
         "empty_unread": total["empty_unread"],
         "ms_per_number": float(_ms(total)),
         "bosk_pad_s": total["bosk_pad_s"],
-        "sure": args.sure if args.sure is not None else written.SURE,
+        "sure": _sure(args),
         "held_out": gen.held_out,
         "command": f"python -m bench.numbers --scenario {gen.name} --seed {args.seed} --count {args.count}"
         + (f" --sure {args.sure}" if args.sure is not None else ""),
@@ -213,10 +221,6 @@ def main(argv=None) -> int:
     import cv2
 
     cv2.setNumThreads(1)  # (one core's time, as bench.scan measures)
-    if args.sure is not None:
-        from sheetgen.scan import written
-
-        written.SURE = args.sure
     for name in names:
         gen = BY_NAME[name]
         total = run(gen, args)

@@ -194,7 +194,7 @@ def results_md(rows: list[dict]) -> str:
         lines += [
             "Kept wrong: a number kept that is not the one written; left '?': left to type; empty read a",
             "number: an empty box read as one (kept wrong too); ms a number: reading only, CPU of one core;",
-            "sure: the threshold (`scan.written.SURE`); Bosk pad s: a 4-player pad's two pages read.",
+            "sure: the threshold (`scan.tuning.NUMBERS.sure`); Bosk pad s: a 4-player pad's two pages read.",
             "",
         ]
         lines += _numbers_table(written, more=True)

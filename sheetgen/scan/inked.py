@@ -9,27 +9,7 @@ sheetgen.scan.written's.
 from __future__ import annotations
 
 from sheetgen.scan.blank import PPMM
-
-# of the box's smaller side, round it: where its strokes may run over the border, and where a
-# neighbour's stroke running into it is seen whole
-REACH = 0.6
-OWN = 0.5  # of a stroke's ink in the box: the box's stroke (else a neighbour's, running over)
-LINE = 3.0  # mm: print this long and straight is a line (a box's border), not a caption
-HALO = 3  # px round a printed line where a blurred photo shows it still (no faint trace is looked for there)
-ACROSS = 0.25  # of a stroke's ink in the box, the rest elsewhere: writing run through it, whose is unknown
-HUG = 0.8  # of a stroke's ink within HALO of a printed line: the line's halo, not a stroke
-PRINT = 200  # a blank page's pixel darker than this is print (lighter: paper, or a box's light fill)
-PRINT_GROW = 2  # px round the print taken as dark as it (the page mapped within a pixel or two, blur)
-INK = 30  # grey levels under the paper's: ink (INK_NOISE times the paper's noise, if more)
-INK_NOISE = 5.0
-FAINT = 0.5  # of INK: a trace this dark, over FAINT_AREA, leaves an empty box to type
-SPECK = 0.35  # mm²: a piece of ink smaller than this is a speck of dust or noise
-FAINT_AREA = 1.0  # mm² of faint traces in a box that says something may be written
-LINE_GAP = 0.8  # mm of bare paper between two lines of writing (a box of several numbers)
-LOOP = 0.01  # of the writing's area: a hole smaller is a pencil's grain, not a loop
-UPRIGHT = 30.0  # degrees from upright a 1's stroke leans at most
-STROKE_ASPECT = 4.0  # a stroke this many times longer than thick
-STRAIGHT = 1.5  # px: how far a straight stroke's pixels stray from its line, past half its thickness
+from sheetgen.scan.tuning import DIGITS, STRUCK, WRITING
 
 
 def ink_in(cv2, np, grey, blank, rect):
@@ -38,27 +18,27 @@ def ink_in(cv2, np, grey, blank, rect):
     across the box's border, its loops, whether it runs over a caption), None when the
     box is empty, or why it is left to type (a trace too faint)."""
     x, y, w, h = rect
-    m = REACH * min(w, h)
+    m = WRITING.reach * min(w, h)
     rows, cols = grey.shape
     x0, y0 = max(0, round((x - m) * PPMM)), max(0, round((y - m) * PPMM))
     x1, y1 = min(cols, round((x + w + m) * PPMM)), min(rows, round((y + h + m) * PPMM))
     photo = grey[y0:y1, x0:x1].astype(np.float32)
-    # the print as dark as the darkest within PRINT_GROW px: the page is mapped within a
-    # pixel or two, and a photo's blur spreads the print
-    near = cv2.erode(blank[y0:y1, x0:x1], np.ones((2 * PRINT_GROW + 1,) * 2, np.uint8)).astype(np.float32)
-    printed = near < PRINT  # (a box's light fill is no print: paper of another shade)
+    # the print as dark as the darkest within `WRITING.print_grow` px: the page is mapped
+    # within a pixel or two, and a photo's blur spreads the print
+    near = cv2.erode(blank[y0:y1, x0:x1], np.ones((2 * WRITING.print_grow + 1,) * 2, np.uint8)).astype(np.float32)
+    printed = near < WRITING.print  # (a box's light fill is no print: paper of another shade)
     bare = photo[~printed] * (255.0 / near[~printed])  # (the paper, its fills' shade taken out)
     if bare.size < 16:
         return "no paper seen in the box"
     paper = float(np.percentile(bare, 75))
     noise = float(np.percentile(np.abs(bare - np.median(bare)), 50)) * 1.48
-    level = max(INK, INK_NOISE * noise)
+    level = max(WRITING.ink, WRITING.ink_noise * noise)
     # ink: darker than the page as printed there (a stroke over a light caption shows;
     # over a box's black border it cannot)
     dark = paper * (near / 255.0) - photo
     ink = (dark > level).astype(np.uint8)
     # a stroke crossing a printed line is one stroke: the print next to ink joins it
-    grown = cv2.dilate(ink, np.ones((2 * PRINT_GROW + 3,) * 2, np.uint8))
+    grown = cv2.dilate(ink, np.ones((2 * WRITING.print_grow + 3,) * 2, np.uint8))
     joined = ink | (grown & printed)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     inside = np.zeros(labels.shape, bool)
@@ -66,30 +46,30 @@ def ink_in(cv2, np, grey, blank, rect):
     inside[by0 : round((y + h) * PPMM) - y0, bx0 : round((x + w) * PPMM) - x0] = True
     # the halo of the printed lines (a box's border): a blurred photo shows them wider than
     # the blank page draws them, and a stroke along one is that
-    drawn = (blank[y0:y1, x0:x1] < PRINT).astype(np.uint8)
-    long = round(LINE * PPMM)
+    drawn = (blank[y0:y1, x0:x1] < WRITING.print).astype(np.uint8)
+    long = round(WRITING.line * PPMM)
     lines = cv2.morphologyEx(drawn, cv2.MORPH_OPEN, np.ones((1, long), np.uint8)) | cv2.morphologyEx(
         drawn, cv2.MORPH_OPEN, np.ones((long, 1), np.uint8)
     )
-    halo = cv2.dilate(lines, np.ones((2 * HALO + 1,) * 2, np.uint8)) > 0
+    halo = cv2.dilate(lines, np.ones((2 * WRITING.halo + 1,) * 2, np.uint8)) > 0
     ink_of = np.bincount(labels[ink > 0], minlength=n)
     in_box = np.bincount(labels[(ink > 0) & inside], minlength=n)
     on_print = np.bincount(labels[(ink > 0) & halo], minlength=n)
-    speck = SPECK * PPMM * PPMM
+    speck = WRITING.speck * PPMM * PPMM
     # a stroke is the box's when most of its ink lies in it (one running over from the next
     # box is the next box's), and not all along the print (the print's own halo)
-    mine = [k for k in range(1, n) if ink_of[k] >= speck and in_box[k] >= OWN * ink_of[k]]
-    keep = [k for k in mine if on_print[k] < HUG * ink_of[k]]
+    mine = [k for k in range(1, n) if ink_of[k] >= speck and in_box[k] >= WRITING.own * ink_of[k]]
+    keep = [k for k in mine if on_print[k] < WRITING.hug * ink_of[k]]
     # a stroke mostly elsewhere but well into the box: writing too large for its box, run
     # through it (which box's number it is cannot be told)
-    if any(k not in mine and ink_of[k] >= speck and in_box[k] >= ACROSS * ink_of[k] for k in range(1, n)):
+    if any(k not in mine and ink_of[k] >= speck and in_box[k] >= WRITING.across * ink_of[k] for k in range(1, n)):
         return "ink running through from another box"
     if len(keep) < len(mine):  # (a stroke along a border, or the border shown thicker: cannot tell)
         return "ink along the print"
     if not keep:
         strong = cv2.dilate((ink_of[labels] >= speck).astype(np.uint8) & ink, np.ones((5, 5), np.uint8)) > 0
-        faint = (dark > FAINT * level) & inside & ~strong & ~halo
-        return "a faint trace" if faint.sum() > FAINT_AREA * PPMM * PPMM else None
+        faint = (dark > WRITING.faint * level) & inside & ~strong & ~halo
+        return "a faint trace" if faint.sum() > WRITING.faint_area * PPMM * PPMM else None
     mask = np.isin(labels, keep) & (ink > 0)
     ys, xs = np.nonzero(mask)
     top, bottom, left, right = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
@@ -102,8 +82,9 @@ def ink_in(cv2, np, grey, blank, rect):
     picture = np.pad(picture[top:bottom, left:right], pad, constant_values=255).astype(np.uint8)
     # writing across the box's border: what the print hides of it may change a digit (an 8's
     # loop under the line, a 0 left)
-    near_box = cv2.dilate(inside.astype(np.uint8), np.ones((2 * HALO + 1,) * 2, np.uint8)) > 0
-    band = cv2.dilate(inside.astype(np.uint8), np.ones((2 * (HALO + PRINT_GROW) + 3,) * 2, np.uint8)) > 0
+    box = inside.astype(np.uint8)
+    near_box = cv2.dilate(box, np.ones((2 * WRITING.halo + 1,) * 2, np.uint8)) > 0
+    band = cv2.dilate(box, np.ones((2 * (WRITING.halo + WRITING.print_grow) + 3,) * 2, np.uint8)) > 0
     others = (ink > 0) & ~np.isin(labels, keep)
     across = bool((mask & ~near_box).any() or (others & band & ~inside).any())
     # ...or over a caption printed in the box (a stroke over it may not show: an 8's loop)
@@ -115,13 +96,13 @@ def ink_in(cv2, np, grey, blank, rect):
 
 def _loops(cv2, np, mask) -> list[tuple]:
     """The closed loops of the writing (the holes of its ink, bare paper it surrounds, of
-    LOOP of its area at least): each one's height, and the ink above and below it, of the
+    `DIGITS.loop` of its area at least): each one's height, and the ink above and below it, of the
     writing's height, and its waist (`_waist`)."""
     h, w = mask.shape
     paper = np.pad((~mask).astype(np.uint8), 1, constant_values=1)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=4)
     outside = labels[0, 0]
-    least = LOOP * h * w
+    least = DIGITS.loop * h * w
     return [
         (stats[k, cv2.CC_STAT_HEIGHT] / h, (stats[k, cv2.CC_STAT_TOP] - 1) / h,
          (h + 1 - stats[k, cv2.CC_STAT_TOP] - stats[k, cv2.CC_STAT_HEIGHT]) / h, _waist(np, labels == k))
@@ -140,8 +121,8 @@ def _waist(np, hole) -> float:
 
 
 def upright(np, mask) -> bool:
-    """The ink is one straight stroke within UPRIGHT degrees of upright: a 1 (the recogniser
-    hesitates between a 1, an l, an I and a bracket; a 7's bar, a 1's long flag bend it)."""
+    """The ink is one straight stroke within `DIGITS.upright` degrees of upright: a 1 (the
+    recogniser hesitates between a 1, an l, an I and a bracket; a 7's bar, a 1's long flag bend it)."""
     ys, xs = np.nonzero(mask)
     if len(ys) < 10:
         return False
@@ -153,39 +134,42 @@ def upright(np, mask) -> bool:
     thick = len(ys) / max(length, 1.0)
     tilt = np.degrees(np.arctan2(abs(axes[0][0]), abs(axes[0][1])))
     return (
-        tilt <= UPRIGHT
-        and length >= STROKE_ASPECT * thick
-        and float(np.percentile(np.abs(across), 98)) <= 0.5 * thick + STRAIGHT
+        tilt <= DIGITS.upright
+        and length >= DIGITS.stroke_aspect * thick
+        and float(np.percentile(np.abs(across), 98)) <= 0.5 * thick + DIGITS.straight
     )
 
 
 def crossed_out(cv2, np, picture) -> str:
     """Why the writing looks crossed out (a number struck through, scribbled over or
-    blotted out, the right one beside it), or "": a straight stroke STRIKE_LONG of the
-    writing's height long, level within its middle, that crosses two strokes, or one
-    and runs STRIKE_PAST past it both sides (a digit's own bar is shorter: a 7's, a 4's
-    joins its diagonal); a row of ZIGZAG strokes or more within the writing's height
-    (a scribble); ink BLOT of its height thick (a blot; a digit's stroke is thinner)."""
+    blotted out, the right one beside it), or "": a straight stroke `STRUCK.long` of the
+    writing's height long, level within its middle, that crosses two strokes, or one and
+    runs `STRUCK.past` past it both sides (a digit's own bar is shorter: a 7's, a 4's joins
+    its diagonal); a row of `STRUCK.zigzag` strokes or more within the writing's height (a
+    scribble); ink `STRUCK.blot` of its height thick (a blot; a digit's stroke is thinner)."""
     mask = (picture < 128).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     tall = max((stats[k, cv2.CC_STAT_HEIGHT] for k in range(1, n)), default=0)
     if tall < 8:
         return ""
-    if cv2.distanceTransform(mask, cv2.DIST_L2, 3).max() >= BLOT * tall:
+    if cv2.distanceTransform(mask, cv2.DIST_L2, 3).max() >= STRUCK.blot * tall:
         return "blotted out"
     for k in range(1, n):
         x, y, w, h = stats[k, :4]
         piece = labels[y : y + h, x : x + w] == k
         for r in range(round(0.25 * h), round(0.75 * h)):
             starts = np.flatnonzero(np.diff(np.concatenate([[0], piece[r].astype(np.int8)])) == 1)
-            if len(starts) >= ZIGZAG and (starts[ZIGZAG - 1 :] - starts[: len(starts) - ZIGZAG + 1]).min() <= tall:
+            if (
+                len(starts) >= STRUCK.zigzag
+                and (starts[STRUCK.zigzag - 1 :] - starts[: len(starts) - STRUCK.zigzag + 1]).min() <= tall
+            ):
                 return "scribbled over"
     level = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, max(3, round(0.5 * tall))), np.uint8))
     m, _, bars, _ = cv2.connectedComponentsWithStats(level, connectivity=8)
-    reach, gap, free = round(0.5 * tall), max(2, round(0.06 * tall)), max(1, round(STRIKE_PAST * tall))
+    reach, gap, free = round(0.5 * tall), max(2, round(0.06 * tall)), max(1, round(STRUCK.past * tall))
     for k in range(1, m):
         x, y, w, h = bars[k, :4]
-        if w < STRIKE_LONG * tall or h > 0.35 * tall:
+        if w < STRUCK.long * tall or h > 0.35 * tall:
             continue
         above = mask[max(0, y - reach) : max(0, y - gap), x : x + w].any(axis=0)
         below = mask[y + h + gap : y + h + reach, x : x + w].any(axis=0)
@@ -197,17 +181,11 @@ def crossed_out(cv2, np, picture) -> str:
     return ""
 
 
-STRIKE_LONG = 0.8  # of the writing's height: a stroke across it at least this long
-STRIKE_PAST = 0.12  # of the writing's height: how far past a stroke it runs
-ZIGZAG = 5  # strokes across one row, within the writing's height: a scribble
-BLOT = 0.2  # of the writing's height: ink this thick (from its inside to its edge) is a blot
-
-
 def lines_of(np, picture) -> list:
     """The lines of writing in a picture of several (a box of several numbers): split
-    where a band of bare paper LINE_GAP tall runs across it."""
+    where a band of bare paper `WRITING.line_gap` tall runs across it."""
     inked = (picture < 200).any(axis=1)
-    gap = max(2, round(LINE_GAP * PPMM))
+    gap = max(2, round(WRITING.line_gap * PPMM))
     out, start, bare = [], None, 0
     for r, has in enumerate(inked):
         if has:

@@ -7,10 +7,10 @@ taken out (the blank page says where it is: the box's border, a caption such as
 "leaves"), and the ink that belongs to the box kept: the strokes whose middle lies in it,
 not a neighbour's running over. A box with no ink is empty; one with only faint traces is
 left to type. The recogniser (sheetgen.scan.ocr) reads the others, and a number is kept
-only when it is sure of it (SURE), the number is plausible for the box (digits only, a
-sign only where the rules allow one, within the rules' bounds, as many digits as the ink is
-wide) and agrees with the rest of the sheet (`Game.disagreements`: a total against its
-parts...); anything else is `'?'`.
+only when it is sure of it (`tuning.NUMBERS.sure`), the number is plausible for the box
+(digits only, a sign only where the rules allow one, within the rules' bounds, as many
+digits as the ink is wide) and agrees with the rest of the sheet (`Game.disagreements`: a
+total against its parts...); anything else is `'?'`.
 """
 
 from __future__ import annotations
@@ -20,13 +20,9 @@ from dataclasses import dataclass
 
 from sheetgen.scan.blank import PPMM, blank_page
 from sheetgen.scan.inked import crossed_out, ink_in, lines_of
+from sheetgen.scan.tuning import DIGITS, NUMBERS
 
 UNREAD = "?"  # a number left to type (the record's TO_FILL)
-# a number is kept when the recogniser's least sure character is at least this sure
-# (sheetgen.scan.ocr: 0-1); chosen on the bench (python -m bench.numbers)
-SURE = 0.9
-MAX_BOXES = 600  # number boxes read on one page at most (a 12-player pad has ~100)
-MAX_BOX = 60.0  # mm: a box longer than this on a side is not read (its number is to type)
 
 
 @dataclass(frozen=True)
@@ -54,13 +50,13 @@ def number_boxes(read) -> list[tuple]:
     return [(b, wanted[b.field]) for b in display.boxes() if b.kind == "write" and b.field in wanted]
 
 
-def read_numbers(read, recogniser) -> dict[str, NumberRead]:
+def read_numbers(read, recogniser, sure: float = NUMBERS.sure) -> dict[str, NumberRead]:
     """Every number box of the page (`number_boxes`), read with `recogniser` (None: each
-    box with ink in it is UNREAD)."""
+    box with ink in it is UNREAD), a number kept when read at least `sure` (0-1)."""
     from sheetgen.scan.photos import need_cv
 
     cv2, np = need_cv()
-    boxes = number_boxes(read)[:MAX_BOXES]
+    boxes = number_boxes(read)[: NUMBERS.max_boxes]
     if not boxes:
         return {}
     sheet = read.sheet
@@ -70,7 +66,7 @@ def read_numbers(read, recogniser) -> dict[str, NumberRead]:
     lines, owners = [], []
     for box, allowed in boxes:
         rect = (box.x, box.y, box.w, box.h)
-        if max(box.w, box.h) > MAX_BOX:
+        if max(box.w, box.h) > NUMBERS.max_box:
             out[box.field] = NumberRead(box.field, rect, UNREAD, why="a box too large to read")
             continue
         seen = ink_in(cv2, np, grey, blank, rect)
@@ -97,26 +93,26 @@ def read_numbers(read, recogniser) -> dict[str, NumberRead]:
     for (box, allowed, size, _count), reading in zip(owners, readings):
         by_box.setdefault(box.field, (box, allowed, size, []))[3].append(reading)
     for field, (box, allowed, size, got) in by_box.items():
-        out[field] = _judged(box, allowed, size, got)
+        out[field] = _judged(box, allowed, size, got, sure)
     return out
 
 
-def _judged(box, allowed, size: tuple, readings: list) -> NumberRead:
-    """A box's number from what the recogniser read of its lines: kept only when sure and
-    plausible (see the module's doc)."""
+def _judged(box, allowed, size: tuple, readings: list, least: float) -> NumberRead:
+    """A box's number from what the recogniser read of its lines: kept only when `least`
+    sure and plausible (see the module's doc)."""
     rect = (box.x, box.y, box.w, box.h)
     if not allowed.many:  # (one number: a gap between its digits is no separator)
         readings = [_joined(r) for r in readings]
     text = " / ".join(r.text for r in readings)
     sure = min(r.sure for r in readings)
-    if text == "1" and sure >= ONE_SURE and size[3]:
+    if text == "1" and sure >= NUMBERS.one_sure and size[3]:
         sure = 1.0  # (the recogniser's 1, and the ink one straight upright stroke: see `inked.upright`)
     why = ""
-    if sure < SURE:
+    if sure < least:
         why = "not sure"
-    elif size[4] and sure < ACROSS_SURE:
+    elif size[4] and sure < NUMBERS.across_sure:
         why = "not sure of writing across the border"
-    elif size[6] and "0" in text and sure < ACROSS_SURE:  # (an 8 whose loop the caption hides reads 0)
+    elif size[6] and "0" in text and sure < NUMBERS.across_sure:  # (an 8 whose loop the caption hides reads 0)
         why = "not sure of a 0 written over the caption"
     elif allowed.many:
         listed = all(_LIST.fullmatch(r.text) for r in readings)
@@ -159,24 +155,19 @@ def _out_of_bounds(numbers: list[int], allowed) -> str:
 
 def _size(text: str, size: tuple) -> str:
     """Why the ink is not as wide as `text` written in it (its height, width and pieces):
-    each digit between DIGIT_NARROW ('1': ONE_NARROW) and DIGIT_WIDE of its height wide."""
+    each digit between `DIGITS.narrow` ('1': `DIGITS.one_narrow`) and `DIGITS.wide` of its
+    height wide."""
     h, w, pieces = size[:3]
     digits = text.lstrip("-")
-    narrow = sum(ONE_NARROW if d == "1" else DIGIT_NARROW for d in digits) * h
-    wide = (len(digits) * DIGIT_WIDE + (1 if text.startswith("-") else 0)) * h
+    narrow = sum(DIGITS.one_narrow if d == "1" else DIGITS.narrow for d in digits) * h
+    wide = (len(digits) * DIGITS.wide + (1 if text.startswith("-") else 0)) * h
     if w < narrow:
         return f"ink narrower than {len(digits)} digits"
     if w > wide:
         return f"ink wider than {len(digits)} digit{'s' if len(digits) > 1 else ''}"
-    if pieces > PIECES * len(text):
+    if pieces > DIGITS.pieces * len(text):
         return "more pieces of ink than digits"
     return ""
-
-
-DIGIT_NARROW = 0.3  # a written digit's width at least, of its height
-DIGIT_WIDE = 1.4  # ...at most (with the space after it)
-ONE_NARROW = 0.05  # a written 1's width at least, of its height (a stroke)
-PIECES = 3  # pieces of ink a character at most (a 4 or a 5 in two strokes, a dot of noise)
 
 
 def _loops_fit(text: str, loops: list[float]) -> str:
@@ -190,21 +181,14 @@ def _loops_fit(text: str, loops: list[float]) -> str:
         return f"{len(loops)} loop{'s' if len(loops) != 1 else ''} in the ink"
     if (
         text == "0"
-        and (loops[0][0] < ZERO_LOOP or abs(loops[0][1] - loops[0][2]) > ZERO_EVEN)
-        or (text == "0" and loops[0][3] < ZERO_WAIST)
+        and (loops[0][0] < DIGITS.zero_loop or abs(loops[0][1] - loops[0][2]) > DIGITS.zero_even)
+        or (text == "0" and loops[0][3] < DIGITS.zero_waist)
     ):
         return "a loop not a 0's"
     return ""
 
 
 LOOPS = {"0": (1, 1), "6": (1, 1), "8": (2, 2), "9": (1, 1), "2": (0, 1), "4": (0, 1)}  # loops a digit closes
-ZERO_LOOP = 0.45  # of a lone 0's height: its loop at least
-ZERO_WAIST = 0.6  # of a lone 0's loop's widest: its middle at least (an 8 whose waist is open is narrower there)
-ZERO_EVEN = 0.12  # of a lone 0's height: the ink above its loop and below differ at most (a 6's tail, a 9's)
-
-
-ACROSS_SURE = 0.998  # the least sure a number written across its box's border (a 0 over its caption) is kept
-ONE_SURE = 0.4  # the recogniser's 1 this sure, its ink one straight upright stroke: a 1
 
 
 def agreed(read, numbers: dict[str, NumberRead]) -> dict[str, NumberRead]:
