@@ -5,7 +5,8 @@
 
 Each table shows the latest line of each bench and scenario (`bench.results.latest`): run a
 bench again and then the report, and the row is the new run. Nothing here is typed by hand:
-the words come from the registry of generators (`bench.photos`), the numbers from the results.
+the words come from the registries of generators (`bench.photos`, `bench.handwriting`), the
+numbers from the results.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import textwrap
 from pathlib import Path
 
 from bench import results
+from bench.handwriting import GENERATORS as HANDWRITING
 from bench.photos import GENERATORS
 
 ROOT = results.ROOT
@@ -38,6 +40,34 @@ def pct(part: int, whole: int) -> str:
 def _scan_rows(latest: dict) -> list[tuple]:
     """(generator, its latest scan line) in the registry's order, those run only."""
     return [(g, latest[("scan", g.name)]) for g in GENERATORS if ("scan", g.name) in latest]
+
+
+def _number_rows(latest: dict) -> list[tuple]:
+    """(handwriting generator, its latest numbers line) in the registry's order, those run only."""
+    return [(g, latest[("numbers", g.name)]) for g in HANDWRITING if ("numbers", g.name) in latest]
+
+
+def _numbers_table(rows: list[tuple], more: bool = False) -> list[str]:
+    """The numbers bench's table: one row a handwriting generator (with `more`, the seed,
+    the threshold, the date and commit)."""
+    head = ["handwriting", "set", "numbers", "kept right", "kept wrong", "left '?'", "empty read a number"]
+    head.append("ms a number")
+    table = []
+    for g, r in rows:
+        row = [
+            f"`{g.name}`" if more else g.simulates,
+            "held out" if g.held_out else "tuning",
+            r["numbers"],
+            r["right"],
+            r["wrong"],
+            f"{r['unread']} ({pct(r['unread'], r['numbers'])})",
+            f"{r['empty_wrong']} of {r['empties']}",
+            r["ms_per_number"],
+        ]
+        if more:
+            row += [r["seed"], r["sure"], r.get("bosk_pad_s", "-"), r.get("date", "-"), r.get("commit", "-")]
+        table.append(row)
+    return grid(head + (["seed", "sure", "Bosk pad s", "date", "commit"] if more else []), table)
 
 
 def _totals(rows: list[tuple]) -> dict:
@@ -98,6 +128,22 @@ def accuracy(rows: list[dict]) -> str:
     if scan:
         lines += ["", f"Measured {_dates([r for _, r in scan])}; the seed, commit and command of each generator are in "
                   "[bench/RESULTS.md](../bench/RESULTS.md)."]  # fmt: skip
+    written = _number_rows(results.latest(rows))
+    if written:
+        lines += [
+            "",
+            "## Numbers written by hand",
+            "",
+            *textwrap.wrap(
+                "Pages written in by hand, as `scan` maps a photo of them, each number known (`bench/handwriting`); "
+                "the threshold is chosen on the tuning generator, the held-out one was written apart from it. "
+                "**kept wrong**: a number kept that is not the one written (goal: none); **left '?'**: numbers "
+                "left to type (goal: under 10%); **ms a number**: reading only, one core.",
+                95,
+            ),
+            "",
+            *_numbers_table(written),
+        ]
     lines += ["", MADE]
     return "\n".join(lines) + "\n"
 
@@ -142,6 +188,19 @@ def results_md(rows: list[dict]) -> str:
         lines += ["", "What each generator simulates (`python -m bench.scan --list`):", ""]
         lines += [f"- `{g.name}`: {g.simulates}" for g, _ in scan]
         lines.append("")
+    written = _number_rows(latest)
+    if written:
+        lines += ["## Numbers written by hand (`python -m bench.numbers`)", ""]
+        lines += [
+            "Kept wrong: a number kept that is not the one written; left '?': left to type; empty read a",
+            "number: an empty box read as one (kept wrong too); ms a number: reading only, CPU of one core;",
+            "sure: the threshold (`scan.tuning.NUMBERS.sure`); Bosk pad s: a 4-player pad's two pages read.",
+            "",
+        ]
+        lines += _numbers_table(written, more=True)
+        lines += ["", "What each generator simulates (`python -m bench.numbers --list`):", ""]
+        lines += [f"- `{g.name}`: {g.simulates}" for g, _ in written]
+        lines.append("")
     chain = latest.get(("end-to-end", "played-games"))
     if chain:
         lines += [
@@ -172,7 +231,7 @@ def results_md(rows: list[dict]) -> str:
 
             lines += [f"## Speed (`{row.get('command', 'python -m bench.speed')}`, {row.get('date', '-')})", ""]
             lines += [table(row).rstrip(), ""]
-    others = [(k, r) for k, r in latest.items() if k[0] not in ("scan", "speed", "end-to-end")]
+    others = [(k, r) for k, r in latest.items() if k[0] not in ("scan", "speed", "end-to-end", "numbers")]
     for bench in dict.fromkeys(k[0] for k, _ in others):
         mine = [r for k, r in others if k[0] == bench]
         keys = [k for k in dict.fromkeys(k for r in mine for k in r) if k != "bench" and _plain(mine, k)]

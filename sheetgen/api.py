@@ -606,7 +606,8 @@ class PhotoFill:
     """What a photo fills at the table: the value of every box it covers, by (player,
     field) (None for an empty box); the doubts it leaves among them ({player, box, kind}:
     `unsure`, a box or cell the reader could not decide; `cell`, a cell filled in no dice's
-    colour; `number`, a number written by hand, which is not read) with a picture of each
+    colour; `number`, a number written by hand not read, to type; `read`, a number read,
+    its `value` filled in, to confirm) with a picture of each
     ({(player, box): JPEG}); the pages read; the notes (a page left out, a page known by
     its print)."""
 
@@ -656,7 +657,7 @@ def photo_fill(tab: Table, player: int, data: bytes, layout_ref: str, progress=N
             )
         tell("read", n, len(photos))
         try:
-            read = read_photo(photo, layout_ref, sheets[0])
+            read = scanned.with_numbers(read_photo(photo, layout_ref, sheets[0]))
         except RecordError as exc:
             raise _refused_read(photo, sheets[0], layout, exc) from None
         if read.page_id in reads:
@@ -750,9 +751,16 @@ def _filled(tab: Table, player: int, reads: dict, notes: tuple) -> PhotoFill:
                 marked.add(p)
             if kind:
                 here.append({"player": p, "box": f, "kind": kind})
-        # numbers written by hand are not read: they are to type, on a sheet that is played
-        numbers = [(p, f) for (p, f), b in mine.items() if b.mode == "number" and p in marked]
-        here += [{"player": p, "box": f, "kind": "number"} for p, f in numbers]
+        # numbers written by hand (sheetgen.scan.written): one read is filled in and shown
+        # beside its picture to confirm; one written but not read ('?') is to type
+        for (p, f), b in mine.items():
+            value = read.numbers[f].value if b.mode == "number" and f in read.numbers else ""
+            if value == TO_FILL:
+                here.append({"player": p, "box": f, "kind": "number"})
+            elif value:
+                values[(p, f)] = "+".join(value.split(", ")).replace("+-", "-")  # (a list of values, as a sum)
+                marked.add(p)
+                here.append({"player": p, "box": f, "kind": "read", "value": values[(p, f)]})
         for d in here:
             crops[(d["player"], d["box"])] = box_crop(read, rects[page_id][d["box"]])
         doubts += here

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 
 PENCIL = (62, 62, 72)
+INK = (30, 40, 120)  # a number written in pen
 LIGHT_PENCIL = (120, 120, 126)  # a thin stroke in a box's corner: unsure
 GREY_PENCIL = (95, 95, 100)  # a cell filled in no dice's colour: the reader leaves it '?'
 COLOURS = {"C": (235, 120, 20), "S": (40, 150, 50), "T": (210, 30, 30)}  # the dice's colour pencils
@@ -24,6 +25,7 @@ def sheet_photo(
     crosses=(),
     unsure=(),
     cells: dict | None = None,
+    written: dict | None = None,
     players: int | None = None,
     lang: str = "en",
     dpi: float = 150,
@@ -34,7 +36,8 @@ def sheet_photo(
 ) -> bytes:
     """A photo of one page of `layout_id` (its first page by default): `crosses` (box field
     names) crossed, `unsure` given a short stroke in a corner, `cells` {field: letter, or
-    '?' for grey pencil} filled in; the whole A4 paper at `dpi`, turned by `angle` degrees,
+    '?' for grey pencil} filled in, `written` {field: text} written in its box (in pen, a
+    plain upright hand); the whole A4 paper at `dpi`, turned by `angle` degrees,
     blurred by `blur` pixels, on a table of `canvas` (width, height) pixels when given."""
     import pypdfium2
     from PIL import Image, ImageDraw, ImageFilter
@@ -79,6 +82,15 @@ def sheet_photo(
         for i in range(8):
             y = y0 + (y1 - y0) * i / 7
             draw.line((x0, y, x1, y), fill=colour, width=max(2, round(0.6 * k)))
+    for field, text in (written or {}).items():
+        from PIL import ImageFont
+
+        from sheetgen.fileio import data_folder
+
+        x0, y0, x1, y1 = inner(field, 0.0)
+        face = data_folder("sheetgen.fonts", "fonts") / "DejaVuSans.ttf"
+        font = ImageFont.truetype(str(face), round(0.6 * (y1 - y0)))
+        draw.text(((x0 + x1) / 2, (y0 + y1) / 2), text, fill=INK, font=font, anchor="mm")
     img = img.rotate(angle, resample=Image.BICUBIC, expand=True, fillcolor=TABLE)
     if canvas is not None:
         table = Image.new("RGB", canvas, TABLE)

@@ -48,15 +48,15 @@ PLACES = {
         "score": (0, 65, 194, 163.2),
         "rules_frame": (8, 230.2, 178, 32.8),
     },
-    "plante-bataille": {"score": (0, 21, 194, 175), "rules_frame": (0, 200, 194, 63)},
+    "plante-bataille": {"score": (0, 21, 194, 168), "rules_frame": (0, 193, 194, 61)},
     "bosk": {
         "summer_frame": (0, 35, 194, 41.5),
         "autumn_frame": (0, 79.5, 194, 30.5),
         "winter_frame": (0, 113, 194, 94),
-        "final_frame": (0, 210, 194, 53),
+        "final_frame": (0, 210, 194, 42),
         "tally_rows_frame": (0, 41, 194, 82),
         "tally_columns_frame": (0, 126, 194, 82),
-        "tally_points_frame": (0, 211, 194, 52),
+        "tally_points_frame": (0, 211, 194, 36),
     },
     "imperial-settlers": {
         "rounds_frame": (0, 38, 194, 54.5),
@@ -87,18 +87,19 @@ def test_the_rewritten_built_ins_keep_their_places(layout_id):
 
 
 def test_a_taller_summer_tally_moves_the_worksheet_below_it(tmp_path):
-    """One key: the rows' tally 10 mm taller; its frame grows, the columns' tally and the
-    points move down 10 mm (and the points frame, which takes the page's rest, shrinks)."""
+    """One key: the rows' tally 5 mm taller; its frame grows, the columns' tally and the
+    points move down 5 mm (the points frame keeps its height, its text's, clear of the scan
+    marks)."""
     path = variant(
         tmp_path,
         "bosk",
-        'pages:\n  - id: summer\n    elements:\n      - {id: summer_tally_rows, size: ["+=0", "+=10"]}\n',
+        'pages:\n  - id: summer\n    elements:\n      - {id: summer_tally_rows, size: ["+=0", "+=5"]}\n',
     )
     renders(path)
     assert moved("bosk", path, "tally_rows_frame", "tally_columns_frame", "tally_points_frame") == {
-        "tally_rows_frame": (0, 10),
-        "tally_columns_frame": (10, 0),
-        "tally_points_frame": (10, -10),
+        "tally_rows_frame": (0, 5),
+        "tally_columns_frame": (5, 0),
+        "tally_points_frame": (5, 0),
     }
 
 
@@ -163,16 +164,16 @@ def test_a_glassworks_row_moves_the_reminder(tmp_path):
 
 def test_a_plante_bataille_row_moves_the_reminder(tmp_path):
     """A fourth vegetable row, in room taken from the card values: the reminder follows the
-    table and keeps the height that is left (`fill`)."""
+    table (its height its text's, clear of the scan marks)."""
     body = (
         "pages:\n  - id: pad\n    elements:\n      - id: score\n        rows:\n"
         "          - {id: harvest_values, height: 24}\n"
         "          - {id: tokens_veg3}\n"
-        '          - {id: tokens_veg4, height: 11, label: {fr: "Légume 4 : ____", en: "Vegetable 4: ____"}}\n'
+        '          - {id: tokens_veg4, height: 7, label: {fr: "Légume 4 : ____", en: "Vegetable 4: ____"}}\n'
     )
     path = variant(tmp_path, "plante-bataille", body)
     renders(path)
-    assert moved("plante-bataille", path, "score", "rules_frame") == {"score": (0, -1), "rules_frame": (-1, 1)}
+    assert moved("plante-bataille", path, "score", "rules_frame") == {"score": (0, -1), "rules_frame": (-1, 0)}
 
 
 # ----------------------------------------------------------------------------- the page is full
@@ -195,17 +196,17 @@ def test_a_glassworks_row_on_a_full_page_is_reported_at_its_line(tmp_path):
             "plante-bataille",
             "pages:\n  - id: pad\n    elements:\n      - id: score\n        rows:\n          - {id: tokens_veg3}\n"
             '          - {id: tokens_veg4, height: 11, label: {fr: "Légume 4", en: "Vegetable 4"}}\n',
-            ":7: score.rows: moves 'rules_frame': outside the printable area: spans x 0-194mm, y 211-272mm; the "
-            "sheet is 194 x 263mm; the page is full: what is above 'rules_frame' is 9mm too tall ('rules_frame' "
-            "is at plante-bataille:127)",
+            ":7: score.rows: moves 'rules_frame': overlaps the scan marker 2 (x 186.5-194mm, y 255.5-263mm), "
+            "which `scan_marks: true` keeps free; the page is full: what is above 'rules_frame' is 9.5mm too tall "
+            "('rules_frame' is at plante-bataille:128)",
         ),
         (
             "bosk",
             "pages:\n  - id: pad\n    elements:\n      - id: winter\n        rows:\n          - {id: terrain_8}\n"
             '          - {id: terrain_9, icon: leaf, height: 14, label: {fr: "Terrain 9", en: "Terrain 9"}}\n',
-            ":7: winter.rows: moves 'final_frame': outside the printable area: spans x 0-194mm, y 224-266mm; the "
-            "sheet is 194 x 263mm; the page is full: what is above 'final_frame' is 3mm too tall ('final_frame' "
-            "is at bosk:401)",
+            ":7: winter.rows: moves 'final_frame': overlaps the scan marker 2 (x 186.5-194mm, y 255.5-263mm), "
+            "which `scan_marks: true` keeps free; the page is full: what is above 'final_frame' is 10.5mm too tall "
+            "('final_frame' is at bosk:402)",
         ),
         (
             "imperial-settlers",

@@ -440,7 +440,11 @@ def photos(tmp_path_factory):
     folder = tmp_path_factory.mktemp("photos")
     (folder / "Ann.jpg").write_bytes(sheet_photo("harvest-dice-normal", **ANN))
     (folder / "blank.jpg").write_bytes(sheet_photo("harvest-dice-normal"))
-    (folder / "empire.jpg").write_bytes(sheet_photo("imperial-settlers", "empire", crosses=["walls_1"]))
+    # favours written as a number (read); development as no number ("x": left to type)
+    written = {"score_favors": "3", "score_development": "x"}
+    (folder / "empire.jpg").write_bytes(
+        sheet_photo("imperial-settlers", "empire", crosses=["walls_1"], written=written)
+    )
     return folder
 
 
@@ -495,21 +499,27 @@ def test_a_photo_fills_the_sheet_with_what_scan_reads_and_a_tap_settles_each_dou
     assert page.errors == []
 
 
-def test_a_number_written_by_hand_is_typed_beside_its_picture(browser, live, photos):
+def test_a_number_written_by_hand_is_shown_read_or_typed_beside_its_picture(browser, live, photos):
     gid = live.new_game(layout="imperial-settlers")
     page = open_game(browser, live, gid)
     send_photo(page, 2, photos / "empire.jpg")
-    version(page, 1)
-    assert {b.get_attribute("data-box") for b in page.locator(".box[data-unsure=number]").all()} == {
-        "score_favors",
-        "score_development",
-    }
+    page.wait_for_selector("body[data-version='1']", timeout=30_000)  # (the recogniser loaded, the first time)
+    assert status(page, 2).inner_text() == "Filled in from the photo: 1 box marked, 2 doubts."
+    assert [b.get_attribute("data-box") for b in page.locator(".box[data-unsure=read]").all()] == ["score_favors"]
+    assert [b.get_attribute("data-box") for b in page.locator(".box[data-unsure=number]").all()] == [
+        "score_development"
+    ]
+    # the number read, beside its picture, to confirm (or correct)
     item = page.locator('section.doubts li[data-box="score_favors"]')
-    assert item.locator(".question").inner_text() == "Type the number written here:"
-    item.locator("input").fill("3")
+    assert item.locator(".question").inner_text() == "Read from the photo: is it the number written here?"
+    until(lambda: item.locator("img.crop").evaluate("i => i.naturalWidth") > 0)
+    assert item.locator("input").input_value() == "3"
     item.locator("input").press("Enter")
     version(page, 2)
     assert box(page, 2, "score_favors").get_attribute("data-value") == "3"
+    item = page.locator('section.doubts li[data-box="score_development"]')
+    assert item.locator(".question").inner_text() == "Type the number written here:"
+    assert item.locator("input").input_value() == ""
     # on the sheet: the box opens the number pad with the photo's picture of it
     box(page, 2, "score_development").click()
     page.wait_for_selector("#numpad:not([hidden]) img.crop:not([hidden])")

@@ -39,6 +39,21 @@ PAD = ["board_p1_r5_c1", "board_p3_r5_c2", "winner_p3"]  # River Valley Glasswor
 BOB = {"crosses": ["pig_1", "market_carrot_2", "market_salad_2"], "cells": {"garden_r1_c1": "S", "garden_r1_c2": "S"}}
 
 
+EMPIRE_NUMBERS = {"score_favors": "3", "score_development": "12"}  # written by hand
+PAD_NUMBERS = {"overflow_p1_count": "2", "overflow_p3_count": "4"}
+
+
+def _numbers(doubts: list, written: dict) -> list:
+    """(player, box) of the doubts over numbers written, each either read as written (to
+    confirm) or left to type: never another number."""
+    out = []
+    for d in doubts:
+        if d["kind"] in ("read", "number"):
+            assert d["kind"] == "number" or d["value"] == written[d["box"]], d
+            out.append((d["player"], d["box"]))
+    return out
+
+
 @pytest.fixture(scope="session")
 def photos(tmp_path_factory):
     """The photos, made once: files named for their players, as `sheetgen scan` names them."""
@@ -47,8 +62,13 @@ def photos(tmp_path_factory):
         "Ann": sheet_photo("harvest-dice-normal", **ANN),
         "Bob": sheet_photo("harvest-dice-normal", angle=-2.0, **BOB),
         "blank": sheet_photo("harvest-dice-normal"),
-        "empire": sheet_photo("imperial-settlers", "empire", crosses=["walls_1", "walls_2"], unsure=["walls_4"]),
-        **{f"pad-{n}": sheet_photo("river-valley-glassworks", players=n, crosses=PAD, dpi=170) for n in (3, 4)},
+        "empire": sheet_photo(
+            "imperial-settlers", "empire", crosses=["walls_1", "walls_2"], unsure=["walls_4"], written=EMPIRE_NUMBERS
+        ),
+        **{
+            f"pad-{n}": sheet_photo("river-valley-glassworks", players=n, crosses=PAD, written=PAD_NUMBERS, dpi=170)
+            for n in (3, 4)
+        },
     }
     for name, data in made.items():
         (folder / f"{name}.jpg").write_bytes(data)
@@ -166,8 +186,10 @@ def _pdf_bomb(size: int) -> bytes:
     return b"%PDF-1.4\n1 0 obj\n<< /Length 0 /Filter /FlateDecode >>\nstream\n" + stream + b"\nendstream\nendobj\n"
 
 
-def test_a_photo_needs_the_token_a_player_and_a_game_that_takes_photos(server):
-    client, config = server
+def test_a_photo_needs_the_token_a_player_and_a_game_that_takes_photos(tmp_path):
+    plain = tmp_path / "plain.yaml"
+    plain.write_text("id: plain-bosk\nextends: bosk\nscan_marks: false\n", encoding="utf-8")
+    client, config = make(str(tmp_path / "history.sqlite"), [str(plain)])
     gid = start(client, config)
     r = client.post(f"/game/{gid}/photo?player=1", content=b"x", headers={"content-type": "image/jpeg"})
     assert (r.status_code, r.text) == (403, "the page's token is missing or stale: reload the page\n")
@@ -183,7 +205,7 @@ def test_a_photo_needs_the_token_a_player_and_a_game_that_takes_photos(server):
     assert (r.status_code, r.text) == (404, "no such game\n")
     assert unchanged(client, gid)
     # a pad with no scan marks takes no photo: said in the game's language
-    pad = start(client, config, players="Ann, Bob", layout="bosk", lang="fr")
+    pad = start(client, config, players="Ann, Bob", layout="plain-bosk", lang="fr")
     r = send(client, config, pad, b"x", player=0)
     assert (r.status_code, r.text) == (422, "Ces feuilles n'ont pas de marques de scan : cochez-les à l'écran.\n")
     assert unchanged(client, pad)
@@ -370,14 +392,14 @@ def test_a_page_of_a_two_page_sheet_fills_that_page_and_asks_for_the_numbers_wri
     client, config = server
     gid = start(client, config, layout="imperial-settlers")
     got = send(client, config, gid, (photos / "empire.jpg").read_bytes(), player=2).json()
-    assert got["marks"] == [{}, {"walls_1": True, "walls_2": True}]
-    assert [(d["player"], d["box"], d["kind"]) for d in got["doubts"]] == [
-        (2, "walls_4", "unsure"),
-        (2, "score_favors", "number"),
-        (2, "score_development", "number"),
-    ]
+    ticked = [{k: v for k, v in m.items() if not k.startswith("score_")} for m in got["marks"]]
+    assert ticked == [{}, {"walls_1": True, "walls_2": True}]
+    assert [(d["player"], d["box"]) for d in got["doubts"] if d["kind"] == "unsure"] == [(2, "walls_4")]
+    # the numbers written: each read as written, to confirm beside its picture, or to type
+    assert _numbers(got["doubts"], EMPIRE_NUMBERS) == [(2, "score_favors"), (2, "score_development")]
     assert client.get(f"/game/{gid}/crop/2/score_favors").content[:2] == b"\xff\xd8"
-    typed = mark(client, config, gid, 2, "score_favors", "3").json()
+    # typed, or a number read confirmed (the same number sent again): its doubt goes
+    typed = mark(client, config, gid, 2, "score_favors", "3", before=got["marks"][1].get("score_favors")).json()
     assert [d["box"] for d in typed["doubts"]] == ["walls_4", "score_development"]
     record = yaml.safe_load(client.get(f"/game/{gid}/record").text)
     assert record["players"][1]["favors"] == 3
@@ -402,9 +424,7 @@ def test_a_pads_photo_fills_every_players_column_when_printed_for_as_many_player
     )
     assert unchanged(client, gid, 3)
     got = send(client, config, gid, (photos / "pad-3.jpg").read_bytes(), player=0).json()
-    assert got["marks"] == [{"board_p1_r5_c1": True}, {}, {"board_p3_r5_c2": True, "winner_p3": True}]
-    # the overflow written by hand, in the columns of the players whose board copy is marked
-    assert [(d["player"], d["box"], d["kind"]) for d in got["doubts"]] == [
-        (1, "overflow_p1_count", "number"),
-        (3, "overflow_p3_count", "number"),
-    ]
+    ticked = [{k: v for k, v in m.items() if not k.endswith("_count")} for m in got["marks"]]
+    assert ticked == [{"board_p1_r5_c1": True}, {}, {"board_p3_r5_c2": True, "winner_p3": True}]
+    # the overflow written by hand: read as written, to confirm, or to type
+    assert _numbers(got["doubts"], PAD_NUMBERS) == [(1, "overflow_p1_count"), (3, "overflow_p3_count")]

@@ -55,6 +55,66 @@ def _no_choices(layout) -> dict:
     return {}
 
 
+def _nothing_written(layout, players: int) -> dict:
+    return {}
+
+
+def _no_disagreements(layout, values: dict) -> list:
+    return []
+
+
+@valueclass
+class Written:
+    """A box a player writes a whole number in (`Game.written`), as the rules bound it:
+    `lo`..`hi` (None: no bound there), several numbers (`many`: a list, each within the
+    bounds), and whether the record holds it (`record`; else it is read only to check
+    others against, a total written beside its parts)."""
+
+    lo: int | None = 0
+    hi: int | None = None
+    many: bool = False
+    record: bool = True
+
+    def allows(self, n: int) -> bool:
+        return (self.lo is None or n >= self.lo) and (self.hi is None or n <= self.hi)
+
+
+def number_of(values: dict, field: str, empty: int | None = 0) -> int | None:
+    """A box's number as read (see `Game.disagreements`): its number, `empty` when it was
+    read empty, None when its writing was not read ('?') or there is no such box; a list
+    of numbers counts as their sum."""
+    if field not in values:
+        return None
+    v = values[field]
+    if v is None:
+        return empty
+    if isinstance(v, list):
+        return sum(v)
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def boxes_sum(layout, eid: str) -> tuple[list[tuple[str, int]], str] | None:
+    """The sum a `number_boxes` element prints with its signs (`a + b - c = total`): its
+    parts with their signs (+1, -1) and the total's box; None when it prints none (or a
+    product, which a sum check cannot take)."""
+    items = layout.element(eid)["boxes"] if layout.has(eid) else []
+    ops = [item["op"] for item in items]
+    if "=" not in ops or "×" in ops:
+        return None
+    end = ops.index("=")
+    return [(item["id"], -1 if item["op"] == "-" else 1) for item in items[:end]], items[end]["id"]
+
+
+def sum_disagrees(values: dict, parts: list, total: str) -> bool:
+    """The number written in `total` is not the sum of the `parts` (fields, or (field,
+    sign) pairs; an empty part counts 0), all of them read; False when one is not read or
+    `total` is empty (not added up)."""
+    whole = number_of(values, total, empty=None)
+    signed = [part if isinstance(part, tuple) else (part, 1) for part in parts]
+    got = [number_of(values, f) for f, _ in signed]
+    return whole is not None and None not in got and sum(n * s for n, (_, s) in zip(got, signed)) != whole
+
+
 def pad_players(layout) -> tuple[int, int]:
     """A score pad's player range: the layout's `players` (one column each)."""
     return layout.players["min"], layout.players["max"]
@@ -98,7 +158,15 @@ class Game:
       any one character;
     - `record_from_sheets(layout, sheets)`: players from filled sheets (one
       dict of marks per sheet, see sheetgen.scoring.pdfread), or None with
-      `unreadable` saying why filled sheets cannot be read.
+      `unreadable` saying why filled sheets cannot be read;
+    - `written(layout, players) -> {field: Written}`: the boxes of a sheet printed for
+      `players` (a pad's columns) that hold a number written by hand, and the numbers the
+      rules allow in each: what `scan` reads from a photo (and nothing else);
+    - `disagreements(layout, values) -> [(field, ...)]`: the groups of those boxes whose
+      numbers contradict each other or the sheet's ticks (a total against its parts),
+      given one sheet's values: for each box of `written`, its number (or a list, `many`),
+      None when it was read empty, '?' when its writing was not read; True/False for each
+      tick box read sure. `scan` leaves every number of such a group `'?'`.
     """
 
     id: str
@@ -118,6 +186,8 @@ class Game:
     any_order: Callable = _all_in_order
     cell_choices: Callable = _no_choices
     record_from_sheets: Callable | None = None
+    written: Callable = _nothing_written
+    disagreements: Callable = _no_disagreements
     unreadable: str = "the sheet does not hold every mark the scorer needs"
 
     def check_all(self, layout, records: list, reports: list) -> None:

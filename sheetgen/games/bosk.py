@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheetgen.games.base import Game, PlayerScore, Reads, label, leaders, where_in
+from sheetgen.games.base import Game, PlayerScore, Reads, Written, label, leaders, number_of, sum_disagrees, where_in
 from sheetgen.games.base import pad_players as player_range
 from sheetgen.games.fields import Count, Name
+from sheetgen.layout.elements.common import player_field
 from sheetgen.numbers import parse_number
 from sheetgen.schema import Field, ListOf, Map, Spec, Where, describe
 
@@ -333,13 +334,15 @@ def record_from_sheets(layout, sheets: list[dict]) -> dict:
 
     found = [pair for m in sheets for pair in _sheet_players(layout, m)]
     lines = board_lines(layout, len(found))
-    players, places = [], []
+    players, places, unread = [], [], False
     for n, (player, place) in enumerate(found, 1):
         player["name"] = player["name"] or f"Player {n}"
         for axis, sums in player["summer_lines"].items():
             if lines is not None and not any(sums[lines:]):
                 player["summer_lines"][axis] = sums[:lines]
-        if place:
+        if place == UNREAD:
+            unread = True
+        elif place:
             number = parse_number(place)
             if number is None:
                 raise RecordError(
@@ -349,9 +352,91 @@ def record_from_sheets(layout, sheets: list[dict]) -> dict:
             places.append((number, n, player["name"]))
         players.append(player)
     record = {"players": players}
-    if places:
+    if unread:
+        record["round8_order"] = UNREAD  # (the order is the player's to type)
+    elif places:
         record["round8_order"] = [name for *_, name in sorted(places)]
     return record
+
+
+UNREAD = "?"  # a place a photo showed written but could not read (sheetgen.scan)
+
+
+# ----------------------------------------------------------------------------- a photo
+
+
+def written(layout, players: int) -> dict:
+    """The numbers of a pad printed for `players`: on the summer worksheet, each player's
+    sum on every line (at most what their trees make on a line) and, where the worksheet
+    has them, the points each line earns (at most a line's best), and the totals of both;
+    on the pad, leaves in each terrain (at most all their leaves) and place in round 8 (1
+    to the players). The worksheet's points and totals are read to check the sums against."""
+    lines = board_lines(layout, players) or 0
+    on_line, leaves = Written(0, line_bound(layout, lines)), Written(0, max_leaves(layout))
+    points = Written(0, max(vars(table(layout, "summer")).values()), record=False)
+    out = {}
+    for i in range(1, players + 1):
+        for tally in TALLIES.values():
+            if not layout.has(tally):
+                continue
+            pf, el = player_field(tally, i), layout.element(tally)
+            out.update({f"{pf}_{k}": on_line for k in range(1, lines + 1)})
+            if el.get("total") is not None:
+                out[f"{pf}_total"] = Written(0, sum(trees_of(layout)), record=False)
+            if el.get("points") is not None:
+                out.update({f"{pf}_pts{k}": points for k in range(1, lines + 1)})
+                if el.get("total") is not None:
+                    out[f"{pf}_pts_total"] = Written(0, points.hi * lines, record=False)
+        out.update({f"{player_field(row['id'], i)}_count": leaves for row in terrain_rows(layout)})
+        out[player_field("round8", i)] = Written(1, players)
+    return out
+
+
+def _tally_fields(values: dict, tally: str, i: int, prefix: str = "") -> list[str]:
+    """Player i's boxes of a worksheet table among `values`, one a line: their sums
+    (`prefix` ""), or the points the lines earn ("pts")."""
+    start = f"{player_field(tally, i)}_{prefix}"
+    return sorted((f for f in values if f.startswith(start) and f[len(start) :].isdigit()), key=len)
+
+
+def _worksheet_disagreements(values: dict, i: int, worth: int) -> list[tuple]:
+    """Player i's worksheet: rows that do not add up to the same as the columns (each tree
+    counts once in each), or to more than all their trees; a total that is not the sum of
+    its line (sums or points)."""
+    out = []
+    axes = [_tally_fields(values, t, i) for t in TALLIES.values()]
+    sums = [[number_of(values, f) for f in fields] for fields in axes]
+    if all(axes) and None not in sums[0] + sums[1]:
+        rows, columns = (sum(s) for s in sums)
+        if rows != columns or rows > worth:
+            out.append(tuple(axes[0] + axes[1]))
+    for tally in TALLIES.values():
+        pf = player_field(tally, i)
+        for prefix, total in (("", f"{pf}_total"), ("pts", f"{pf}_pts_total")):
+            parts = _tally_fields(values, tally, i, prefix)
+            if total in values and parts and sum_disagrees(values, parts, total):
+                out.append((*parts, total))
+    return out
+
+
+def disagreements(layout, values: dict) -> list[tuple]:
+    """A player's worksheet that does not add up (`_worksheet_disagreements`); a player's
+    leaves more than all their leaves; two players in one place of round 8."""
+    out, places = [], {}
+    worth, most = sum(trees_of(layout)), max_leaves(layout)
+    i = 1
+    while player_field("round8", i) in values or f"{player_field(TALLIES['rows'], i)}_1" in values:
+        out += _worksheet_disagreements(values, i, worth)
+        counts = [f"{player_field(row['id'], i)}_count" for row in terrain_rows(layout)]
+        leaves = [number_of(values, f) for f in counts]
+        if sum(n for n in leaves if n is not None) > most:
+            out.append(tuple(f for f, n in zip(counts, leaves) if n is not None))
+        place = number_of(values, player_field("round8", i), empty=None)
+        if place is not None:
+            places.setdefault(place, []).append(player_field("round8", i))
+        i += 1
+    out += [tuple(fields) for fields in places.values() if len(fields) > 1]
+    return out
 
 
 # ----------------------------------------------------------------------------- checks
@@ -563,4 +648,6 @@ GAME = Game(
     tiebreak_labels=tiebreak_labels,
     record_from_sheets=record_from_sheets,
     template_alternatives=template_alternatives,
+    written=written,
+    disagreements=disagreements,
 )

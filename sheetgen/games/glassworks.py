@@ -25,7 +25,7 @@ tie-breaker: equal totals share the victory (the seed names none).
 from __future__ import annotations
 
 from sheetgen.errors import LayoutError
-from sheetgen.games.base import Game, PlayerScore, Reads
+from sheetgen.games.base import Game, PlayerScore, Reads, Written, number_of
 from sheetgen.games.fields import Count
 from sheetgen.numbers import parse_number
 from sheetgen.schema import INVALID, Field, ListOf, Where, describe
@@ -303,6 +303,45 @@ def record_from_sheets(layout, sheets: list[dict]) -> dict:
     return {"players": players}
 
 
+def written(layout, players: int) -> dict:
+    """The numbers of a pad printed for `players`: each player's overflow (at most the
+    bag), and, to check the board copy against, the run of each row (0 to the columns)
+    and the number of each counted column (1 to the columns)."""
+    cols, rows = board_size(layout)
+    run, column = Written(0, cols, record=False), Written(1, cols, record=False)
+    out = {}
+    for i in range(1, players + 1):
+        out[f"overflow_p{i}_count"] = Written(0, sum(supply(layout).values()))
+        out.update({f"row_{r}_p{i}_count": run for r in range(1, rows + 1)})
+        counted = range(1, layout.constants["counted_columns"] + 1)
+        out.update({f"counted_column_{n}_p{i}_count": column for n in counted})
+    return out
+
+
+def disagreements(layout, values: dict) -> list[tuple]:
+    """A row's run, or a counted column's number, written otherwise than the player's board
+    copy shows it (its ticks all read sure)."""
+    cols, rows = board_size(layout)
+    out = []
+    i = 1
+    while f"{BOARD}_p{i}_r1_c1" in values or f"overflow_p{i}_count" in values:
+        cells = [[values.get(f"{BOARD}_p{i}_r{r}_c{c}") for c in range(1, cols + 1)] for r in range(1, rows + 1)]
+        i += 1
+        if any(not isinstance(v, bool) for row in cells for v in row):
+            continue  # (a cell unsure, or no board copy: nothing to check against)
+        heights = [sum(cells[r][c] for r in range(rows)) for c in range(cols)]
+        for r in range(1, rows + 1):
+            field = f"row_{r}_p{i - 1}_count"
+            if number_of(values, field, empty=None) not in (None, run_length(heights, r)):
+                out.append((field,))
+        counted = counted_columns(heights, layout.constants["counted_columns"])
+        for n, k in enumerate(counted, 1):
+            field = f"counted_column_{n}_p{i - 1}_count"
+            if number_of(values, field, empty=None) not in (None, k + 1):
+                out.append((field,))
+    return out
+
+
 GAME = Game(
     id="river-valley-glassworks",
     reads=Reads(
@@ -314,4 +353,6 @@ GAME = Game(
     check=check,
     score=score,
     record_from_sheets=record_from_sheets,
+    written=written,
+    disagreements=disagreements,
 )

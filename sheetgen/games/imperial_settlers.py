@@ -32,7 +32,7 @@ Decisions (docs/rules.md, "Rules that the seeds leave open"):
 
 from __future__ import annotations
 
-from sheetgen.games.base import Game, PlayerScore, Reads, label, track_boxes
+from sheetgen.games.base import Game, PlayerScore, Reads, Written, boxes_sum, label, sum_disagrees, track_boxes
 from sheetgen.games.base import sheet_players as player_range
 from sheetgen.games.fields import Count
 from sheetgen.layout.elements.building import TYPE as BUILDING
@@ -397,6 +397,31 @@ def any_order(layout) -> set:
     return {FIELDS}
 
 
+SCORE = "score"  # the number boxes of the final count: the tracks, buildings, favours... = total
+WRITTEN = ("score_favors", "score_development")  # the numbers the record takes as written
+
+
+def written(layout, players: int) -> dict:
+    """Favours and development points as written; to check them against, the other boxes
+    of the final count, which the sheet adds up (`boxes_sum`)."""
+    added = boxes_sum(layout, SCORE)
+    fields = [f for f, _ in added[0]] + [added[1]] if added else []
+    out = {f: Written(0, None, record=False) for f in fields}
+    return {**out, **{f: Written(0, None) for f in WRITTEN if f in out or _has_box(layout, f)}}
+
+
+def _has_box(layout, field: str) -> bool:
+    return layout.has(SCORE) and any(item["id"] == field for item in layout.element(SCORE)["boxes"])
+
+
+def disagreements(layout, values: dict) -> list[tuple]:
+    """The final count's total, written, that is not the sum of its boxes."""
+    added = boxes_sum(layout, SCORE)
+    if added and sum_disagrees(values, *added):
+        return [(*(f for f, _ in added[0]), added[1])]
+    return []
+
+
 GAME = Game(
     id="imperial-settlers",
     reads=Reads(elements={**{t: "track" for t in TRACKS}, FIELDS: "track"}, optional_constants=("rules",)),
@@ -410,4 +435,6 @@ GAME = Game(
     tiebreak_labels=tiebreak_labels,
     record_from_sheets=record_from_sheets,
     any_order=any_order,
+    written=written,
+    disagreements=disagreements,
 )

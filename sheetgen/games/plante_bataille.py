@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-from sheetgen.games.base import Game, PlayerScore, Reads, leaders
+from sheetgen.games.base import Game, PlayerScore, Reads, Written, leaders, number_of, sum_disagrees
 from sheetgen.games.base import pad_players as player_range
 from sheetgen.games.fields import Count
 from sheetgen.numbers import parse_number
@@ -259,15 +259,17 @@ def score(layout, record) -> list[PlayerScore]:
 
 def record_from_sheets(layout, sheets: list[dict]) -> dict:
     """Players from a filled fillable pad (sheetgen.scoring.pdfread): the card
-    values written (one a line, or separated by commas or semicolons; else the sum box)
-    and the tokens won; the majorities ticked, when a pad's majority rows have a tick."""
+    values written (one a line, or separated by commas or semicolons; else, or when a photo
+    left them to type, the sum box) and the tokens won; the majorities ticked, when a pad's
+    majority rows have a tick."""
     players, ticks = [], []
     kinds = token_kinds(layout)
     for m in sheets:
         for i, name in enumerate(m["player_names"]):
             values = ",".join(v for v in re.split(r"[;,\n]", m["harvest_values"][i] or "") if v.strip())
             tokens = {k: m[f"tokens_{k}"][i] for k in kinds if m[f"tokens_{k}"][i]}
-            harvested = values or m["harvested"][i]
+            summed = m["harvested"][i]
+            harvested = summed if values == UNREAD and summed not in ("", UNREAD) else values or summed
             if not (name or harvested or tokens):
                 continue  # an unused column of the pad
             players.append(
@@ -286,6 +288,63 @@ def _ticked(column: list | None, i: int) -> bool:
     return bool(column) and i < len(column) and column[i] is True
 
 
+UNREAD = "?"  # a box a photo showed written in but could not read (sheetgen.scan): the player types it
+
+
+def _column(row: str, i: int) -> str:
+    return f"{row}_p{i}"  # (a score table's row in player column i: layout.elements.common.player_field)
+
+
+def written(layout, players: int) -> dict:
+    """The numbers of a pad printed for `players`: each player's card values (a list, each
+    as a card may be, negative too) and their sum, tokens of each kind (at most what two
+    boxes hold), and, to check those against, the total. (The majorities are ticks.)"""
+    card, most = Written(None, None), supply(layout, 2)
+    out = {}
+    for i in range(1, players + 1):
+        out[_column("harvest_values", i)] = Written(None, None, many=True)
+        out[_column("harvested", i)] = card
+        for kind in token_kinds(layout):
+            out[_column(f"tokens_{kind}", i)] = Written(0, most)
+        out[_column("total", i)] = Written(None, None, record=False)
+    return out
+
+
+def disagreements(layout, values: dict) -> list[tuple]:
+    """A player's card values that do not add up to their sum (or whose sum is not read:
+    a list of values is easily misread, two values run together); where the pad's majority
+    ticks are used (one at least is ticked), a total that is not the sum plus the bonuses
+    ticked, and the tokens of a kind whose ticks are not where the rules give the bonus (to
+    the one player with the most, at least 1). A tick not read sure checks nothing."""
+    out = []
+    players = 0
+    while any(_column(row, players + 1) in values for row in ("harvested", "harvest_values", "total")):
+        players += 1
+    kinds = token_kinds(layout)
+    ticks = {f: v for f, v in values.items() if f.startswith("majority_") and isinstance(v, bool)}
+    used = any(ticks.values())  # (no tick at all: the players let the scorer give the bonuses)
+    # each tick read sure as the bonus it gives, a number to add up
+    worth = {**values, **{f: majority_bonus(layout) if v else 0 for f, v in ticks.items()}}
+    for i in range(1, players + 1):
+        values_, summed = _column("harvest_values", i), _column("harvested", i)
+        listed = values.get(values_, UNREAD) not in (None, UNREAD)
+        if sum_disagrees(values, [values_], summed) or (listed and number_of(values, summed, None) is None):
+            out.append((values_, summed))  # (card values are kept only when their sum says the same)
+        bonuses = [_column(f"majority_{k}", i) for k in kinds]
+        if used and sum_disagrees(worth, [summed, *bonuses], _column("total", i)):
+            out.append((summed, _column("total", i)))
+    for kind in kinds:
+        tokens = [_column(f"tokens_{kind}", i) for i in range(1, players + 1)]
+        given = [ticks.get(_column(f"majority_{kind}", i)) for i in range(1, players + 1)]
+        held = [number_of(values, f) for f in tokens]
+        if not used or None in held or None in given:
+            continue
+        top = leaders(held)
+        if given != [top == {i} for i in range(players)]:
+            out.append(tuple(tokens))
+    return out
+
+
 GAME = Game(
     id="plante-bataille",
     reads=Reads(constants=("token_kinds", "majority_bonus", "tokens_per_box", "one_box_players")),
@@ -297,4 +356,6 @@ GAME = Game(
     check=check,
     score=score,
     record_from_sheets=record_from_sheets,
+    written=written,
+    disagreements=disagreements,
 )

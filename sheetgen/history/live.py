@@ -44,7 +44,8 @@ class LiveGame:
     kept_id: int | None = None
     created_at: str = ""
     updated_at: str = ""
-    doubts: list = field(default_factory=list)  # {"player": 1, "box": "pig_4", "kind": "unsure"|"cell"|"number"}
+    # {"player": 1, "box": "pig_4", "kind": "unsure"|"cell"|"number"|"read"} ("read": and its "value")
+    doubts: list = field(default_factory=list)
 
 
 def new_id() -> str:

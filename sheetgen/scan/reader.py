@@ -55,6 +55,8 @@ class PageRead:
     note: str = ""  # how the page was known when its QR code could not be read (see `recognise`), a noisy photo
     looks: dict = field(default_factory=dict)  # field -> its `verdict.Look`: every measure its reading is drawn from
     levels: Levels | None = None  # the page's levels each box was judged against
+    sheet: dict = field(default_factory=dict)  # how the page was printed (its QR code): players, lang, grey
+    numbers: dict = field(default_factory=dict)  # the numbers written by hand, as read (scan.written.NumberRead)
 
 
 @dataclass
@@ -71,6 +73,7 @@ class Aligned:
     colours: object  # the blank page in colour, RGB (None for a black-and-white image)
     two_tone: bool  # a black-and-white image
     note: str  # how the page was known when its QR code could not be read (see `recognise`)
+    sheet: dict  # how the page was printed (its QR code): players, lang, grey
 
 
 def align_photo(photo: Photo, layout_ref: str | None = None, markers: dict | None = None) -> Aligned:
@@ -97,7 +100,8 @@ def align_photo(photo: Photo, layout_ref: str | None = None, markers: dict | Non
     # (a black-and-white image has no colour to tell from the print's)
     colours = None if two_tone else blank_colours(layout, qr["page"], qr["players"], lang, qr["grey"])
     cells = grid_cells(layout, qr["page"])
-    return Aligned(photo, layout, qr["page"], page, blank, display.boxes(), cells, colours, two_tone, note)
+    sheet = {"players": qr["players"], "lang": lang, "grey": qr["grey"]}
+    return Aligned(photo, layout, qr["page"], page, blank, display.boxes(), cells, colours, two_tone, note, sheet)
 
 
 def read_photo(photo: Photo, layout_ref: str | None = None, markers: dict | None = None) -> PageRead:
@@ -121,6 +125,7 @@ def read_photo(photo: Photo, layout_ref: str | None = None, markers: dict | None
         note=note,
         looks={k.field: k for k in boxes.looks},
         levels=boxes.levels,
+        sheet=got.sheet,
     )
 
 

@@ -127,7 +127,7 @@ def read_photos(paths: list[str], layout_ref: str | None = None, notes: list | N
                     if len(sheets) == 1
                     else replace(photo, name=f"{photo.name} sheet {k}", stem=f"{photo.stem}-{k}")
                 )
-                read = read_photo(one, layout_ref, markers)
+                read = read_sheet(one, layout_ref, markers)
                 if reads and read.layout.id != reads[0].layout.id:
                     raise RecordError(
                         f"{one.name}: a sheet of '{read.layout.id}', "
@@ -156,16 +156,35 @@ def read_photos(paths: list[str], layout_ref: str | None = None, notes: list | N
     return reads
 
 
+def read_sheet(photo, layout_ref: str | None = None, markers: dict | None = None) -> PageRead:
+    """`read_photo`, and the numbers written by hand read into the page's values
+    (sheetgen.scan.written): a number read sure, "" for a box read empty, TO_FILL for one
+    whose writing is not read (all of them without the ocr extra)."""
+    return with_numbers(read_photo(photo, layout_ref, markers))
+
+
+def with_numbers(read: PageRead) -> PageRead:
+    """The page's numbers written by hand, read into its values (see `read_sheet`)."""
+    from sheetgen.scan.ocr import recogniser
+    from sheetgen.scan.written import agreed, read_numbers
+
+    read.numbers = agreed(read, read_numbers(read, recogniser()))
+    read.values.update({f: n.value for f, n in read.numbers.items()})
+    return read
+
+
 def _where(read: PageRead) -> str:
     """The photo as the user named it (the path given, and a PDF's page)."""
     return read.photo.path or read.photo.name
 
 
 def blank_read(read: PageRead) -> bool:
-    """No box of the page is marked (a write box, not read, is no mark): a filled PDF's test."""
+    """No box of the page is marked nor written in (a write box not read, a name, is no
+    mark): a filled PDF's test."""
+    from sheetgen.scan.written import number_boxes
     from sheetgen.scoring.pdfread import is_blank
 
-    return is_blank(read.values, read.readings)
+    return is_blank(read.values, {*read.readings, *(b.field for b, _ in number_boxes(read))})
 
 
 def load_upload(data: bytes, name: str) -> list:
@@ -216,7 +235,11 @@ def box_crop(read: PageRead, rect: tuple, quality: int = 82) -> bytes:
 def unsure_warnings(reads: list[PageRead]) -> list[str]:
     """One warning per photo with unsure boxes, naming them: they are read as empty; and
     one per photo whose page was recognised by its print (its QR code unread) or that is
-    too dark and noisy to read all but clear marks."""
+    too dark and noisy to read all but clear marks; and one per photo with numbers written
+    by hand that are not read, when the ocr extra is not installed."""
+    from sheetgen.scan.ocr import recogniser
+    from sheetgen.scan.written import number_boxes
+
     out = []
     for r in reads:
         if r.note:
@@ -228,12 +251,19 @@ def unsure_warnings(reads: list[PageRead]) -> list[str]:
                 f"{r.photo.name}: {len(unsure)} box{'es' if len(unsure) > 1 else ''} unsure, "
                 f"left empty in the record; check them on the sheet: {shown}"
             )
-        cells = [f for f, v in r.values.items() if v == "?"]
+        numbers = {b.field for b, _ in number_boxes(r)}
+        cells = [f for f, v in r.values.items() if v == "?" and f not in numbers]
         if cells:
             out.append(
                 f"{r.photo.name}: {len(cells)} filled cell{'s' if len(cells) > 1 else ''} of no dice colour, "
                 f"written '?' in the record; type what {'they hold' if len(cells) > 1 else 'it holds'}: "
                 + ", ".join(cells)
+            )
+        unread = [f for f in numbers if r.values.get(f) == "?"]
+        if unread and recogniser() is None:
+            out.append(
+                f"{r.photo.name}: {len(unread)} number{'s' if len(unread) > 1 else ''} written by hand left '?' "
+                "in the record: `sheetgen scan` reads them with the ocr extra: pip install 'rollwrite[ocr]'"
             )
     return out
 
@@ -241,15 +271,19 @@ def unsure_warnings(reads: list[PageRead]) -> list[str]:
 def record_from_reads(reads: list[PageRead], layout_ref: str | None, warnings: list | None = None) -> dict:
     """The game record of the photos (one player per sheet; names from the file names)."""
     from sheetgen.games import game_for
+    from sheetgen.scan.written import number_boxes
     from sheetgen.scoring.pdfread import element_marks
 
     layout = reads[0].layout
     game = game_for(layout)
+    # the boxes read (ticked, or holding a number read): a box written in and not read
+    # (a name) is what the record leaves to type
+    read_boxes = {f for r in reads for f in (*r.readings, *(b.field for b, _ in number_boxes(r)))}
     sheets, probes, names = [], [], []
     for name, values in group_sheets(reads):
         found: list = []
         sheets.append(element_marks(layout, values, found))
-        written = {k: TO_FILL if v == "" and k not in reads[0].readings else v for k, v in values.items()}
+        written = {k: TO_FILL if v == "" and k not in read_boxes else v for k, v in values.items()}
         probes.append(element_marks(layout, written))
         names.append(name)
         if warnings is not None:

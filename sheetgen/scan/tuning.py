@@ -717,6 +717,115 @@ class PdfPages:
     plain: int = 200
 
 
+@dataclass(frozen=True)
+class Numbers:
+    """When a number written by hand is kept (sheetgen.scan.written): a wrong number kept costs
+    a player points unseen, a '?' only a moment's typing, so a reading is kept only when the
+    recogniser is sure of its least sure character; surer still when the writing runs across
+    the box's border (what the print hides of it may change a digit). A page holds a bounded
+    number of boxes, each of a bounded size: a stranger's layout cannot make the reader work
+    without end. `sure` is chosen on the bench (python -m bench.numbers)."""
+
+    # [share 0-1] a number is kept when the recogniser's least sure character (sheetgen.scan.ocr) is this sure
+    sure: float = 0.9
+    # [share 0-1] the least sure a number written across its box's border (a 0 over its caption) is kept
+    across_sure: float = 0.998
+    # [share 0-1] the recogniser's 1 this sure, its ink one straight upright stroke: a 1
+    one_sure: float = 0.4
+    # [count] number boxes read on one page at most (a 12-player pad has ~100)
+    max_boxes: int = 600
+    # [mm] a box longer than this on a side is not read (its number is to type)
+    max_box: float = 60.0
+
+
+@dataclass(frozen=True)
+class Digits:
+    """What the ink of a number must look like for the recogniser's reading to be kept: as wide
+    as its digits written, as many pieces, the loops its digits close (a 0 misread for an 8
+    whose loop the print hides, a 6 or a 9 leaves its loop at one end), and a 1 one straight
+    upright stroke (the recogniser hesitates between a 1, an l, an I and a bracket)."""
+
+    # [share of its height] a written digit's width at least
+    narrow: float = 0.3
+    # [share of its height] a written digit's width at most (with the space after it)
+    wide: float = 1.4
+    # [share of its height] a written 1's width at least (a stroke)
+    one_narrow: float = 0.05
+    # [count] pieces of ink a character at most (a 4 or a 5 in two strokes, a dot of noise)
+    pieces: int = 3
+    # [share of the writing's area] a hole smaller is a pencil's grain, not a loop
+    loop: float = 0.01
+    # [share of a lone 0's height] its loop at least
+    zero_loop: float = 0.45
+    # [share of a lone 0's loop's widest] its middle at least (an 8 whose waist is open is narrower there)
+    zero_waist: float = 0.6
+    # [share of a lone 0's height] the ink above its loop and below differ at most (a 6's tail, a 9's)
+    zero_even: float = 0.12
+    # [degrees] from upright a 1's stroke leans at most
+    upright: float = 30.0
+    # [times its thickness] a 1's stroke this many times longer than thick
+    stroke_aspect: float = 4.0
+    # [px] how far a straight stroke's pixels stray from its line, past half its thickness
+    straight: float = 1.5
+
+
+@dataclass(frozen=True)
+class Writing:
+    """Which ink of a page is the writing in a number box (sheetgen.scan.inked): darker than
+    the paper round it by more than its noise, not the print (the blank page says where it is,
+    a photo maps it within a pixel or two and blurs it), not a speck, and the box's own: most
+    of a stroke's ink in the box, not all along a printed line (the line's halo in a blurred
+    photo). A neighbour's number may run into a box, and a box's writing run over its border:
+    the box is looked at with a margin round it, and ink well into it but mostly elsewhere
+    leaves the box to type. A trace too faint to read leaves an empty box to type, not empty."""
+
+    # [share of the box's smaller side] round it: where its strokes may run over, and a neighbour's is seen whole
+    reach: float = 0.6
+    # [share of a stroke's ink] in the box: the box's stroke (else a neighbour's, running over)
+    own: float = 0.5
+    # [share of a stroke's ink] in the box, the rest elsewhere: writing run through it, whose is unknown
+    across: float = 0.25
+    # [share of a stroke's ink] within `halo` of a printed line: the line's halo, not a stroke
+    hug: float = 0.8
+    # [mm] print this long and straight is a line (a box's border), not a caption
+    line: float = 3.0
+    # [px] round a printed line where a blurred photo shows it still (no faint trace is looked for there)
+    halo: int = 3
+    # [grey level 0-255] a blank page's pixel darker than this is print (lighter: paper, or a box's light fill)
+    print: int = 200
+    # [px] round the print taken as dark as it (the page mapped within a pixel or two, blur)
+    print_grow: int = 2
+    # [grey levels] under the paper's: ink (`ink_noise` times the paper's noise, if more)
+    ink: int = 30
+    # [times the paper's noise] under the paper's: ink, when more than `ink` (a noisy photo's grain is not)
+    ink_noise: float = 5.0
+    # [share of `ink`] a trace this dark, over `faint_area`, leaves an empty box to type
+    faint: float = 0.5
+    # [mm²] of faint traces in a box that says something may be written
+    faint_area: float = 1.0
+    # [mm²] a piece of ink smaller than this is a speck of dust or noise
+    speck: float = 0.35
+    # [mm] of bare paper between two lines of writing (a box of several numbers)
+    line_gap: float = 0.8
+
+
+@dataclass(frozen=True)
+class Struck:
+    """When a number is crossed out (a number struck through, scribbled over or blotted out, the
+    right one beside it): a straight stroke across the writing, longer than a digit's own bar (a
+    7's, a 4's joins its diagonal); a row of strokes closer than a digit's; ink thicker than a
+    digit's stroke. A number crossed out is left to type, never read."""
+
+    # [share of the writing's height] a stroke across it at least this long
+    long: float = 0.8
+    # [share of the writing's height] how far past a stroke it runs
+    past: float = 0.12
+    # [count] strokes across one row, within the writing's height: a scribble
+    zigzag: int = 5
+    # [share of the writing's height] ink this thick (from its inside to its edge) is a blot
+    blot: float = 0.2
+
+
 INSIDE = Inside()
 INK = Ink()
 PENCIL = Pencil()
@@ -750,3 +859,7 @@ BY_PRINT = ByPrint()
 QR = QrCode()
 BLANK_SIDE = BlankSide()
 PDF_PAGES = PdfPages()
+NUMBERS = Numbers()
+DIGITS = Digits()
+WRITING = Writing()
+STRUCK = Struck()

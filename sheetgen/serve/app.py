@@ -674,7 +674,8 @@ async def photo(request: Request) -> JSONResponse:
         crops.update({k: v for k, v in fill.crops.items() if k in doubted})
         return _scored_or_refused(g, tables)
 
-    marked = sum(1 for v in fill.values.values() if v)
+    numbers = {(d["player"], d["box"]) for d in fill.doubts if d["kind"] == "read"}  # (read, not marked)
+    marked = sum(1 for k, v in fill.values.items() if v and k not in numbers)
     try:
         response = _changed(request, gid, change, crops, {"photo": {"marked": marked, "notes": list(fill.notes)}})
     except HTTPException as exc:

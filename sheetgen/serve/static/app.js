@@ -263,7 +263,12 @@
     what.className = "what";
     const name = info.pad ? "" : state.players[d.player - 1] + " · ";
     what.appendChild(cell("p", name + (frameTitle(el) || d.box), { class: "where" }));
-    const question = { unsure: words.doubt_unsure, cell: words.doubt_cell, number: words.doubt_number }[d.kind];
+    const question = {
+      unsure: words.doubt_unsure,
+      cell: words.doubt_cell,
+      number: words.doubt_number,
+      read: words.doubt_read,
+    }[d.kind];
     what.appendChild(cell("p", el.dataset.mode === "choice" ? words.doubt_cell : question, { class: "question" }));
     const answers = document.createElement("div");
     answers.className = "answers";
@@ -286,6 +291,7 @@
       input.inputMode = "decimal";
       input.maxLength = 40;
       input.autocomplete = "off";
+      if (d.kind === "read") input.value = d.value || ""; // (the number read, to confirm or correct)
       input.setAttribute("aria-label", words.doubt_number + " " + name + (frameTitle(el) || d.box));
       form.appendChild(input);
       form.appendChild(cell("button", words.ok, { type: "submit" }));

@@ -1,0 +1,203 @@
+"""The writing in one box of a page: its picture cut from the page as the reader mapped it,
+the print taken out (the blank page says where it is: the box's border, a caption), and the
+ink that belongs to the box kept: the strokes whose middle lies in it, not a neighbour's
+running over (`ink_in`); its closed loops, whether it is one upright stroke, whether it is
+crossed out, and its lines (a box of several numbers). What the writing says is
+sheetgen.scan.written's.
+"""
+
+from __future__ import annotations
+
+from sheetgen.scan.blank import PPMM
+from sheetgen.scan.tuning import DIGITS, STRUCK, WRITING
+
+
+def ink_in(cv2, np, grey, blank, rect):
+    """The writing in a box: (its picture, grey on paper white, cut to the ink; (height,
+    width, pieces) of the ink in px, whether it is one upright stroke, whether it runs
+    across the box's border, its loops, whether it runs over a caption), None when the
+    box is empty, or why it is left to type (a trace too faint)."""
+    x, y, w, h = rect
+    m = WRITING.reach * min(w, h)
+    rows, cols = grey.shape
+    x0, y0 = max(0, round((x - m) * PPMM)), max(0, round((y - m) * PPMM))
+    x1, y1 = min(cols, round((x + w + m) * PPMM)), min(rows, round((y + h + m) * PPMM))
+    photo = grey[y0:y1, x0:x1].astype(np.float32)
+    # the print as dark as the darkest within `WRITING.print_grow` px: the page is mapped
+    # within a pixel or two, and a photo's blur spreads the print
+    near = cv2.erode(blank[y0:y1, x0:x1], np.ones((2 * WRITING.print_grow + 1,) * 2, np.uint8)).astype(np.float32)
+    printed = near < WRITING.print  # (a box's light fill is no print: paper of another shade)
+    bare = photo[~printed] * (255.0 / near[~printed])  # (the paper, its fills' shade taken out)
+    if bare.size < 16:
+        return "no paper seen in the box"
+    paper = float(np.percentile(bare, 75))
+    noise = float(np.percentile(np.abs(bare - np.median(bare)), 50)) * 1.48
+    level = max(WRITING.ink, WRITING.ink_noise * noise)
+    # ink: darker than the page as printed there (a stroke over a light caption shows;
+    # over a box's black border it cannot)
+    dark = paper * (near / 255.0) - photo
+    ink = (dark > level).astype(np.uint8)
+    # a stroke crossing a printed line is one stroke: the print next to ink joins it
+    grown = cv2.dilate(ink, np.ones((2 * WRITING.print_grow + 3,) * 2, np.uint8))
+    joined = ink | (grown & printed)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    inside = np.zeros(labels.shape, bool)
+    bx0, by0 = max(0, round(x * PPMM) - x0), max(0, round(y * PPMM) - y0)
+    inside[by0 : round((y + h) * PPMM) - y0, bx0 : round((x + w) * PPMM) - x0] = True
+    # the halo of the printed lines (a box's border): a blurred photo shows them wider than
+    # the blank page draws them, and a stroke along one is that
+    drawn = (blank[y0:y1, x0:x1] < WRITING.print).astype(np.uint8)
+    long = round(WRITING.line * PPMM)
+    lines = cv2.morphologyEx(drawn, cv2.MORPH_OPEN, np.ones((1, long), np.uint8)) | cv2.morphologyEx(
+        drawn, cv2.MORPH_OPEN, np.ones((long, 1), np.uint8)
+    )
+    halo = cv2.dilate(lines, np.ones((2 * WRITING.halo + 1,) * 2, np.uint8)) > 0
+    ink_of = np.bincount(labels[ink > 0], minlength=n)
+    in_box = np.bincount(labels[(ink > 0) & inside], minlength=n)
+    on_print = np.bincount(labels[(ink > 0) & halo], minlength=n)
+    speck = WRITING.speck * PPMM * PPMM
+    # a stroke is the box's when most of its ink lies in it (one running over from the next
+    # box is the next box's), and not all along the print (the print's own halo)
+    mine = [k for k in range(1, n) if ink_of[k] >= speck and in_box[k] >= WRITING.own * ink_of[k]]
+    keep = [k for k in mine if on_print[k] < WRITING.hug * ink_of[k]]
+    # a stroke mostly elsewhere but well into the box: writing too large for its box, run
+    # through it (which box's number it is cannot be told)
+    if any(k not in mine and ink_of[k] >= speck and in_box[k] >= WRITING.across * ink_of[k] for k in range(1, n)):
+        return "ink running through from another box"
+    if len(keep) < len(mine):  # (a stroke along a border, or the border shown thicker: cannot tell)
+        return "ink along the print"
+    if not keep:
+        strong = cv2.dilate((ink_of[labels] >= speck).astype(np.uint8) & ink, np.ones((5, 5), np.uint8)) > 0
+        faint = (dark > WRITING.faint * level) & inside & ~strong & ~halo
+        return "a faint trace" if faint.sum() > WRITING.faint_area * PPMM * PPMM else None
+    mask = np.isin(labels, keep) & (ink > 0)
+    ys, xs = np.nonzero(mask)
+    top, bottom, left, right = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    pad = max(4, round(0.2 * (bottom - top)))
+    # the picture: the kept ink as the photo shows it, everything else paper white
+    around = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    stroke = np.where(around, np.clip(dark, 0, None), 0)
+    darkest = max(float(np.percentile(dark[mask], 90)), level)
+    picture = 255 - np.clip(stroke * (225 / darkest), 0, 255)
+    picture = np.pad(picture[top:bottom, left:right], pad, constant_values=255).astype(np.uint8)
+    # writing across the box's border: what the print hides of it may change a digit (an 8's
+    # loop under the line, a 0 left)
+    box = inside.astype(np.uint8)
+    near_box = cv2.dilate(box, np.ones((2 * WRITING.halo + 1,) * 2, np.uint8)) > 0
+    band = cv2.dilate(box, np.ones((2 * (WRITING.halo + WRITING.print_grow) + 3,) * 2, np.uint8)) > 0
+    others = (ink > 0) & ~np.isin(labels, keep)
+    across = bool((mask & ~near_box).any() or (others & band & ~inside).any())
+    # ...or over a caption printed in the box (a stroke over it may not show: an 8's loop)
+    captioned = bool((np.isin(labels, keep) & printed & ~halo).any())
+    loops = _loops(cv2, np, mask[top:bottom, left:right])
+    one_stroke = len(keep) == 1 and upright(np, mask)
+    return picture, (bottom - top, right - left, len(keep), one_stroke, across, loops, captioned)
+
+
+def _loops(cv2, np, mask) -> list[tuple]:
+    """The closed loops of the writing (the holes of its ink, bare paper it surrounds, of
+    `DIGITS.loop` of its area at least): each one's height, and the ink above and below it, of the
+    writing's height, and its waist (`_waist`)."""
+    h, w = mask.shape
+    paper = np.pad((~mask).astype(np.uint8), 1, constant_values=1)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=4)
+    outside = labels[0, 0]
+    least = DIGITS.loop * h * w
+    return [
+        (stats[k, cv2.CC_STAT_HEIGHT] / h, (stats[k, cv2.CC_STAT_TOP] - 1) / h,
+         (h + 1 - stats[k, cv2.CC_STAT_TOP] - stats[k, cv2.CC_STAT_HEIGHT]) / h, _waist(np, labels == k))
+        for k in range(1, n) if k != outside and stats[k, cv2.CC_STAT_AREA] >= least
+    ]  # fmt: skip
+
+
+def _waist(np, hole) -> float:
+    """How wide a loop is across its middle (its middle fifth's narrowest row), of its widest
+    row: about 1 for a 0's, less for the loop an 8 makes when its waist is left open."""
+    widths = hole.sum(axis=1)
+    rows = np.flatnonzero(widths)
+    top, tall = rows[0], len(rows)
+    middle = widths[top + round(0.4 * tall) : top + max(round(0.6 * tall), round(0.4 * tall) + 1)]
+    return float(middle.min() / widths.max())
+
+
+def upright(np, mask) -> bool:
+    """The ink is one straight stroke within `DIGITS.upright` degrees of upright: a 1 (the
+    recogniser hesitates between a 1, an l, an I and a bracket; a 7's bar, a 1's long flag bend it)."""
+    ys, xs = np.nonzero(mask)
+    if len(ys) < 10:
+        return False
+    pts = np.stack([xs, ys], 1).astype(np.float32)
+    pts -= pts.mean(axis=0)
+    _, spread, axes = np.linalg.svd(pts, full_matrices=False)
+    along, across = pts @ axes[0], pts @ axes[1]
+    length = float(along.max() - along.min())
+    thick = len(ys) / max(length, 1.0)
+    tilt = np.degrees(np.arctan2(abs(axes[0][0]), abs(axes[0][1])))
+    return (
+        tilt <= DIGITS.upright
+        and length >= DIGITS.stroke_aspect * thick
+        and float(np.percentile(np.abs(across), 98)) <= 0.5 * thick + DIGITS.straight
+    )
+
+
+def crossed_out(cv2, np, picture) -> str:
+    """Why the writing looks crossed out (a number struck through, scribbled over or
+    blotted out, the right one beside it), or "": a straight stroke `STRUCK.long` of the
+    writing's height long, level within its middle, that crosses two strokes, or one and
+    runs `STRUCK.past` past it both sides (a digit's own bar is shorter: a 7's, a 4's joins
+    its diagonal); a row of `STRUCK.zigzag` strokes or more within the writing's height (a
+    scribble); ink `STRUCK.blot` of its height thick (a blot; a digit's stroke is thinner)."""
+    mask = (picture < 128).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    tall = max((stats[k, cv2.CC_STAT_HEIGHT] for k in range(1, n)), default=0)
+    if tall < 8:
+        return ""
+    if cv2.distanceTransform(mask, cv2.DIST_L2, 3).max() >= STRUCK.blot * tall:
+        return "blotted out"
+    for k in range(1, n):
+        x, y, w, h = stats[k, :4]
+        piece = labels[y : y + h, x : x + w] == k
+        for r in range(round(0.25 * h), round(0.75 * h)):
+            starts = np.flatnonzero(np.diff(np.concatenate([[0], piece[r].astype(np.int8)])) == 1)
+            if (
+                len(starts) >= STRUCK.zigzag
+                and (starts[STRUCK.zigzag - 1 :] - starts[: len(starts) - STRUCK.zigzag + 1]).min() <= tall
+            ):
+                return "scribbled over"
+    level = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, max(3, round(0.5 * tall))), np.uint8))
+    m, _, bars, _ = cv2.connectedComponentsWithStats(level, connectivity=8)
+    reach, gap, free = round(0.5 * tall), max(2, round(0.06 * tall)), max(1, round(STRUCK.past * tall))
+    for k in range(1, m):
+        x, y, w, h = bars[k, :4]
+        if w < STRUCK.long * tall or h > 0.35 * tall:
+            continue
+        above = mask[max(0, y - reach) : max(0, y - gap), x : x + w].any(axis=0)
+        below = mask[y + h + gap : y + h + reach, x : x + w].any(axis=0)
+        both = (above & below).astype(np.int8)
+        crossings = int((np.diff(np.concatenate([[0], both])) == 1).sum())
+        ends = not (above[:free] | below[:free]).any() and not (above[-free:] | below[-free:]).any()
+        if crossings >= 2 or (crossings and ends):
+            return "struck through"
+    return ""
+
+
+def lines_of(np, picture) -> list:
+    """The lines of writing in a picture of several (a box of several numbers): split
+    where a band of bare paper `WRITING.line_gap` tall runs across it."""
+    inked = (picture < 200).any(axis=1)
+    gap = max(2, round(WRITING.line_gap * PPMM))
+    out, start, bare = [], None, 0
+    for r, has in enumerate(inked):
+        if has:
+            if start is None:
+                start = r
+            bare = 0
+        elif start is not None:
+            bare += 1
+            if bare >= gap:
+                out.append((start, r - bare + 1))
+                start, bare = None, 0
+    if start is not None:
+        out.append((start, len(inked) - bare))
+    pad = 4
+    return [np.pad(picture[a:b], ((pad, pad), (0, 0)), constant_values=255) for a, b in out] or [picture]

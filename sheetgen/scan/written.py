@@ -1,0 +1,234 @@
+"""Numbers written by hand in a page's boxes: each read sure, read empty, or left to type
+(`'?'`), never guessed.
+
+The boxes are those the game says hold numbers (`Game.written`, with the numbers its rules
+allow in each). A box's picture is cut from the page as the reader mapped it, the print
+taken out (the blank page says where it is: the box's border, a caption such as
+"leaves"), and the ink that belongs to the box kept: the strokes whose middle lies in it,
+not a neighbour's running over. A box with no ink is empty; one with only faint traces is
+left to type. The recogniser (sheetgen.scan.ocr) reads the others, and a number is kept
+only when it is sure of it (`tuning.NUMBERS.sure`), the number is plausible for the box
+(digits only, a sign only where the rules allow one, within the rules' bounds, as many
+digits as the ink is wide) and agrees with the rest of the sheet (`Game.disagreements`: a
+total against its parts...); anything else is `'?'`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sheetgen.scan.blank import PPMM, blank_page
+from sheetgen.scan.inked import crossed_out, ink_in, lines_of
+from sheetgen.scan.tuning import DIGITS, NUMBERS
+
+UNREAD = "?"  # a number left to type (the record's TO_FILL)
+
+
+@dataclass(frozen=True)
+class NumberRead:
+    """One box's number: `value` as the record takes it ("12", "" empty, UNREAD), what
+    the recogniser said (`text`, `sure`) and why a number is not kept (`why`)."""
+
+    field: str
+    rect: tuple  # x, y, w, h in mm
+    value: str
+    text: str = ""
+    sure: float = 0.0
+    why: str = ""
+
+
+def number_boxes(read) -> list[tuple]:
+    """(box, Written) of the page's boxes that hold numbers, in the display's order."""
+    from sheetgen.games import game_for
+
+    sheet = read.sheet
+    if not sheet:
+        return []
+    wanted = game_for(read.layout).written(read.layout, sheet["players"])
+    display, _ = blank_page(read.layout, read.page_id, sheet["players"], sheet["lang"], sheet["grey"])
+    return [(b, wanted[b.field]) for b in display.boxes() if b.kind == "write" and b.field in wanted]
+
+
+def read_numbers(read, recogniser, sure: float = NUMBERS.sure) -> dict[str, NumberRead]:
+    """Every number box of the page (`number_boxes`), read with `recogniser` (None: each
+    box with ink in it is UNREAD), a number kept when read at least `sure` (0-1)."""
+    from sheetgen.scan.photos import need_cv
+
+    cv2, np = need_cv()
+    boxes = number_boxes(read)[: NUMBERS.max_boxes]
+    if not boxes:
+        return {}
+    sheet = read.sheet
+    _, blank = blank_page(read.layout, read.page_id, sheet["players"], sheet["lang"], sheet["grey"])
+    grey = cv2.cvtColor(read.rectified, cv2.COLOR_RGB2GRAY) if read.rectified.ndim == 3 else read.rectified
+    out: dict[str, NumberRead] = {}
+    lines, owners = [], []
+    for box, allowed in boxes:
+        rect = (box.x, box.y, box.w, box.h)
+        if max(box.w, box.h) > NUMBERS.max_box:
+            out[box.field] = NumberRead(box.field, rect, UNREAD, why="a box too large to read")
+            continue
+        seen = ink_in(cv2, np, grey, blank, rect)
+        if seen is None:
+            out[box.field] = NumberRead(box.field, rect, "")
+            continue
+        if isinstance(seen, str):
+            out[box.field] = NumberRead(box.field, rect, UNREAD, why=seen)
+            continue
+        picture, size = seen
+        crossed = crossed_out(cv2, np, picture)
+        if crossed:
+            out[box.field] = NumberRead(box.field, rect, UNREAD, why=crossed)
+            continue
+        parts = lines_of(np, picture) if allowed.many else [picture]
+        if recogniser is None:
+            out[box.field] = NumberRead(box.field, rect, UNREAD, why="no recogniser (the ocr extra)")
+            continue
+        for part in parts:
+            lines.append(part)
+            owners.append((box, allowed, size, len(parts)))
+    readings = recogniser.read(lines) if lines else []
+    by_box: dict = {}
+    for (box, allowed, size, _count), reading in zip(owners, readings):
+        by_box.setdefault(box.field, (box, allowed, size, []))[3].append(reading)
+    for field, (box, allowed, size, got) in by_box.items():
+        out[field] = _judged(box, allowed, size, got, sure)
+    return out
+
+
+def _judged(box, allowed, size: tuple, readings: list, least: float) -> NumberRead:
+    """A box's number from what the recogniser read of its lines: kept only when `least`
+    sure and plausible (see the module's doc)."""
+    rect = (box.x, box.y, box.w, box.h)
+    if not allowed.many:  # (one number: a gap between its digits is no separator)
+        readings = [_joined(r) for r in readings]
+    text = " / ".join(r.text for r in readings)
+    sure = min(r.sure for r in readings)
+    if text == "1" and sure >= NUMBERS.one_sure and size[3]:
+        sure = 1.0  # (the recogniser's 1, and the ink one straight upright stroke: see `inked.upright`)
+    why = ""
+    if sure < least:
+        why = "not sure"
+    elif size[4] and sure < NUMBERS.across_sure:
+        why = "not sure of writing across the border"
+    elif size[6] and "0" in text and sure < NUMBERS.across_sure:  # (an 8 whose loop the caption hides reads 0)
+        why = "not sure of a 0 written over the caption"
+    elif allowed.many:
+        listed = all(_LIST.fullmatch(r.text) for r in readings)
+        numbers = [n for r in readings for n in _numbers(r.text)] if listed else None
+        why = "not a list of numbers" if numbers is None else _out_of_bounds(numbers, allowed)
+        if not why:
+            return NumberRead(box.field, rect, ", ".join(map(str, numbers)), text, sure)
+    elif not _NUMBER.fullmatch(text):
+        why = "not a number"
+    elif text.startswith("-") and allowed.lo is not None and allowed.lo >= 0:
+        why = "a sign where none goes"
+    else:
+        why = _out_of_bounds([int(text)], allowed) or _size(text, size) or _loops_fit(text.lstrip("-"), size[5])
+        if not why:
+            return NumberRead(box.field, rect, str(int(text)), text, sure)
+    return NumberRead(box.field, rect, UNREAD, text, sure, why)
+
+
+def _joined(reading):
+    """A reading with its spaces left out (the digits of one number written spread out)."""
+    from dataclasses import replace
+
+    kept = [(c, p) for c, p in zip(reading.text, reading.sures) if c != " "]
+    return replace(reading, text="".join(c for c, _ in kept), sures=tuple(p for _, p in kept))
+
+
+_NUMBER = re.compile(r"-?(0|[1-9][0-9]{0,3})")  # a whole number as written: no leading zero
+_LIST = re.compile(r"[-+]?(0|[1-9][0-9]{0,3})(?:(?:[ ,]+[-+]?|[ ,]*[-+])(0|[1-9][0-9]{0,3}))*[ ,]*")
+_TERM = re.compile(r"([-+]?)([0-9]+)")
+
+
+def _numbers(text: str) -> list[int]:
+    return [-int(d) if s == "-" else int(d) for s, d in _TERM.findall(text.replace(" ", ""))]
+
+
+def _out_of_bounds(numbers: list[int], allowed) -> str:
+    bad = [n for n in numbers if not allowed.allows(n)]
+    return f"{bad[0]} is out of the rules' bounds" if bad else ""
+
+
+def _size(text: str, size: tuple) -> str:
+    """Why the ink is not as wide as `text` written in it (its height, width and pieces):
+    each digit between `DIGITS.narrow` ('1': `DIGITS.one_narrow`) and `DIGITS.wide` of its
+    height wide."""
+    h, w, pieces = size[:3]
+    digits = text.lstrip("-")
+    narrow = sum(DIGITS.one_narrow if d == "1" else DIGITS.narrow for d in digits) * h
+    wide = (len(digits) * DIGITS.wide + (1 if text.startswith("-") else 0)) * h
+    if w < narrow:
+        return f"ink narrower than {len(digits)} digits"
+    if w > wide:
+        return f"ink wider than {len(digits)} digit{'s' if len(digits) > 1 else ''}"
+    if pieces > DIGITS.pieces * len(text):
+        return "more pieces of ink than digits"
+    return ""
+
+
+def _loops_fit(text: str, loops: list[float]) -> str:
+    """Why the writing's loops are not those of `text`'s digits ("" when they are): a 0, 6
+    or 9 closes one loop, an 8 two, a 2 or a 4 none or one, the others none; a lone 0's
+    loop is most of its height, as much ink above it as below (an 8 whose loop the print
+    hides, a 6, a 9 leave one at an end)."""
+    least = sum(LOOPS.get(d, (0, 0))[0] for d in text)
+    most = sum(LOOPS.get(d, (0, 0))[1] for d in text)
+    if not least <= len(loops) <= most:
+        return f"{len(loops)} loop{'s' if len(loops) != 1 else ''} in the ink"
+    if (
+        text == "0"
+        and (loops[0][0] < DIGITS.zero_loop or abs(loops[0][1] - loops[0][2]) > DIGITS.zero_even)
+        or (text == "0" and loops[0][3] < DIGITS.zero_waist)
+    ):
+        return "a loop not a 0's"
+    return ""
+
+
+LOOPS = {"0": (1, 1), "6": (1, 1), "8": (2, 2), "9": (1, 1), "2": (0, 1), "4": (0, 1)}  # loops a digit closes
+
+
+def agreed(read, numbers: dict[str, NumberRead]) -> dict[str, NumberRead]:
+    """`numbers` with every number of a group the game finds in disagreement
+    (`Game.disagreements`: a total against its parts...) made UNREAD."""
+    from dataclasses import replace
+
+    from sheetgen.games import game_for
+    from sheetgen.scan.verdict import UNSURE
+
+    values: dict = {f: v for f, v in read.values.items() if isinstance(v, bool) and read.readings.get(f) != UNSURE}
+    for f, n in numbers.items():
+        if n.value in ("", UNREAD):
+            values[f] = None if n.value == "" else UNREAD
+        else:
+            values[f] = [int(v) for v in n.value.split(", ")] if ", " in n.value else int(n.value)
+    out = dict(numbers)
+    for group in game_for(read.layout).disagreements(read.layout, values):
+        for f in group:  # (an empty box too: a number it holds may be too faint to see)
+            if f in out and out[f].value != UNREAD:
+                out[f] = replace(out[f], value=UNREAD, why="disagrees with the sheet")
+    return out
+
+
+NUMBER_COLOURS = {"kept": (0, 90, 220), UNREAD: (255, 120, 0), "": (150, 150, 150)}  # RGB on the --check picture
+
+
+def draw_numbers(cv2, img, numbers: dict[str, NumberRead]) -> None:
+    """Each number as read drawn on `img` (the page at PPMM): its box outlined, and in the
+    box's top left corner, on a white label, the number kept (blue) or '?' (orange); an
+    empty box thinly outlined in grey."""
+    for n in numbers.values():
+        x, y, w, h = n.rect
+        a, b = (round(x * PPMM), round(y * PPMM)), (round((x + w) * PPMM), round((y + h) * PPMM))
+        colour = NUMBER_COLOURS.get(n.value, NUMBER_COLOURS["kept"])
+        cv2.rectangle(img, a, b, colour, 1 if n.value == "" else 2)
+        if n.value == "":
+            continue
+        text = n.value if len(n.value) <= 24 else n.value[:21] + "..."
+        scale = 0.45
+        (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+        cv2.rectangle(img, (a[0] + 2, a[1] + 2), (a[0] + 6 + tw, a[1] + 6 + th + base), (255, 255, 255), -1)
+        cv2.putText(img, text, (a[0] + 4, a[1] + 4 + th), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)

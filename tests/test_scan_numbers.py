@@ -1,0 +1,228 @@
+"""Numbers written by hand, read from a page (sheetgen.scan.written, sheetgen.scan.ocr):
+each kept sure, read empty, or left '?'; the games' checks of one number against another
+(`Game.disagreements`); the model checked at load. The pages are drawn by the held-out
+handwriting generator (bench/handwriting/strokes.py: strokes, no fonts needed). The `test`
+extra holds the `ocr` extra's pins: these tests read with the recogniser, never skip."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sheetgen.errors import SheetgenError
+from sheetgen.games import game_for, load_layout
+from sheetgen.scan import ocr
+from sheetgen.scan.photos import Photo
+from sheetgen.scan.reader import PageRead
+from sheetgen.scan.verdict import EMPTY, MARKED
+from sheetgen.scan.written import UNREAD, agreed, read_numbers
+
+
+def _page(layout_id: str, page_id: str, players: int, seed: int):
+    """A page written in by the strokes generator, mapped as the reader maps a photo: (its
+    PageRead, the truth of each number box)."""
+    from bench.handwriting import strokes
+
+    layout = load_layout(layout_id)
+    img, sheet, _ = strokes.page(layout, page_id, players, "en", np.random.default_rng(seed))
+    boxes = layout.document("en", players, [page_id]).pages[0].boxes()
+    values = {b.field: "" if b.kind == "write" else sheet.ticks.get(b.field, False) for b in boxes}
+    readings = {b.field: MARKED if sheet.ticks.get(b.field) else EMPTY for b in boxes if b.kind != "write"}
+    read = PageRead(
+        Photo("page.jpg", "page", img), layout, page_id, values, readings,
+        rectified=img, sheet={"players": players, "lang": "en", "grey": False},
+    )  # fmt: skip
+    return read, sheet.truth
+
+
+def test_without_the_ocr_extra_every_number_written_is_left_to_type(monkeypatch):
+    monkeypatch.setattr(ocr, "model_path", lambda: None)
+    ocr.recogniser.cache_clear()
+    try:
+        assert ocr.recogniser() is None
+        read, truth = _page("bosk", "pad", 3, 4)
+        numbers = read_numbers(read, ocr.recogniser())
+    finally:
+        ocr.recogniser.cache_clear()
+    assert set(numbers) == set(truth)
+    assert {f for f, n in numbers.items() if n.value == UNREAD} == {f for f, t in truth.items() if t}
+    assert {f for f, n in numbers.items() if n.value == ""} == {f for f, t in truth.items() if not t}
+
+
+def test_a_damaged_model_says_so_in_one_line(tmp_path):
+    bad = tmp_path / "model.onnx"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(SheetgenError) as err:
+        ocr.PPOCR(bad)
+    assert str(err.value) == (
+        f"{bad}: the number recogniser's model is not the file rapidocr 3.10.0 ships (its SHA-256 differs): "
+        "the ocr extra's install is damaged; reinstall it: pip install --force-reinstall 'rollwrite[ocr]'"
+    )
+    with pytest.raises(SheetgenError, match=r"^\S+missing\.onnx: the number recogniser's model cannot be read "):
+        ocr.PPOCR(tmp_path / "missing.onnx")
+
+
+@pytest.mark.parametrize(
+    ("layout_id", "page_id", "players", "seed"), [("bosk", "pad", 4, 11), ("plante-bataille", "pad", 4, 3)]
+)
+def test_numbers_read_are_right_or_left_to_type(layout_id, page_id, players, seed):
+    """A small fixed set: every number kept is the one written, an empty box reads empty or
+    '?', and most numbers are read."""
+    read, truth = _page(layout_id, page_id, players, seed)
+    numbers = agreed(read, read_numbers(read, ocr.recogniser()))
+    kept = {f: n.value for f, n in numbers.items() if n.value not in ("", UNREAD)}
+    assert kept == {f: truth[f] for f in kept}
+    assert all(numbers[f].value in ("", UNREAD) for f, t in truth.items() if not t)
+    written = [f for f, t in truth.items() if t]
+    assert len(kept) >= 0.5 * len(written)
+
+
+# ----------------------------------------------------------------------------- checks
+
+
+def _disagree(layout_id: str, values: dict) -> list:
+    layout = load_layout(layout_id)
+    return game_for(layout).disagreements(layout, values)
+
+
+def test_bosk_rows_that_do_not_add_up_to_the_columns_make_them_all_unread():
+    rows = {f"summer_tally_rows_p1_{k}": v for k, v in enumerate([3, 4, None, 5, None, None, None], 1)}
+    cols = {f"summer_tally_columns_p1_{k}": v for k, v in enumerate([None, 6, 6, None, None, None, None], 1)}
+    assert _disagree("bosk", {**rows, **cols}) == []
+    cols["summer_tally_columns_p1_3"] = 7
+    [group] = _disagree("bosk", {**rows, **cols})
+    assert set(group) == set(rows) | set(cols)
+    cols["summer_tally_columns_p1_3"] = UNREAD  # (one not read: nothing to check)
+    assert _disagree("bosk", {**rows, **cols}) == []
+
+
+def test_a_bosk_worksheet_total_against_its_lines():
+    rows = {f"summer_tally_rows_p1_{k}": v for k, v in enumerate([3, 4, None, 5], 1)}
+    pts = {f"summer_tally_rows_p1_pts{k}": v for k, v in enumerate([2, 0, None, 3], 1)}
+    totals = {"summer_tally_rows_p1_total": 12, "summer_tally_rows_p1_pts_total": 5}
+    assert _disagree("bosk", {**rows, **pts, **totals}) == []
+    assert _disagree("bosk", {**rows, **pts, **totals, "summer_tally_rows_p1_total": 13}) == [
+        (*rows, "summer_tally_rows_p1_total")
+    ]
+    assert _disagree("bosk", {**rows, **pts, **totals, "summer_tally_rows_p1_pts_total": 6}) == [
+        (*pts, "summer_tally_rows_p1_pts_total")
+    ]
+
+
+def test_the_bosk_worksheet_points_and_totals_are_numbers_written():
+    layout = load_layout("bosk")
+    wanted = game_for(layout).written(layout, 2)
+    assert wanted["summer_tally_rows_p2_pts7"].hi == 3  # (alone in a line: the most a line earns)
+    assert wanted["summer_tally_columns_p1_total"].hi == 20 and not wanted["summer_tally_columns_p1_total"].record
+    assert wanted["summer_tally_rows_p1_pts_total"].hi == 21
+    assert "summer_tally_rows_p1_colour" not in wanted
+
+
+def test_plante_bataille_majority_ticks_against_the_tokens_and_the_total():
+    layout = load_layout("plante-bataille")
+    assert not any(f.startswith("majority_") for f in game_for(layout).written(layout, 3))
+    pb = {
+        "harvested_p1": 6, "harvested_p2": 4, "total_p1": 9, "total_p2": 4,
+        "tokens_veg1_p1": 3, "tokens_veg1_p2": 1, "tokens_veg2_p1": 2, "tokens_veg2_p2": 2,
+        "tokens_veg3_p1": 0, "tokens_veg3_p2": 0,
+        "majority_veg1_p1": True, "majority_veg1_p2": False, "majority_veg2_p1": False,
+        "majority_veg2_p2": False, "majority_veg3_p1": False, "majority_veg3_p2": False,
+    }  # fmt: skip
+    assert _disagree("plante-bataille", pb) == []
+    # a tick where the tokens give it to nobody (a tie): those tokens; the total without it
+    assert _disagree("plante-bataille", {**pb, "majority_veg2_p2": True}) == [
+        ("harvested_p2", "total_p2"),
+        ("tokens_veg2_p1", "tokens_veg2_p2"),
+    ]
+    # no tick at all on the pad: the scorer gives the bonuses, nothing to check them against
+    unticked = {f: False if f.startswith("majority_") else v for f, v in pb.items()}
+    assert _disagree("plante-bataille", {**unticked, "tokens_veg1_p2": 5}) == []
+    # a tick not read sure checks nothing: neither the tokens of its kind nor its player's total
+    unsure = {f: v for f, v in pb.items() if f != "majority_veg1_p1"}
+    unsure.update({"tokens_veg3_p2": 2, "majority_veg3_p2": True, "total_p2": 7, "tokens_veg1_p2": 5})
+    assert _disagree("plante-bataille", unsure) == []
+
+
+def test_a_written_total_against_its_parts():
+    pb = {"harvest_values_p1": [3, -2, 5], "harvested_p1": 6, "total_p1": None}
+    assert _disagree("plante-bataille", pb) == []
+    assert _disagree("plante-bataille", {**pb, "harvested_p1": 16}) == [("harvest_values_p1", "harvested_p1")]
+    layout = load_layout("imperial-settlers")
+    [(fields)] = _disagree("imperial-settlers", {f: 2 for f in game_for(layout).written(layout, 1)})
+    assert "score_favors" in fields and "score_total" in fields
+
+
+def test_a_glassworks_row_run_against_its_board_copy():
+    layout = load_layout("river-valley-glassworks")
+    cols, rows = 7, layout.constants["column_height"]
+    heights = [3, 3, 2, 0, 2, 2, 2]
+    board = {f"board_p1_r{r}_c{c}": heights[c - 1] >= r for r in range(1, rows + 1) for c in range(1, cols + 1)}
+    runs = {"row_1_p1_count": 3, "row_2_p1_count": 3, "overflow_p1_count": 0}
+    assert _disagree("river-valley-glassworks", {**board, **runs}) == []
+    assert _disagree("river-valley-glassworks", {**board, **runs, "row_2_p1_count": 2}) == [("row_2_p1_count",)]
+
+
+@pytest.mark.slow
+def test_a_bosk_pad_photographed_scans_to_a_record_of_its_numbers(tmp_path):
+    """Both pages of a 4-player Bosk pad, written in, photographed on a table: `scan` makes
+    the record, each number as written or '?', and the --check picture."""
+    import yaml
+    from click.testing import CliRunner
+    from PIL import Image, ImageOps
+
+    from sheetgen.cli import cli
+
+    truth = {}
+    for page_id in ("pad", "summer"):
+        read, page_truth = _page("bosk", page_id, 4, 21)
+        truth.update(page_truth)
+        photo = ImageOps.expand(
+            ImageOps.expand(Image.fromarray(read.rectified), 50, fill=(250, 250, 248)), 40, fill=(120, 110, 100)
+        )
+        photo.save(tmp_path / f"game-{page_id}.jpg", quality=90)
+    out, check = tmp_path / "game.yaml", tmp_path / "check.png"
+    result = CliRunner().invoke(
+        cli,
+        [
+            "scan",
+            str(tmp_path / "game-pad.jpg"),
+            str(tmp_path / "game-summer.jpg"),
+            "-o",
+            str(out),
+            "--check",
+            str(check),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    record = yaml.safe_load(out.read_text(encoding="utf-8"))
+    players = record["players"]
+    assert [p["name"] for p in players] == [f"Player {i}" for i in range(1, len(players) + 1)]
+    read, unread = 0, 0
+    for i, player in enumerate(players, 1):
+        leaves = [truth[f"terrain_{k}_p{i}_count"] for k in range(1, 9)]
+        rows = [truth[f"summer_tally_rows_p{i}_{k}"] for k in range(1, 12)]
+        for got, want in [*zip(player["leaves"], leaves), *zip(player["summer_lines"]["rows"], rows)]:
+            if got == "?":
+                unread += 1
+            else:
+                assert got == int(want or 0)
+                read += 1
+    assert read > 2 * unread
+    assert check.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_check_picture_shows_each_number_as_read_by_its_box():
+    import cv2
+
+    from sheetgen.scan.blank import PPMM
+    from sheetgen.scan.written import NUMBER_COLOURS, NumberRead, draw_numbers
+
+    img = np.full((round(30 * PPMM), round(30 * PPMM), 3), 255, np.uint8)
+    read = {"kept": (2, 2, 10, 8), UNREAD: (2, 14, 10, 8), "": (16, 2, 8, 8)}
+    draw_numbers(cv2, img, {k: NumberRead(k, rect, "12" if k == "kept" else k) for k, rect in read.items()})
+    for k, (x, y, w, _) in read.items():
+        assert tuple(img[round(y * PPMM), round((x + w / 2) * PPMM)]) == NUMBER_COLOURS[k]  # its outline
+    labelled = img[round(2 * PPMM) + 4 : round(6 * PPMM), round(2 * PPMM) + 4 : round(6 * PPMM)]
+    assert (labelled == NUMBER_COLOURS["kept"]).all(axis=2).any()  # the number, in its corner
+    asked = img[round(14 * PPMM) + 4 : round(17 * PPMM), round(2 * PPMM) + 4 : round(6 * PPMM)]
+    assert (np.abs(asked.astype(int) - NUMBER_COLOURS[UNREAD]) < 60).all(axis=2).any()  # its '?'
