@@ -517,6 +517,15 @@ def test_a_number_written_by_hand_is_shown_read_or_typed_beside_its_picture(brow
     item.locator("input").press("Enter")
     version(page, 2)
     assert box(page, 2, "score_favors").get_attribute("data-value") == "3"
+    # or every number read taken as read at once: one step, which undo takes back
+    confirm = page.locator('section.doubts [data-act="confirm"]')
+    assert confirm.is_hidden()
+    page.click('[data-act="undo"]')
+    version(page, 3)
+    assert confirm.inner_text() == "Keep the number read as it is"
+    confirm.click()
+    version(page, 4)
+    assert confirm.is_hidden() and box(page, 2, "score_favors").get_attribute("data-value") == "3"
     item = page.locator('section.doubts li[data-box="score_development"]')
     assert item.locator(".question").inner_text() == "Type the number written here:"
     assert item.locator("input").input_value() == ""
@@ -526,7 +535,7 @@ def test_a_number_written_by_hand_is_shown_read_or_typed_beside_its_picture(brow
     assert page.locator("#numpad label span").inner_text() == "Type the number written here:"
     page.fill("#numpad input", "2")
     page.click("#numpad button[type=submit]")
-    version(page, 3)
+    version(page, 5)
     got = live.state(gid)
     assert got["doubts"] == [] and (got["marks"][1]["score_favors"], got["marks"][1]["score_development"]) == ("3", "2")
     assert page.errors == []

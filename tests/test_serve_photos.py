@@ -25,6 +25,7 @@ from sheet_photos import sheet_photo  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from sheetgen.cli import cli  # noqa: E402
+from sheetgen.errors import HistoryError  # noqa: E402
 from sheetgen.history import live  # noqa: E402
 from sheetgen.serve.app import Config, loopback_hosts, make_app, offered_layouts  # noqa: E402
 
@@ -253,6 +254,39 @@ def test_a_doubt_is_settled_by_a_mark_and_comes_back_with_undo():
     # a later photo of the same boxes takes the doubts it leaves, and no other
     live.fill(game, {(1, "garden_r1_c2"): "T"}, [])
     assert (game.marks, game.doubts) == ([{"pig_2": True, "garden_r1_c2": "T"}], [])
+
+
+def test_the_numbers_read_are_confirmed_at_once_and_come_back_with_undo():
+    game = live.LiveGame("g" * 12, "imperial-settlers", "", "en", ["Ann", "Bob"], [{}, {}])
+    doubts = [
+        {"player": 1, "box": "score_favors", "kind": "read", "value": "3"},
+        {"player": 1, "box": "walls_4", "kind": "unsure"},
+        {"player": 2, "box": "score_favors", "kind": "read", "value": "5"},
+        {"player": 2, "box": "score_development", "kind": "number"},
+    ]
+    live.fill(game, {(1, "score_favors"): "3", (2, "score_favors"): "5"}, doubts)
+    assert live.confirm_read(game, 2) == 1  # Bob's only
+    assert game.doubts == [doubts[0], doubts[1], doubts[3]]
+    assert live.confirm_read(game) == 1  # everyone's: Ann's is left
+    assert [d["kind"] for d in game.doubts] == ["unsure", "number"]
+    assert game.marks == [{"score_favors": "3"}, {"score_favors": "5"}]  # the numbers stay as read
+    with pytest.raises(HistoryError, match="^no number read is left to confirm$"):
+        live.confirm_read(game)
+    live.undo(game)
+    live.undo(game)
+    assert game.doubts == doubts
+    live.redo(game)
+    assert [d["box"] for d in game.doubts if d["kind"] == "read"] == ["score_favors"]
+
+
+def test_confirming_the_numbers_read_over_http(server):
+    client, config = server
+    gid = start(client, config)
+    r = post(client, config, f"/game/{gid}/confirm", {})
+    assert (r.status_code, r.text) == (409, "no number read is left to confirm\n")
+    r = post(client, config, f"/game/{gid}/confirm", {"player": 3})
+    assert (r.status_code, r.text) == (400, "player: expected 1-2\n")
+    assert unchanged(client, gid)
 
 
 def test_finish_asks_before_keeping_a_game_with_doubts_and_the_pictures_go_with_it(server):

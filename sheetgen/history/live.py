@@ -238,6 +238,20 @@ def fill(game: LiveGame, values: dict, doubts: list) -> None:
     game.redo.clear()
 
 
+def confirm_read(game: LiveGame, player: int | None = None) -> int:
+    """The numbers a photo read taken as read, of player `player` or of every player: their
+    doubts go (the marks hold them already). One step to undo; how many went, or
+    `HistoryError` when no number read is left to confirm."""
+    kept = [d for d in game.doubts if d.get("kind") != "read" or player not in (None, d["player"])]
+    if len(kept) == len(game.doubts):
+        raise HistoryError("no number read is left to confirm")
+    step = {"photo": [], "doubts": [game.doubts, kept]}
+    game.doubts = kept
+    game.undo.append(step)
+    game.redo.clear()
+    return len(step["doubts"][0]) - len(kept)
+
+
 def undo(game: LiveGame) -> None:
     """Undo the game's last change (`HistoryError` when there is none)."""
     if not game.undo:

@@ -491,6 +491,28 @@ async def redo(request: Request) -> JSONResponse:
     return _changed(request, gid, change)
 
 
+async def confirm(request: Request) -> JSONResponse:
+    """Every number a photo read taken as read (of `player`, or of every player): their
+    doubts go in one step, which undo brings back."""
+    body = await _json_body(request)
+    gid = request.path_params["gid"]
+    game = _game(request)
+    player = body.get("player")
+    if player is not None and (
+        not isinstance(player, int) or isinstance(player, bool) or not 1 <= player <= len(game.players)
+    ):
+        raise HTTPException(400, f"player: expected 1-{len(game.players)}")
+
+    def change(g, tables):
+        try:
+            live.confirm_read(g, player)
+        except live.HistoryError as exc:
+            raise HTTPException(409, exc.problems[0].message) from None
+        return _scored_or_refused(g, tables)
+
+    return _changed(request, gid, change)
+
+
 async def finish(request: Request) -> JSONResponse:
     """Keep the game in the history (`score --save`'s duplicate rule: `again` keeps a game
     already kept; `doubts` keeps a game whose photos left doubts), then mark it finished."""
@@ -905,6 +927,7 @@ def make_app(config: Config) -> Starlette:
         Route("/game/{gid}/undo", undo, methods=["POST"]),
         Route("/game/{gid}/redo", redo, methods=["POST"]),
         Route("/game/{gid}/finish", finish, methods=["POST"]),
+        Route("/game/{gid}/confirm", confirm, methods=["POST"]),
         Route("/game/{gid}/record", record),
         Route("/game/{gid}/score.{fmt:str}", score_file),
         Route("/game/{gid}/sheets.pdf", sheets_pdf),

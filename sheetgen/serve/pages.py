@@ -66,6 +66,8 @@ WORDS = {
         "doubt_cell": "What is in this cell on the paper?",
         "doubt_number": "Type the number written here:",
         "doubt_read": "Read from the photo: is it the number written here?",
+        "confirm_read": "Keep the {n} numbers read as they are",
+        "confirm_read_one": "Keep the number read as it is",
         "doubt_show": "Show on the sheet",
         "marked": "Marked",
         "finish_doubts": "{n} doubts are left from the photos. Keep the game all the same?",
@@ -164,6 +166,8 @@ WORDS = {
         "doubt_cell": "Que contient cette case sur la feuille ?",
         "doubt_number": "Tapez le nombre écrit ici :",
         "doubt_read": "Lu sur la photo : est-ce le nombre écrit ici ?",
+        "confirm_read": "Garder les {n} nombres lus tels quels",
+        "confirm_read_one": "Garder le nombre lu tel quel",
         "doubt_show": "Voir sur la feuille",
         "marked": "Cochée",
         "finish_doubts": "Il reste {n} doutes issus des photos. Garder la partie quand même ?",
@@ -404,7 +408,10 @@ def _doubts(lang: str) -> str:
     """What the photos left in doubt, filled by the script: a picture of each box and how
     to settle it (a tap: marked or empty; a cell's vegetable; a number typed)."""
     w = WORDS[lang]
-    return f'<section class="doubts" id="doubts" hidden><h2>{w["doubts"]}</h2><p class="left"></p><ul></ul></section>'
+    return (
+        f'<section class="doubts" id="doubts" hidden><h2>{w["doubts"]}</h2><p class="left"></p>'
+        '<button type="button" data-act="confirm" hidden></button><ul></ul></section>'
+    )
 
 
 def _drawn(tables, tab) -> tuple[list, str, dict]:

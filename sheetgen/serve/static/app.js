@@ -234,6 +234,13 @@
     if (!section) return;
     section.hidden = !n || Boolean(state.kept);
     section.querySelector(".left").textContent = n ? doubtsText(n) : "";
+    // the numbers a photo read, taken as read at once (each is also confirmed on its own)
+    const read = doubts.filter((d) => d.kind === "read").length;
+    const confirm = section.querySelector('[data-act="confirm"]');
+    if (confirm) {
+      confirm.hidden = !read;
+      confirm.textContent = read === 1 ? words.confirm_read_one : (words.confirm_read || "").replace("{n}", String(read));
+    }
     const list = section.querySelector("ul");
     const wanted = doubts.map((d) => d.player + "|" + d.box);
     for (const li of [...list.children]) if (!wanted.includes(li.dataset.key)) li.remove();
