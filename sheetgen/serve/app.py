@@ -428,13 +428,18 @@ async def events(request: Request) -> StreamingResponse:
     )
 
 
+def _check_player(player, game) -> None:
+    """A player of a request's JSON: a number of the game's players (1-based), else a 400."""
+    if not isinstance(player, int) or isinstance(player, bool) or not 1 <= player <= len(game.players):
+        raise HTTPException(400, f"player: expected 1-{len(game.players)}")
+
+
 async def mark(request: Request) -> JSONResponse:
     gid = request.path_params["gid"]
     body = await _json_body(request)
     game = _game(request)
     player, box, after, before = (body.get(k) for k in ("player", "box", "after", "before"))
-    if not isinstance(player, int) or isinstance(player, bool) or not 1 <= player <= len(game.players):
-        raise HTTPException(400, f"player: expected 1-{len(game.players)}")
+    _check_player(player, game)
     if not isinstance(box, str) or len(box) > 100:
         raise HTTPException(400, "box: expected a box's field name")
     tables = request.app.state.tables
@@ -461,56 +466,41 @@ def _scored_or_refused(game, tables) -> dict:
     return scored
 
 
-async def undo(request: Request) -> JSONResponse:
-    await _json_body(request)
-    gid = request.path_params["gid"]
-    _game(request)
+def _stepped(request: Request, gid: str, step) -> JSONResponse:
+    """`step(game)`, a change of live's (undo, redo, numbers confirmed), made as one change;
+    a step it cannot make (its HistoryError) a 409."""
 
     def change(g, tables):
         try:
-            live.undo(g)
+            step(g)
         except live.HistoryError as exc:
             raise HTTPException(409, exc.problems[0].message) from None
         return _scored_or_refused(g, tables)
 
     return _changed(request, gid, change)
+
+
+async def undo(request: Request) -> JSONResponse:
+    await _json_body(request)
+    _game(request)
+    return _stepped(request, request.path_params["gid"], live.undo)
 
 
 async def redo(request: Request) -> JSONResponse:
     await _json_body(request)
-    gid = request.path_params["gid"]
     _game(request)
-
-    def change(g, tables):
-        try:
-            live.redo(g)
-        except live.HistoryError as exc:
-            raise HTTPException(409, exc.problems[0].message) from None
-        return _scored_or_refused(g, tables)
-
-    return _changed(request, gid, change)
+    return _stepped(request, request.path_params["gid"], live.redo)
 
 
 async def confirm(request: Request) -> JSONResponse:
     """Every number a photo read taken as read (of `player`, or of every player): their
     doubts go in one step, which undo brings back."""
     body = await _json_body(request)
-    gid = request.path_params["gid"]
     game = _game(request)
     player = body.get("player")
-    if player is not None and (
-        not isinstance(player, int) or isinstance(player, bool) or not 1 <= player <= len(game.players)
-    ):
-        raise HTTPException(400, f"player: expected 1-{len(game.players)}")
-
-    def change(g, tables):
-        try:
-            live.confirm_read(g, player)
-        except live.HistoryError as exc:
-            raise HTTPException(409, exc.problems[0].message) from None
-        return _scored_or_refused(g, tables)
-
-    return _changed(request, gid, change)
+    if player is not None:
+        _check_player(player, game)
+    return _stepped(request, request.path_params["gid"], lambda g: live.confirm_read(g, player))
 
 
 async def finish(request: Request) -> JSONResponse:
