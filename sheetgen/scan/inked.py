@@ -8,15 +8,28 @@ sheetgen.scan.written's.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from sheetgen.scan.blank import PPMM
 from sheetgen.scan.tuning import DIGITS, STRUCK, WRITING
 
 
+class Shape(NamedTuple):
+    """What the writing in a box looks like, beside its picture (px of the page)."""
+
+    height: int
+    width: int
+    pieces: int  # separate strokes
+    upright: bool  # one straight upright stroke (`upright`)
+    across: bool  # it runs across the box's border
+    loops: list  # its closed loops (`_loops`)
+    captioned: bool  # it runs over a caption printed in the box
+    hidden: int  # px of print next to it dark enough to hide what a stroke does there
+
+
 def ink_in(cv2, np, grey, blank, rect):
-    """The writing in a box: (its picture, grey on paper white, cut to the ink; (height,
-    width, pieces) of the ink in px, whether it is one upright stroke, whether it runs
-    across the box's border, its loops, whether it runs over a caption), None when the
-    box is empty, or why it is left to type (a trace too faint)."""
+    """The writing in a box: (its picture, grey on paper white, cut to the ink; its `Shape`),
+    None when the box is empty, or why it is left to type (a trace too faint)."""
     x, y, w, h = rect
     m = WRITING.reach * min(w, h)
     rows, cols = grey.shape
@@ -89,9 +102,17 @@ def ink_in(cv2, np, grey, blank, rect):
     across = bool((mask & ~near_box).any() or (others & band & ~inside).any())
     # ...or over a caption printed in the box (a stroke over it may not show: an 8's loop)
     captioned = bool((np.isin(labels, keep) & printed & ~halo).any())
+    # ...or up into print it cannot be seen over (a black border; a caption, for a pencil as
+    # light as it): what its top does there is unknown (a 7's bar along the border reads 1,
+    # a 6's stem under a caption 0); the print near the top `WRITING.top` of the writing
+    seen_over = 255.0 * (paper - darkest + level) / max(paper, 1.0)
+    hides = near < min(seen_over, WRITING.print)
+    reach = cv2.dilate(mask.astype(np.uint8), np.ones((2 * WRITING.print_grow + 3,) * 2, np.uint8)) > 0
+    reach[top + max(1, round(WRITING.top * (bottom - top))) :] = False
+    hidden = int((reach & hides).sum())
     loops = _loops(cv2, np, mask[top:bottom, left:right])
     one_stroke = len(keep) == 1 and upright(np, mask)
-    return picture, (bottom - top, right - left, len(keep), one_stroke, across, loops, captioned)
+    return picture, Shape(bottom - top, right - left, len(keep), one_stroke, across, loops, captioned, hidden)
 
 
 def _loops(cv2, np, mask) -> list[tuple]:

@@ -732,10 +732,33 @@ class Numbers:
     across_sure: float = 0.998
     # [share 0-1] the recogniser's 1 this sure, its ink one straight upright stroke: a 1
     one_sure: float = 0.4
+    # [share 0-1] the recogniser this sure of a number the digit classifier reads alike: kept
+    agreed_sure: float = 0.5
     # [count] number boxes read on one page at most (a 12-player pad has ~100)
     max_boxes: int = 600
     # [mm] a box longer than this on a side is not read (its number is to type)
     max_box: float = 60.0
+
+
+@dataclass(frozen=True)
+class Glyphs:
+    """How the writing of a number is cut into its digits and each drawn for the digit
+    classifier (sheetgen.scan.digits): a speck of noise is no piece, a stroke above another
+    (a 5's flag, a 4 in two strokes) is the same digit's, and every digit is drawn with
+    strokes of one thickness, as the classifier learnt them, whatever the pen."""
+
+    # [share of the writing's height] a piece of ink smaller on both sides is a speck
+    speck: float = 0.25
+    # [share of the narrower's width] pieces sharing this much of their width are one digit's
+    overlap: float = 0.5
+    # [share of a digit's height] the thickness its strokes are drawn at, at least
+    stroke: float = 0.14
+    # [probability 0-1] the classifier this sure of each digit the recogniser read: they agree
+    sure: float = 0.7
+    # [probability 0-1] the classifier less sure than this of a digit the recogniser read: a doubt
+    veto: float = 0.05
+    # [share of the writing's height] a piece this low at most, twice as wide as high or more, is a minus
+    minus: float = 0.4
 
 
 @dataclass(frozen=True)
@@ -795,6 +818,10 @@ class Writing:
     print: int = 200
     # [px] round the print taken as dark as it (the page mapped within a pixel or two, blur)
     print_grow: int = 2
+    # [share of the writing's height] its top, where a stroke run into the print may be a digit's bar or stem
+    top: float = 0.25
+    # [px] of such print next to the writing at least: a stroke may run under it
+    hidden_px: int = 3
     # [grey levels] under the paper's: ink (`ink_noise` times the paper's noise, if more)
     ink: int = 30
     # [times the paper's noise] under the paper's: ink, when more than `ink` (a noisy photo's grain is not)
@@ -861,5 +888,6 @@ BLANK_SIDE = BlankSide()
 PDF_PAGES = PdfPages()
 NUMBERS = Numbers()
 DIGITS = Digits()
+GLYPHS = Glyphs()
 WRITING = Writing()
 STRUCK = Struck()

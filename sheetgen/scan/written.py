@@ -18,11 +18,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from sheetgen.scan import digits
 from sheetgen.scan.blank import PPMM, blank_page
 from sheetgen.scan.inked import crossed_out, ink_in, lines_of
-from sheetgen.scan.tuning import DIGITS, NUMBERS
+from sheetgen.scan.tuning import DIGITS, GLYPHS, NUMBERS, WRITING
 
 UNREAD = "?"  # a number left to type (the record's TO_FILL)
+HIDDEN = "01"  # digits that another one is, a stroke of it hidden (7 -> 1, 6, 8, 9 -> 0)
 
 
 @dataclass(frozen=True)
@@ -89,30 +91,52 @@ def read_numbers(read, recogniser, sure: float = NUMBERS.sure) -> dict[str, Numb
             lines.append(part)
             owners.append((box, allowed, size, len(parts)))
     readings = recogniser.read(lines) if lines else []
+    # the second reader's digits, of each box holding one number (`digits`)
+    second = digits.classifier()
+    alone = [k for k, (_, allowed, _, _) in enumerate(owners) if not allowed.many]
+    seconds = dict(zip(alone, digits.read(cv2, np, [lines[k] for k in alone], second))) if second else {}
     by_box: dict = {}
-    for (box, allowed, size, _count), reading in zip(owners, readings):
-        by_box.setdefault(box.field, (box, allowed, size, []))[3].append(reading)
-    for field, (box, allowed, size, got) in by_box.items():
-        out[field] = _judged(box, allowed, size, got, sure)
+    for k, ((box, allowed, size, _count), reading) in enumerate(zip(owners, readings)):
+        by_box.setdefault(box.field, (box, allowed, size, [], seconds.get(k)))[3].append(reading)
+    for field, (box, allowed, size, got, digit_reads) in by_box.items():
+        out[field] = _judged(box, allowed, size, got, sure, digit_reads)
     return out
 
 
-def _judged(box, allowed, size: tuple, readings: list, least: float) -> NumberRead:
-    """A box's number from what the recogniser read of its lines: kept only when `least`
-    sure and plausible (see the module's doc)."""
+def _judged(box, allowed, size, readings: list, least: float, second=None) -> NumberRead:
+    """A box's number from what the recogniser read of its lines, and the digit classifier
+    of the one number a box may hold (`second`: digits.DigitReads, or None): kept only when
+    `least` sure and plausible (see the module's doc). The two readers reading the number
+    alike, each sure enough (`NUMBERS.agreed_sure`, `GLYPHS.sure`), make it sure (where
+    nothing of the writing may be hidden); the classifier all but sure a digit is another
+    (`GLYPHS.veto`) makes it a doubt."""
     rect = (box.x, box.y, box.w, box.h)
     if not allowed.many:  # (one number: a gap between its digits is no separator)
         readings = [_joined(r) for r in readings]
     text = " / ".join(r.text for r in readings)
     sure = min(r.sure for r in readings)
-    if text == "1" and sure >= NUMBERS.one_sure and size[3]:
+    # part of the writing may be under the print: across the border, or up into print too
+    # dark to see it over (`inked.Shape.hidden`); a 1 or a 0 may then be what the print left
+    # of another digit (a 7's bar along the border, a 6's stem under a caption)
+    under = size.across or size.hidden >= WRITING.hidden_px
+    partial = size.hidden >= WRITING.hidden_px and any(d in HIDDEN for d in text)
+    if text == "1" and sure >= NUMBERS.one_sure and size.upright and not partial:
         sure = 1.0  # (the recogniser's 1, and the ink one straight upright stroke: see `inked.upright`)
+    chance = second.chance(text) if second is not None else None
+    alike = chance is not None and second.text == text and not (under or size.captioned)
+    shaped = not (alike and sure >= NUMBERS.agreed_sure and chance >= GLYPHS.sure)
+    if not shaped:
+        sure = 1.0  # (two readers learnt apart read it alike: a 0's loop need not be looked at)
     why = ""
-    if sure < least:
+    if chance is not None and chance < GLYPHS.veto:
+        why = "the two readers read it apart"
+    elif sure < least:
         why = "not sure"
-    elif size[4] and sure < NUMBERS.across_sure:
+    elif size.across and sure < NUMBERS.across_sure:
         why = "not sure of writing across the border"
-    elif size[6] and "0" in text and sure < NUMBERS.across_sure:  # (an 8 whose loop the caption hides reads 0)
+    elif partial and sure < NUMBERS.across_sure:
+        why = "not sure of writing into the print"
+    elif size.captioned and "0" in text and sure < NUMBERS.across_sure:  # (an 8 whose loop the caption hides reads 0)
         why = "not sure of a 0 written over the caption"
     elif allowed.many:
         listed = all(_LIST.fullmatch(r.text) for r in readings)
@@ -125,7 +149,8 @@ def _judged(box, allowed, size: tuple, readings: list, least: float) -> NumberRe
     elif text.startswith("-") and allowed.lo is not None and allowed.lo >= 0:
         why = "a sign where none goes"
     else:
-        why = _out_of_bounds([int(text)], allowed) or _size(text, size) or _loops_fit(text.lstrip("-"), size[5])
+        loops = _loops_fit(text.lstrip("-"), size.loops, shaped)
+        why = _out_of_bounds([int(text)], allowed) or _size(text, size) or loops
         if not why:
             return NumberRead(box.field, rect, str(int(text)), text, sure)
     return NumberRead(box.field, rect, UNREAD, text, sure, why)
@@ -153,11 +178,11 @@ def _out_of_bounds(numbers: list[int], allowed) -> str:
     return f"{bad[0]} is out of the rules' bounds" if bad else ""
 
 
-def _size(text: str, size: tuple) -> str:
+def _size(text: str, size) -> str:
     """Why the ink is not as wide as `text` written in it (its height, width and pieces):
     each digit between `DIGITS.narrow` ('1': `DIGITS.one_narrow`) and `DIGITS.wide` of its
     height wide."""
-    h, w, pieces = size[:3]
+    h, w, pieces = size.height, size.width, size.pieces
     digits = text.lstrip("-")
     narrow = sum(DIGITS.one_narrow if d == "1" else DIGITS.narrow for d in digits) * h
     wide = (len(digits) * DIGITS.wide + (1 if text.startswith("-") else 0)) * h
@@ -170,16 +195,16 @@ def _size(text: str, size: tuple) -> str:
     return ""
 
 
-def _loops_fit(text: str, loops: list[float]) -> str:
+def _loops_fit(text: str, loops: list[float], shaped: bool = True) -> str:
     """Why the writing's loops are not those of `text`'s digits ("" when they are): a 0, 6
-    or 9 closes one loop, an 8 two, a 2 or a 4 none or one, the others none; a lone 0's
-    loop is most of its height, as much ink above it as below (an 8 whose loop the print
-    hides, a 6, a 9 leave one at an end)."""
+    or 9 closes one loop, an 8 two, a 2 or a 4 none or one, the others none; when `shaped`,
+    a lone 0's loop is most of its height, as much ink above it as below (an 8 whose loop
+    the print hides, a 6, a 9 leave one at an end)."""
     least = sum(LOOPS.get(d, (0, 0))[0] for d in text)
     most = sum(LOOPS.get(d, (0, 0))[1] for d in text)
     if not least <= len(loops) <= most:
         return f"{len(loops)} loop{'s' if len(loops) != 1 else ''} in the ink"
-    if (
+    if shaped and (
         text == "0"
         and (loops[0][0] < DIGITS.zero_loop or abs(loops[0][1] - loops[0][2]) > DIGITS.zero_even)
         or (text == "0" and loops[0][3] < DIGITS.zero_waist)

@@ -263,10 +263,16 @@ def _counts(bx, ry, cw, h, row, el, env, p, fname, who) -> tuple[list, float, li
     return out, bx, [_caption(bx, ry, cw - len(counts) * sw, points, el["_path"] + ".points_label")]
 
 
+# a caption inside a box to write in is printed light (a form's "dropout" grey): a number
+# written over it stays readable, to the players and to `sheetgen scan`, which cannot see a
+# stroke over darker print (a 7's bar over it would read 1)
+CAPTION_GREY = "#999999"
+
+
 def _caption(bx, ry, w, text, path) -> Text:
-    """A small grey caption at the top of a box, ST_PAD inside its lines."""
+    """A small light caption at the top of a box, ST_PAD inside its lines."""
     return Text(bx + ST_PAD, ry + ST_PAD, w - 2 * ST_PAD, 2.4, text, "condensed", ST_CAPTION, "center", "top",
-                "#666666", path=path, hint=True)  # fmt: skip
+                CAPTION_GREY, path=path, hint=True)  # fmt: skip
 
 
 def _st_build(el, env):
