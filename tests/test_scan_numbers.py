@@ -77,6 +77,51 @@ def test_numbers_read_are_right_or_left_to_type(layout_id, page_id, players, see
     assert len(kept) >= 0.5 * len(written)
 
 
+def _written_in(strike_to: float | None, after: str = "5") -> object:
+    """A Bosk pad's first leaves box with a 3 written in it (cv2's font), struck through
+    from past its left end to `strike_to` (of the box's width; None: not struck), and
+    `after` written after it: what `read_numbers` makes of the box."""
+    import cv2
+
+    from sheetgen.scan.blank import PPMM, blank_colours, blank_page
+
+    layout = load_layout("bosk")
+    display, _ = blank_page(layout, "pad", 2, "en")
+    box = next(b for b in display.boxes() if b.field == "terrain_1_p1_count")
+    img = blank_colours(layout, "pad", 2, "en").copy()
+    ink, font, base = (20, 20, 60), cv2.FONT_HERSHEY_SIMPLEX, round((box.y + 0.75 * box.h) * PPMM)
+    x = round((box.x + 0.15 * box.w) * PPMM)
+    cv2.putText(img, "3", (x, base), font, 1.0, ink, 2, cv2.LINE_AA)
+    (w, h), _ = cv2.getTextSize("3", font, 1.0, 2)
+    if strike_to is not None:
+        end = round((box.x + strike_to * box.w) * PPMM)
+        cv2.line(img, (x - round(0.4 * h), base - h // 2), (end, base - h // 2), ink, 2, cv2.LINE_AA)
+    if after:
+        cv2.putText(img, after, (round((box.x + 0.55 * box.w) * PPMM), base), font, 1.0, ink, 2, cv2.LINE_AA)
+    values = {b.field: "" for b in display.boxes()}
+    read = PageRead(
+        Photo("page.jpg", "page", img), layout, "pad", values, {},
+        rectified=img, sheet={"players": 2, "lang": "en", "grey": False},
+    )  # fmt: skip
+    return read_numbers(read, ocr.recogniser())["terrain_1_p1_count"]
+
+
+def test_a_number_struck_through_and_the_right_one_after_it_reads_the_right_one():
+    assert _written_in(None, after="").value == "3"  # (not struck, it is the number)
+    got = _written_in(0.47)
+    assert (got.value, got.why) == ("5", "")
+
+
+def test_a_number_struck_through_with_none_after_it_is_left_to_type():
+    got = _written_in(0.47, after="")
+    assert (got.value, got.why) == (UNREAD, "struck through")
+
+
+def test_a_strike_running_into_the_number_after_it_leaves_the_box_to_type():
+    got = _written_in(0.7)  # (the strike runs on into the 5: what it crosses out is unclear)
+    assert (got.value, got.why) == (UNREAD, "struck through")
+
+
 # ----------------------------------------------------------------------------- checks
 
 

@@ -1,13 +1,15 @@
 """The writing in one box of a page: its picture cut from the page as the reader mapped it,
 the print taken out (the blank page says where it is: the box's border, a caption), and the
 ink that belongs to the box kept: the strokes whose middle lies in it, not a neighbour's
-running over (`ink_in`); its closed loops, whether it is one upright stroke, whether it is
-crossed out, and its lines (a box of several numbers). What the writing says is
+running over (`ink_in`), a number crossed out left out (the right one written after it
+kept); its closed loops, whether it is one upright stroke, whether it is crossed out, and
+its lines (a box of several numbers). What the writing says is
 sheetgen.scan.written's.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 from sheetgen.scan.blank import PPMM
@@ -24,12 +26,14 @@ class Shape(NamedTuple):
     across: bool  # it runs across the box's border
     loops: list  # its closed loops (`_loops`)
     captioned: bool  # it runs over a caption printed in the box
-    hidden: int  # px of print next to it dark enough to hide what a stroke does there
+    hidden: int  # px of print by its top too dark to see a stroke over (`_shown`)
 
 
 def ink_in(cv2, np, grey, blank, rect):
     """The writing in a box: (its picture, grey on paper white, cut to the ink; its `Shape`),
-    None when the box is empty, or why it is left to type (a trace too faint)."""
+    None when the box is empty, or why it is left to type (a trace too faint, a number
+    crossed out). A number crossed out and the right one written after it: the writing is
+    the right one (`past_crossing`)."""
     x, y, w, h = rect
     m = WRITING.reach * min(w, h)
     rows, cols = grey.shape
@@ -83,36 +87,94 @@ def ink_in(cv2, np, grey, blank, rect):
         strong = cv2.dilate((ink_of[labels] >= speck).astype(np.uint8) & ink, np.ones((5, 5), np.uint8)) > 0
         faint = (dark > WRITING.faint * level) & inside & ~strong & ~halo
         return "a faint trace" if faint.sum() > WRITING.faint_area * PPMM * PPMM else None
-    mask = np.isin(labels, keep) & (ink > 0)
-    ys, xs = np.nonzero(mask)
-    top, bottom, left, right = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    pad = max(4, round(0.2 * (bottom - top)))
-    # the picture: the kept ink as the photo shows it, everything else paper white
-    around = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    stroke = np.where(around, np.clip(dark, 0, None), 0)
-    darkest = max(float(np.percentile(dark[mask], 90)), level)
-    picture = 255 - np.clip(stroke * (225 / darkest), 0, 255)
-    picture = np.pad(picture[top:bottom, left:right], pad, constant_values=255).astype(np.uint8)
+    written = np.isin(labels, keep)
     # writing across the box's border: what the print hides of it may change a digit (an 8's
     # loop under the line, a 0 left)
     box = inside.astype(np.uint8)
     near_box = cv2.dilate(box, np.ones((2 * WRITING.halo + 1,) * 2, np.uint8)) > 0
     band = cv2.dilate(box, np.ones((2 * (WRITING.halo + WRITING.print_grow) + 3,) * 2, np.uint8)) > 0
-    others = (ink > 0) & ~np.isin(labels, keep)
-    across = bool((mask & ~near_box).any() or (others & band & ~inside).any())
+    spilt = bool(((ink > 0) & ~written & band & ~inside).any())  # (another's ink over the border by the box)
+    seen = partial(_shown, cv2, np, ink=ink > 0, dark=dark, level=level, near_box=near_box, spilt=spilt)
+    seen = partial(seen, caption=printed & ~halo, near=near, paper=paper)  # (the print in the box: a caption)
+    picture, size, origin = seen(written)
+    why, after = past_crossing(cv2, np, picture, origin)
+    if after is None:
+        return why or (picture, size)
+    # the number written after the crossing-out, read as the box's (unless crossed out too)
+    rest = written & (np.arange(written.shape[1]) >= after)
+    if not (rest & (ink > 0)).any():
+        return why
+    picture, size, _ = seen(rest)
+    return why if crossed_out(cv2, np, picture)[0] else (picture, size)
+
+
+def _shown(cv2, np, part, ink, dark, level, near_box, spilt, caption, near, paper) -> tuple:
+    """(picture, Shape, the picture's first column in the box's) of the strokes `part` (the
+    box's kept strokes, or some of them), as `ink_in`'s: `ink` the box's ink, `dark` how
+    much darker than paper, `level` the least ink is, `near_box` the box and its border,
+    `spilt` another's ink over the border by the box, `caption` the print in the box, `near`
+    the blank page's print grown, `paper` the paper's grey level."""
+    mask = part & ink
+    ys, xs = np.nonzero(mask)
+    top, bottom, left, right = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    pad = max(4, round(0.2 * (bottom - top)))
+    # the picture: the ink as the photo shows it, everything else paper white
+    around = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    stroke = np.where(around, np.clip(dark, 0, None), 0)
+    darkest = max(float(np.percentile(dark[mask], 90)), level)
+    picture = 255 - np.clip(stroke * (225 / darkest), 0, 255)
+    picture = np.pad(picture[top:bottom, left:right], pad, constant_values=255).astype(np.uint8)
+    across = bool((mask & ~near_box).any()) or spilt
     # ...or over a caption printed in the box (a stroke over it may not show: an 8's loop)
-    captioned = bool((np.isin(labels, keep) & printed & ~halo).any())
+    captioned = bool((part & caption).any())
     # ...or up into print it cannot be seen over (a black border; a caption, for a pencil as
     # light as it): what its top does there is unknown (a 7's bar along the border reads 1,
-    # a 6's stem under a caption 0); the print near the top `WRITING.top` of the writing
+    # a 6's stem under a caption 0); the print by the top `WRITING.top` of the writing
     seen_over = 255.0 * (paper - darkest + level) / max(paper, 1.0)
     hides = near < min(seen_over, WRITING.print)
     reach = cv2.dilate(mask.astype(np.uint8), np.ones((2 * WRITING.print_grow + 3,) * 2, np.uint8)) > 0
     reach[top + max(1, round(WRITING.top * (bottom - top))) :] = False
     hidden = int((reach & hides).sum())
+    pieces = cv2.connectedComponents(part.astype(np.uint8), connectivity=8)[0] - 1
+    one_stroke = pieces == 1 and upright(np, mask)
     loops = _loops(cv2, np, mask[top:bottom, left:right])
-    one_stroke = len(keep) == 1 and upright(np, mask)
-    return picture, Shape(bottom - top, right - left, len(keep), one_stroke, across, loops, captioned, hidden)
+    shape = Shape(bottom - top, right - left, pieces, one_stroke, across, loops, captioned, hidden)
+    return picture, shape, left - pad
+
+
+def past_crossing(cv2, np, picture, origin: int) -> tuple:
+    """(why the writing in `picture` is crossed out or "", the column where the writing
+    after the crossing-out begins, `origin` the picture's first, or None): the number to
+    read when one is crossed out and the right one written after it. The picture's ink the
+    strike or the scribble touches is what it crosses out, all within it (a strike runs
+    past the number's ends: `STRUCK.covers` of its height over at most); the ink after it,
+    clearly apart (`STRUCK.apart` of its height of bare paper between) and `STRUCK.rest`
+    of its height tall, is the number; ink before it, touching it or too close leaves the
+    box to type, as does a blot (what it covers cannot be told)."""
+    why, span = crossed_out(cv2, np, picture)
+    if not why or span is None:
+        return why, None
+    ink = (picture < 128).astype(np.uint8)
+    n, parts, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    struck = np.unique(parts[:, span[0] : span[1]])
+    struck = struck[struck > 0]
+    others = [k for k in range(1, n) if k not in struck]
+    if not others:
+        return why, None  # (nothing written after it)
+    left, top = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    right, bottom = left + stats[:, cv2.CC_STAT_WIDTH], top + stats[:, cv2.CC_STAT_HEIGHT]
+    a, b = left[struck].min(), right[struck].max()
+    tall = bottom[struck].max() - top[struck].min()
+    over = max(2, round(STRUCK.covers * tall))
+    start = left[others].min()
+    if (
+        a < span[0] - over
+        or b > span[1] + over  # (what it covers runs out of it: writing touching it)
+        or start - b < max(2, STRUCK.apart * tall)  # (ink before it, or too close)
+        or bottom[others].max() - top[others].min() < STRUCK.rest * tall
+    ):
+        return why, None
+    return why, origin + (b + start) // 2
 
 
 def _loops(cv2, np, mask) -> list[tuple]:
@@ -161,9 +223,11 @@ def upright(np, mask) -> bool:
     )
 
 
-def crossed_out(cv2, np, picture) -> str:
+def crossed_out(cv2, np, picture) -> tuple:
     """Why the writing looks crossed out (a number struck through, scribbled over or
-    blotted out, the right one beside it), or "": a straight stroke `STRUCK.long` of the
+    blotted out, the right one beside it), or "", and the columns of the picture the
+    strike or the scribble spans (None for a blot, for a strike not past both ends of what
+    it crosses, or none): a straight stroke `STRUCK.long` of the
     writing's height long, level within its middle, that crosses two strokes, or one and
     runs `STRUCK.past` past it both sides (a digit's own bar is shorter: a 7's, a 4's joins
     its diagonal); a row of `STRUCK.zigzag` strokes or more within the writing's height (a
@@ -172,9 +236,9 @@ def crossed_out(cv2, np, picture) -> str:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     tall = max((stats[k, cv2.CC_STAT_HEIGHT] for k in range(1, n)), default=0)
     if tall < 8:
-        return ""
+        return "", None
     if cv2.distanceTransform(mask, cv2.DIST_L2, 3).max() >= STRUCK.blot * tall:
-        return "blotted out"
+        return "blotted out", None
     for k in range(1, n):
         x, y, w, h = stats[k, :4]
         piece = labels[y : y + h, x : x + w] == k
@@ -184,7 +248,7 @@ def crossed_out(cv2, np, picture) -> str:
                 len(starts) >= STRUCK.zigzag
                 and (starts[STRUCK.zigzag - 1 :] - starts[: len(starts) - STRUCK.zigzag + 1]).min() <= tall
             ):
-                return "scribbled over"
+                return "scribbled over", (x, x + w)
     level = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, max(3, round(0.5 * tall))), np.uint8))
     m, _, bars, _ = cv2.connectedComponentsWithStats(level, connectivity=8)
     reach, gap, free = round(0.5 * tall), max(2, round(0.06 * tall)), max(1, round(STRUCK.past * tall))
@@ -198,8 +262,8 @@ def crossed_out(cv2, np, picture) -> str:
         crossings = int((np.diff(np.concatenate([[0], both])) == 1).sum())
         ends = not (above[:free] | below[:free]).any() and not (above[-free:] | below[-free:]).any()
         if crossings >= 2 or (crossings and ends):
-            return "struck through"
-    return ""
+            return "struck through", (x, x + w) if ends else None
+    return "", None
 
 
 def lines_of(np, picture) -> list:

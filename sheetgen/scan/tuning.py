@@ -841,7 +841,8 @@ class Struck:
     """When a number is crossed out (a number struck through, scribbled over or blotted out, the
     right one beside it): a straight stroke across the writing, longer than a digit's own bar (a
     7's, a 4's joins its diagonal); a row of strokes closer than a digit's; ink thicker than a
-    digit's stroke. A number crossed out is left to type, never read."""
+    digit's stroke. A number crossed out is never read; the one written after it is, when clearly
+    apart from it (bare paper between, none before it), else the box is left to type."""
 
     # [share of the writing's height] a stroke across it at least this long
     long: float = 0.8
@@ -851,6 +852,12 @@ class Struck:
     zigzag: int = 5
     # [share of the writing's height] ink this thick (from its inside to its edge) is a blot
     blot: float = 0.2
+    # [share of the crossed-out writing's height] what a strike or a scribble crosses out runs out of it at most
+    covers: float = 0.06
+    # [share of the crossed-out writing's height] bare paper between it and the number written after it, at least
+    apart: float = 0.05
+    # [share of the crossed-out writing's height] the number written after it this tall at least
+    rest: float = 0.5
 
 
 INSIDE = Inside()

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from sheetgen.scan import digits
 from sheetgen.scan.blank import PPMM, blank_page
-from sheetgen.scan.inked import crossed_out, ink_in, lines_of
+from sheetgen.scan.inked import ink_in, lines_of
 from sheetgen.scan.tuning import DIGITS, GLYPHS, NUMBERS, WRITING
 
 UNREAD = "?"  # a number left to type (the record's TO_FILL)
@@ -79,10 +79,6 @@ def read_numbers(read, recogniser, sure: float = NUMBERS.sure) -> dict[str, Numb
             out[box.field] = NumberRead(box.field, rect, UNREAD, why=seen)
             continue
         picture, size = seen
-        crossed = crossed_out(cv2, np, picture)
-        if crossed:
-            out[box.field] = NumberRead(box.field, rect, UNREAD, why=crossed)
-            continue
         parts = lines_of(np, picture) if allowed.many else [picture]
         if recogniser is None:
             out[box.field] = NumberRead(box.field, rect, UNREAD, why="no recogniser (the ocr extra)")
