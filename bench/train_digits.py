@@ -96,6 +96,10 @@ def bent(rng, pic):
     m = rot @ np.array([[1, shear], [0, 1]]) @ np.diag([sx, sy])
     affine = np.hstack([m, (np.array([c, c]) - m @ np.array([c, c]))[:, None]])
     img = cv2.warpAffine(img, affine, (BIG, BIG), borderValue=0)
+    if rng.random() < 0.5:  # (a hand's wobble: a smooth random warp)
+        dx, dy = (cv2.GaussianBlur(rng.uniform(-1, 1, (BIG, BIG)).astype(np.float32), (0, 0), 6) * 60 for _ in range(2))
+        gx, gy = np.meshgrid(np.arange(BIG, dtype=np.float32), np.arange(BIG, dtype=np.float32))
+        img = cv2.remap(img, gx + dx, gy + dy, cv2.INTER_LINEAR, borderValue=0)
     k = int(rng.integers(-2, 4))
     if k:
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (abs(k) + 1, abs(k) + 1))
@@ -134,10 +138,27 @@ def styled(rng, mask, label):
 
 def nothing(rng, pics):
     """A piece of writing that is no digit, BIG px: two digits run together, a stroke, a
-    scribble or a dot."""
-    kind = rng.integers(0, 4)
+    scribble, a dot, or a digit struck through (a line across it, past both its sides: a
+    7's bar stays within them) or scribbled over."""
+    kind = rng.integers(0, 6)
     m = np.zeros((BIG, BIG), np.uint8)
     t = int(rng.integers(3, 7))
+    if kind >= 4:
+        digit = bent(rng, pics[rng.integers(len(pics))])
+        small = cv2.resize(digit.astype(np.uint8), (BIG // 2, BIG // 2 + 8), interpolation=cv2.INTER_NEAREST)
+        m[10 : 10 + small.shape[0], BIG // 4 : BIG // 4 + small.shape[1]] = small
+        ys, xs = np.nonzero(m)
+        h = ys.max() - ys.min()
+        if kind == 4:
+            y = int(ys.min() + h * rng.uniform(0.3, 0.7))
+            past = [int(h * rng.uniform(0.2, 0.45)) for _ in range(2)]
+            cv2.line(m, (xs.min() - past[0], y), (xs.max() + past[1], y + int(rng.integers(-4, 5))), 1, t)
+        else:
+            n = int(rng.integers(4, 8))
+            zx = np.linspace(xs.min() - 3, xs.max() + 3, n)
+            zy = np.where(np.arange(n) % 2, ys.min() + rng.uniform(0, 0.3, n) * h, ys.max() - rng.uniform(0, 0.3, n) * h)
+            cv2.polylines(m, [np.stack([zx, zy], 1).astype(np.int32)], False, 1, t)
+        return m > 0
     if kind == 0:
         a, b = (bent(rng, pics[rng.integers(len(pics))]) for _ in range(2))
         both = np.zeros((BIG, 2 * BIG), bool)
@@ -158,7 +179,7 @@ def nothing(rng, pics):
     return m > 0
 
 
-def dataset(rng, pics, labels, none_share=0.15):
+def dataset(rng, pics, labels, none_share=0.2):
     """One epoch's glyphs and classes: every digit bent once, and NONE's share of others."""
     out, cls = [], []
     for pic, label in zip(pics, labels):
@@ -193,7 +214,7 @@ def weights(model) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.train_digits", description=__doc__.splitlines()[0])
-    ap.add_argument("--epochs", type=int, default=24)
+    ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--out", default=str(digits.WEIGHTS), help="where to write the weights")
     args = ap.parse_args(argv)

@@ -122,6 +122,30 @@ def test_a_strike_running_into_the_number_after_it_leaves_the_box_to_type():
     assert (got.value, got.why) == (UNREAD, "struck through")
 
 
+def test_writing_running_on_through_a_box_leaves_it_to_type_not_empty():
+    """A chain of large writing through a column of boxes, so long that little of it lies in
+    any one: the box may hold a number of its own under it."""
+    import cv2
+
+    from sheetgen.scan.blank import PPMM, blank_colours, blank_page
+
+    layout = load_layout("bosk")
+    display, _ = blank_page(layout, "pad", 2, "en")
+    boxes = {b.field: b for b in display.boxes()}
+    first, last = boxes["terrain_1_p1_count"], boxes["terrain_6_p1_count"]
+    img = blank_colours(layout, "pad", 2, "en").copy()
+    x = round((first.x + 0.5 * first.w) * PPMM)
+    ys = np.linspace((first.y + 0.2 * first.h) * PPMM, (last.y + 0.8 * last.h) * PPMM, 40)
+    wave = [(x + round(6 * np.sin(k / 2)), round(y)) for k, y in enumerate(ys)]
+    cv2.polylines(img, [np.array(wave, np.int32)], False, (20, 20, 60), 2, cv2.LINE_AA)
+    read = PageRead(
+        Photo("page.jpg", "page", img), layout, "pad", {b: "" for b in boxes}, {},
+        rectified=img, sheet={"players": 2, "lang": "en", "grey": False},
+    )  # fmt: skip
+    got = read_numbers(read, ocr.recogniser())["terrain_3_p1_count"]
+    assert (got.value, got.why) == (UNREAD, "ink running through from another box")
+
+
 # ----------------------------------------------------------------------------- checks
 
 

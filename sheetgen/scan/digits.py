@@ -7,7 +7,8 @@ The two readers learnt apart: the recogniser is PP-OCR's, trained on printed and
 lines; the classifier is sheetgen's own, trained on handwritten digits (MNIST's, see
 bench/train_digits.py, which makes `digits.npz`). A number both read alike is far less often
 wrong than one either reads alone, so it may be kept at a lower certainty of each
-(`tuning.NUMBERS`); a number they read apart is a doubt.
+(`tuning.NUMBERS.agreed_sure`, `tuning.GLYPHS.sure`); a number they read apart is the
+recogniser's alone to be sure of, as without the classifier.
 
 The network runs in NumPy: some 100,000 weights, a few milliseconds for a page's digits.
 """
@@ -24,7 +25,7 @@ from sheetgen.scan.tuning import GLYPHS
 
 WEIGHTS = Path(__file__).with_name("digits.npz")
 # set by bench/train_digits.py when it writes digits.npz
-WEIGHTS_SHA256 = "59963e163f619748d8d096ee2728ec72bb1617d38bd45ef355d37f7416e8c3e2"
+WEIGHTS_SHA256 = "498add56b9951579a701490ba277a7be9451c6e25a895736a0b556df170d9ac9"
 SIDE, FIT = 28, 20  # px: a glyph's square, and the side the digit is scaled to fit in it
 NONE = 10  # the class of a piece that is no digit (a stroke, a fragment, two digits run together)
 
@@ -99,6 +100,13 @@ class DigitReads:
 
     text: str
     probs: tuple
+
+    @property
+    def sure(self) -> float:
+        """How sure of its own reading (its least sure piece; 0 when a piece is no digit)."""
+        if "?" in self.text or not self.text:
+            return 0.0
+        return min((float(p.max()) for p in self.probs if p is not None), default=1.0)
 
     def chance(self, text: str) -> float | None:
         """How likely the classifier finds `text` (its least likely character, 0-1); None when

@@ -79,7 +79,15 @@ def ink_in(cv2, np, grey, blank, rect):
     keep = [k for k in mine if on_print[k] < WRITING.hug * ink_of[k]]
     # a stroke mostly elsewhere but well into the box: writing too large for its box, run
     # through it (which box's number it is cannot be told)
-    if any(k not in mine and ink_of[k] >= speck and in_box[k] >= WRITING.across * ink_of[k] for k in range(1, n)):
+    # ...or running on through it, so little of a long chain of writing that the share says
+    # nothing, but deep in the box: the box may hold a number of its own under it
+    deep = cv2.erode(inside.astype(np.uint8), np.ones((2 * (WRITING.halo + WRITING.print_grow) + 1,) * 2, np.uint8))
+    in_deep = np.bincount(labels[(ink > 0) & (deep > 0)], minlength=n)
+    through = WRITING.through * PPMM * PPMM
+    if any(
+        k not in mine and ink_of[k] >= speck and (in_box[k] >= WRITING.across * ink_of[k] or in_deep[k] >= through)
+        for k in range(1, n)
+    ):
         return "ink running through from another box"
     if len(keep) < len(mine):  # (a stroke along a border, or the border shown thicker: cannot tell)
         return "ink along the print"

@@ -733,7 +733,7 @@ class Numbers:
     # [share 0-1] the recogniser's 1 this sure, its ink one straight upright stroke: a 1
     one_sure: float = 0.4
     # [share 0-1] the recogniser this sure of a number the digit classifier reads alike: kept
-    agreed_sure: float = 0.5
+    agreed_sure: float = 0.6
     # [count] number boxes read on one page at most (a 12-player pad has ~100)
     max_boxes: int = 600
     # [mm] a box longer than this on a side is not read (its number is to type)
@@ -754,9 +754,9 @@ class Glyphs:
     # [share of a digit's height] the thickness its strokes are drawn at, at least
     stroke: float = 0.14
     # [probability 0-1] the classifier this sure of each digit the recogniser read: they agree
-    sure: float = 0.7
-    # [probability 0-1] the classifier less sure than this of a digit the recogniser read: a doubt
-    veto: float = 0.05
+    sure: float = 0.8
+    # [probability 0-1] ...of each digit of writing across the box's border
+    across: float = 0.97
     # [share of the writing's height] a piece this low at most, twice as wide as high or more, is a minus
     minus: float = 0.4
 
@@ -808,6 +808,8 @@ class Writing:
     own: float = 0.5
     # [share of a stroke's ink] in the box, the rest elsewhere: writing run through it, whose is unknown
     across: float = 0.25
+    # [mm²] of another box's stroke deep in the box (past its border's halo): run through it
+    through: float = 1.5
     # [share of a stroke's ink] within `halo` of a printed line: the line's halo, not a stroke
     hug: float = 0.8
     # [mm] print this long and straight is a line (a box's border), not a caption

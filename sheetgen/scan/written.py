@@ -103,9 +103,10 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     """A box's number from what the recogniser read of its lines, and the digit classifier
     of the one number a box may hold (`second`: digits.DigitReads, or None): kept only when
     `least` sure and plausible (see the module's doc). The two readers reading the number
-    alike, each sure enough (`NUMBERS.agreed_sure`, `GLYPHS.sure`), make it sure (where
-    nothing of the writing may be hidden); the classifier all but sure a digit is another
-    (`GLYPHS.veto`) makes it a doubt."""
+    alike, each sure enough (`NUMBERS.agreed_sure`, `GLYPHS.sure`; across the border, surer:
+    `NUMBERS.sure`, `GLYPHS.across`), make it sure, unless a stroke may be hidden under a
+    caption or the print (`inked.Shape`); read apart, the recogniser's reading is judged
+    alone."""
     rect = (box.x, box.y, box.w, box.h)
     if not allowed.many:  # (one number: a gap between its digits is no separator)
         readings = [_joined(r) for r in readings]
@@ -114,19 +115,18 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     # part of the writing may be under the print: across the border, or up into print too
     # dark to see it over (`inked.Shape.hidden`); a 1 or a 0 may then be what the print left
     # of another digit (a 7's bar along the border, a 6's stem under a caption)
-    under = size.across or size.hidden >= WRITING.hidden_px
     partial = size.hidden >= WRITING.hidden_px and any(d in HIDDEN for d in text)
-    if text == "1" and sure >= NUMBERS.one_sure and size.upright and not partial:
+    if text == "1" and sure >= NUMBERS.one_sure and size.upright and not (partial or size.across):
         sure = 1.0  # (the recogniser's 1, and the ink one straight upright stroke: see `inked.upright`)
     chance = second.chance(text) if second is not None else None
-    alike = chance is not None and second.text == text and not (under or size.captioned)
-    shaped = not (alike and sure >= NUMBERS.agreed_sure and chance >= GLYPHS.sure)
-    if not shaped:
-        sure = 1.0  # (two readers learnt apart read it alike: a 0's loop need not be looked at)
+    alike = chance is not None and second.text == text and not (partial or size.captioned)
+    both = alike and sure >= NUMBERS.agreed_sure and chance >= GLYPHS.sure
+    if both and size.across:  # (what the border hides may change a digit: surer still)
+        both = sure >= NUMBERS.sure and chance >= GLYPHS.across
+    if both:
+        sure = 1.0  # (two readers learnt apart read it alike: its loops need not be counted)
     why = ""
-    if chance is not None and chance < GLYPHS.veto:
-        why = "the two readers read it apart"
-    elif sure < least:
+    if sure < least:
         why = "not sure"
     elif size.across and sure < NUMBERS.across_sure:
         why = "not sure of writing across the border"
@@ -145,7 +145,7 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     elif text.startswith("-") and allowed.lo is not None and allowed.lo >= 0:
         why = "a sign where none goes"
     else:
-        loops = _loops_fit(text.lstrip("-"), size.loops, shaped)
+        loops = "" if both else _loops_fit(text.lstrip("-"), size.loops)
         why = _out_of_bounds([int(text)], allowed) or _size(text, size) or loops
         if not why:
             return NumberRead(box.field, rect, str(int(text)), text, sure)
@@ -191,16 +191,16 @@ def _size(text: str, size) -> str:
     return ""
 
 
-def _loops_fit(text: str, loops: list[float], shaped: bool = True) -> str:
+def _loops_fit(text: str, loops: list[float]) -> str:
     """Why the writing's loops are not those of `text`'s digits ("" when they are): a 0, 6
-    or 9 closes one loop, an 8 two, a 2 or a 4 none or one, the others none; when `shaped`,
-    a lone 0's loop is most of its height, as much ink above it as below (an 8 whose loop
-    the print hides, a 6, a 9 leave one at an end)."""
+    or 9 closes one loop, an 8 two, a 2 or a 4 none or one, the others none; a lone 0's
+    loop is most of its height, as much ink above it as below (an 8 whose loop the print
+    hides, a 6, a 9 leave one at an end)."""
     least = sum(LOOPS.get(d, (0, 0))[0] for d in text)
     most = sum(LOOPS.get(d, (0, 0))[1] for d in text)
     if not least <= len(loops) <= most:
         return f"{len(loops)} loop{'s' if len(loops) != 1 else ''} in the ink"
-    if shaped and (
+    if (
         text == "0"
         and (loops[0][0] < DIGITS.zero_loop or abs(loops[0][1] - loops[0][2]) > DIGITS.zero_even)
         or (text == "0" and loops[0][3] < DIGITS.zero_waist)

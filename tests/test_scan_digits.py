@@ -1,0 +1,152 @@
+"""The second reader of handwritten numbers (sheetgen.scan.digits): the writing cut into its
+digits, each drawn as the classifier learnt digits, read by the classifier shipped in the
+package; and how a number is judged from both readers (sheetgen.scan.written._judged), and
+from writing that may run under the print."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from sheetgen.errors import SheetgenError
+from sheetgen.games.base import Written
+from sheetgen.scan import digits
+from sheetgen.scan.inked import Shape
+from sheetgen.scan.ocr import Reading
+from sheetgen.scan.tuning import WRITING
+from sheetgen.scan.written import UNREAD, _judged
+
+
+def _paper(w: int = 160, h: int = 80):
+    return np.full((h, w), 255, np.uint8)
+
+
+def _stroke(img, points, thick: int = 3):
+    cv2.polylines(img, [np.array(points, np.int32)], False, 0, thick, cv2.LINE_AA)
+
+
+def _drawn(text: str):
+    """A line of writing as a hand draws it, 60 px tall a digit: the digits of `text` (0, 1,
+    4, 7, -) each in its own 50 px column."""
+    img = _paper(20 + 50 * len(text), 90)
+    for k, ch in enumerate(text):
+        x = 15 + 50 * k
+        if ch == "0":
+            cv2.ellipse(img, (x + 17, 45), (15, 30), 8, 0, 360, 0, 3, cv2.LINE_AA)
+        elif ch == "1":
+            _stroke(img, [(x + 8, 28), (x + 20, 15), (x + 18, 75)])
+        elif ch == "4":
+            _stroke(img, [(x + 22, 15), (x + 2, 55), (x + 34, 55)])
+            _stroke(img, [(x + 24, 35), (x + 22, 75)])
+        elif ch == "7":
+            _stroke(img, [(x + 2, 17), (x + 32, 15), (x + 12, 75)])
+        elif ch == "-":
+            _stroke(img, [(x + 4, 46), (x + 30, 45)])
+    return img
+
+
+def test_the_writing_is_cut_into_its_digits_left_to_right():
+    assert len(digits.pieces(cv2, np, _drawn("104"))) == 3
+    assert len(digits.pieces(cv2, np, _paper())) == 0
+    img = _paper()  # a 5 in two strokes: its flag above its body is the same digit's
+    _stroke(img, [(40, 15), (20, 15), (18, 38)])
+    _stroke(img, [(18, 40), (35, 36), (42, 50), (35, 66), (16, 64)])
+    assert len(digits.pieces(cv2, np, img)) == 1
+    img[30:32, 100:102] = 0  # (a speck of dust is no digit)
+    assert len(digits.pieces(cv2, np, img)) == 1
+
+
+def test_a_digit_is_drawn_as_the_classifier_learnt_digits():
+    img = _paper()
+    _stroke(img, [(40, 10), (40, 70)], thick=1)  # (a fine pen's 1)
+    (mask,) = digits.pieces(cv2, np, img)
+    g = digits.glyph(cv2, np, mask)
+    assert g.shape == (digits.SIDE, digits.SIDE) and g.dtype == np.float32
+    ys, xs = np.nonzero(g > 0.5)
+    assert ys.max() - ys.min() + 1 == pytest.approx(digits.FIT, abs=1)  # (scaled to fit)
+    assert xs.max() - xs.min() + 1 >= 2  # (thickened)
+    cy, cx = (np.array(np.nonzero(g)) * g[g > 0]).sum(axis=1) / g.sum()
+    assert abs(cy - digits.SIDE / 2) <= 1 and abs(cx - digits.SIDE / 2) <= 1  # (set by its centre of mass)
+
+
+@pytest.mark.parametrize("text", ["0", "1", "4", "7", "10", "-4", "47"])
+def test_digits_drawn_by_hand_are_read(text):
+    (got,) = digits.read(cv2, np, [_drawn(text)], digits.classifier())
+    assert got.text == text
+    assert got.chance(text) >= 0.9
+    assert got.chance(text[:-1]) is None  # (its pieces are not that text's characters)
+
+
+def test_the_weights_shipped_are_checked_at_load(tmp_path):
+    assert digits.classifier() is not None  # (shipped in the package, no extra needed)
+    bad = tmp_path / "digits.npz"
+    bad.write_bytes(b"not weights")
+    with pytest.raises(SheetgenError) as err:
+        digits.DigitNet(bad)
+    assert str(err.value) == (
+        f"{digits.WEIGHTS}: the digit classifier's weights are not those sheetgen ships (their SHA-256 differs): "
+        "the install is damaged; reinstall it: pip install --force-reinstall rollwrite"
+    )
+
+
+# ----------------------------------------------------------------------------- judged
+
+
+class _Box:
+    field, x, y, w, h = "total", 0.0, 0.0, 10.0, 10.0
+
+
+def _shape(**kw) -> Shape:
+    base = dict(height=40, width=50, pieces=2, upright=False, across=False, loops=[], captioned=False, hidden=0)
+    return Shape(**{**base, **kw})
+
+
+def _reads(text: str, sure: float) -> list:
+    return [Reading(text, tuple(sure for _ in text))]
+
+
+def _second(text: str, sure: float):
+    """The classifier's reading of `text`, each digit this sure."""
+    probs = []
+    for ch in text:
+        p = np.full(11, (1 - sure) / 10, np.float32)
+        p[int(ch)] = sure
+        probs.append(p)
+    return digits.DigitReads(text, tuple(probs))
+
+
+def test_a_number_both_readers_read_alike_is_kept_less_sure_of_each():
+    alone = _judged(_Box, Written(), _shape(), _reads("47", 0.7), 0.9)
+    assert (alone.value, alone.why) == (UNREAD, "not sure")
+    both = _judged(_Box, Written(), _shape(), _reads("47", 0.7), 0.9, _second("47", 0.9))
+    assert (both.value, both.why) == ("47", "")
+    apart = _judged(_Box, Written(), _shape(), _reads("47", 0.7), 0.9, _second("41", 0.99))
+    assert apart.value == UNREAD
+    unsure = _judged(_Box, Written(), _shape(), _reads("47", 0.3), 0.9, _second("47", 0.99))
+    assert unsure.value == UNREAD
+
+
+def test_writing_across_the_border_both_readers_must_be_surer_of():
+    across = _shape(across=True)
+    assert _judged(_Box, Written(), across, _reads("47", 0.7), 0.9, _second("47", 0.99)).value == UNREAD
+    assert _judged(_Box, Written(), across, _reads("47", 0.95), 0.9, _second("47", 0.9)).value == UNREAD
+    assert _judged(_Box, Written(), across, _reads("47", 0.95), 0.9, _second("47", 0.99)).value == "47"
+
+
+def test_a_1_or_a_0_whose_top_runs_into_dark_print_is_left_to_type():
+    """What the print hides may have been a 7's bar or a 6's stem: even both readers sure of a
+    1 are not sure of the digit written."""
+    under = _shape(hidden=WRITING.hidden_px, upright=True, pieces=1, width=20)
+    got = _judged(_Box, Written(), under, _reads("1", 0.99), 0.9, _second("1", 1.0))
+    assert (got.value, got.why) == (UNREAD, "not sure of writing into the print")
+    assert _judged(_Box, Written(), under, _reads("5", 0.99), 0.9, _second("5", 1.0)).value == "5"
+    clear = _shape(upright=True, pieces=1, width=8)
+    assert _judged(_Box, Written(), clear, _reads("1", 0.5), 0.9).value == "1"  # (one upright stroke: a 1)
+
+
+def test_a_stroke_across_the_border_is_not_taken_for_a_1_by_its_shape_alone():
+    """A neighbour's stroke poking into an empty box is one upright stroke too."""
+    tip = _shape(across=True, upright=True, pieces=1, width=8)
+    got = _judged(_Box, Written(), tip, _reads("1", 0.95), 0.9)
+    assert (got.value, got.why) == (UNREAD, "not sure of writing across the border")
