@@ -156,7 +156,8 @@ def nothing(rng, pics):
         else:
             n = int(rng.integers(4, 8))
             zx = np.linspace(xs.min() - 3, xs.max() + 3, n)
-            zy = np.where(np.arange(n) % 2, ys.min() + rng.uniform(0, 0.3, n) * h, ys.max() - rng.uniform(0, 0.3, n) * h)
+            high, low = ys.min() + rng.uniform(0, 0.3, n) * h, ys.max() - rng.uniform(0, 0.3, n) * h
+            zy = np.where(np.arange(n) % 2, high, low)
             cv2.polylines(m, [np.stack([zx, zy], 1).astype(np.int32)], False, 1, t)
         return m > 0
     if kind == 0:
