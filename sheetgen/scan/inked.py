@@ -77,17 +77,7 @@ def ink_in(cv2, np, grey, blank, rect):
     # box is the next box's), and not all along the print (the print's own halo)
     mine = [k for k in range(1, n) if ink_of[k] >= speck and in_box[k] >= WRITING.own * ink_of[k]]
     keep = [k for k in mine if on_print[k] < WRITING.hug * ink_of[k]]
-    # a stroke mostly elsewhere but well into the box: writing too large for its box, run
-    # through it (which box's number it is cannot be told)
-    # ...or running on through it, so little of a long chain of writing that the share says
-    # nothing, but deep in the box: the box may hold a number of its own under it
-    deep = cv2.erode(inside.astype(np.uint8), np.ones((2 * (WRITING.halo + WRITING.print_grow) + 1,) * 2, np.uint8))
-    in_deep = np.bincount(labels[(ink > 0) & (deep > 0)], minlength=n)
-    through = WRITING.through * PPMM * PPMM
-    if any(
-        k not in mine and ink_of[k] >= speck and (in_box[k] >= WRITING.across * ink_of[k] or in_deep[k] >= through)
-        for k in range(1, n)
-    ):
+    if _run_through(cv2, np, labels, ink > 0, inside, ink_of, in_box, [k for k in range(1, n) if k not in mine]):
         return "ink running through from another box"
     if len(keep) < len(mine):  # (a stroke along a border, or the border shown thicker: cannot tell)
         return "ink along the print"
@@ -114,6 +104,19 @@ def ink_in(cv2, np, grey, blank, rect):
         return why
     picture, size, _ = seen(rest)
     return why if crossed_out(cv2, np, picture)[0] else (picture, size)
+
+
+def _run_through(cv2, np, labels, ink, inside, ink_of, in_box, others) -> bool:
+    """Whether a stroke not the box's (`others`) runs into it: mostly elsewhere but well into
+    the box (writing too large for its box, run through it: which box's number it is cannot
+    be told), or so little of a long chain of writing that the share says nothing, but deep
+    in the box (past its border's halo: the box may hold a number of its own under it)."""
+    deep = cv2.erode(inside.astype(np.uint8), np.ones((2 * (WRITING.halo + WRITING.print_grow) + 1,) * 2, np.uint8))
+    in_deep = np.bincount(labels[ink & (deep > 0)], minlength=len(ink_of))
+    speck, through = WRITING.speck * PPMM * PPMM, WRITING.through * PPMM * PPMM
+    return any(
+        ink_of[k] >= speck and (in_box[k] >= WRITING.across * ink_of[k] or in_deep[k] >= through) for k in others
+    )
 
 
 def _shown(cv2, np, part, ink, dark, level, near_box, spilt, caption, near, paper) -> tuple:
