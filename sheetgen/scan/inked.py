@@ -27,6 +27,7 @@ class Shape(NamedTuple):
     loops: list  # its closed loops (`_loops`)
     captioned: bool  # it runs over a caption printed in the box
     hidden: int  # px of print by its top too dark to see a stroke over (`_shown`)
+    touches: int  # px of such print next to it anywhere (a 2's base along the border: a 7 left)
 
 
 def ink_in(cv2, np, grey, blank, rect):
@@ -144,12 +145,13 @@ def _shown(cv2, np, part, ink, dark, level, near_box, spilt, caption, near, pape
     seen_over = 255.0 * (paper - darkest + level) / max(paper, 1.0)
     hides = near < min(seen_over, WRITING.print)
     reach = cv2.dilate(mask.astype(np.uint8), np.ones((2 * WRITING.print_grow + 3,) * 2, np.uint8)) > 0
+    touches = int((reach & hides).sum())
     reach[top + max(1, round(WRITING.top * (bottom - top))) :] = False
     hidden = int((reach & hides).sum())
     pieces = cv2.connectedComponents(part.astype(np.uint8), connectivity=8)[0] - 1
     one_stroke = pieces == 1 and upright(np, mask)
     loops = _loops(cv2, np, mask[top:bottom, left:right])
-    shape = Shape(bottom - top, right - left, pieces, one_stroke, across, loops, captioned, hidden)
+    shape = Shape(bottom - top, right - left, pieces, one_stroke, across, loops, captioned, hidden, touches)
     return picture, shape, left - pad
 
 

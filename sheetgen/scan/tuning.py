@@ -733,7 +733,7 @@ class Numbers:
     # [share 0-1] the recogniser's 1 this sure, its ink one straight upright stroke: a 1
     one_sure: float = 0.4
     # [share 0-1] the recogniser this sure of a number the digit classifier reads alike: kept
-    agreed_sure: float = 0.6
+    agreed_sure: float = 0.7
     # [count] number boxes read on one page at most (a 12-player pad has ~100)
     max_boxes: int = 600
     # [mm] a box longer than this on a side is not read (its number is to type)
@@ -755,8 +755,6 @@ class Glyphs:
     stroke: float = 0.14
     # [probability 0-1] the classifier this sure of each digit the recogniser read: they agree
     sure: float = 0.8
-    # [probability 0-1] ...of each digit of writing across the box's border
-    across: float = 0.97
     # [share of the writing's height] a piece this low at most, twice as wide as high or more, is a minus
     minus: float = 0.4
 
@@ -774,6 +772,8 @@ class Digits:
     wide: float = 1.4
     # [share of its height] a written 1's width at least (a stroke)
     one_narrow: float = 0.05
+    # [share of the box's height] a 1 written across the border this tall at least (else a stroke poking in)
+    one_tall: float = 0.4
     # [count] pieces of ink a character at most (a 4 or a 5 in two strokes, a dot of noise)
     pieces: int = 3
     # [share of the writing's area] a hole smaller is a pencil's grain, not a loop
@@ -824,6 +824,8 @@ class Writing:
     top: float = 0.25
     # [px] of such print next to the writing at least: a stroke may run under it
     hidden_px: int = 3
+    # [px] ...this much: a stroke of any digit may run under it (a 3's top under a caption reads 5)
+    hidden_much: int = 80
     # [grey levels] under the paper's: ink (`ink_noise` times the paper's noise, if more)
     ink: int = 30
     # [times the paper's noise] under the paper's: ink, when more than `ink` (a noisy photo's grain is not)

@@ -103,26 +103,31 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     """A box's number from what the recogniser read of its lines, and the digit classifier
     of the one number a box may hold (`second`: digits.DigitReads, or None): kept only when
     `least` sure and plausible (see the module's doc). The two readers reading the number
-    alike, each sure enough (`NUMBERS.agreed_sure`, `GLYPHS.sure`; across the border, surer:
-    `NUMBERS.sure`, `GLYPHS.across`), make it sure, unless a stroke may be hidden under a
-    caption or the print (`inked.Shape`); read apart, the recogniser's reading is judged
-    alone."""
+    alike, each sure enough (`NUMBERS.agreed_sure`, `GLYPHS.sure`), make it sure where the
+    whole of the writing is seen (`inked.Shape`: not across the border, over a caption or
+    against dark print); otherwise the recogniser's reading is judged alone."""
     rect = (box.x, box.y, box.w, box.h)
     if not allowed.many:  # (one number: a gap between its digits is no separator)
         readings = [_joined(r) for r in readings]
     text = " / ".join(r.text for r in readings)
     sure = min(r.sure for r in readings)
-    # part of the writing may be under the print: across the border, or up into print too
-    # dark to see it over (`inked.Shape.hidden`); a 1 or a 0 may then be what the print left
-    # of another digit (a 7's bar along the border, a 6's stem under a caption)
-    partial = size.hidden >= WRITING.hidden_px and any(d in HIDDEN for d in text)
-    if text == "1" and sure >= NUMBERS.one_sure and size.upright and not (partial or size.across):
+    # part of the writing may be under the print: up into print too dark to see it over
+    # (`inked.Shape.hidden`), a 1 or a 0 may be what the print left of another digit (a 7's
+    # bar along the border, a 6's stem under a caption); much of it, any digit may be
+    partial = size.hidden >= WRITING.hidden_much or (
+        size.hidden >= WRITING.hidden_px and any(d in HIDDEN for d in text)
+    )
+    # (across the border, a stroke of the next box's number poking in is one upright stroke too:
+    # a 1 there is as tall as a digit written in the box)
+    tall = not size.across or size.height >= DIGITS.one_tall * box.h * PPMM
+    if text == "1" and sure >= NUMBERS.one_sure and size.upright and tall and not partial:
         sure = 1.0  # (the recogniser's 1, and the ink one straight upright stroke: see `inked.upright`)
     chance = second.chance(text) if second is not None else None
-    alike = chance is not None and second.text == text and not (partial or size.captioned)
+    # both readers see the same picture: they agree only where all of the writing is seen
+    # (not across the border, over a caption or against print too dark to see it over)
+    seen = not (size.across or size.captioned or size.touches >= WRITING.hidden_px)
+    alike = chance is not None and second.text == text and seen
     both = alike and sure >= NUMBERS.agreed_sure and chance >= GLYPHS.sure
-    if both and size.across:  # (what the border hides may change a digit: surer still)
-        both = sure >= NUMBERS.sure and chance >= GLYPHS.across
     if both:
         sure = 1.0  # (two readers learnt apart read it alike: its loops need not be counted)
     why = ""
