@@ -6,8 +6,10 @@ allow in each). A box's picture is cut from the page as the reader mapped it, th
 taken out (the blank page says where it is: the box's border, a caption such as
 "leaves"), and the ink that belongs to the box kept: the strokes whose middle lies in it,
 not a neighbour's running over. A box with no ink is empty; one with only faint traces is
-left to type. The recogniser (sheetgen.scan.ocr) reads the others, and a number is kept
-only when it is sure of it (`tuning.NUMBERS.sure`), the number is plausible for the box
+left to type. The recogniser (sheetgen.scan.ocr) reads the others, the digit classifier
+(sheetgen.scan.digits) too, and a number is kept only when the recogniser is sure of it
+(`tuning.NUMBERS.sure`) or both read it alike where all of it is seen (`_judged`), when
+the print may not hide part of it, the number is plausible for the box
 (digits only, a sign only where the rules allow one, within the rules' bounds, as many
 digits as the ink is wide) and agrees with the rest of the sheet (`Game.disagreements`: a
 total against its parts...); anything else is `'?'`.
