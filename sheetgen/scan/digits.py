@@ -101,13 +101,6 @@ class DigitReads:
     text: str
     probs: tuple
 
-    @property
-    def sure(self) -> float:
-        """How sure of its own reading (its least sure piece; 0 when a piece is no digit)."""
-        if "?" in self.text or not self.text:
-            return 0.0
-        return min((float(p.max()) for p in self.probs if p is not None), default=1.0)
-
     def chance(self, text: str) -> float | None:
         """How likely the classifier finds `text` (its least likely character, 0-1); None when
         its pieces are not `text`'s characters one for one (it cannot tell)."""
@@ -127,7 +120,7 @@ class DigitReads:
 def read(cv2, np, pictures: list, net) -> list[DigitReads]:
     """What `net` reads of each picture (one number's writing, grey, ink dark on white)."""
     cut = [pieces(cv2, np, p) for p in pictures]
-    flat = [[_minus(np, m, ms) for m in ms] for ms in cut]
+    flat = [[_minus(np, m, tall) for m in ms] for ms, tall in ((ms, _height(np, ms)) for ms in cut)]
     glyphs = [glyph(cv2, np, m) for ms, fs in zip(cut, flat) for m, f in zip(ms, fs) if not f]
     probs = iter(net.probabilities(np.stack(glyphs)) if glyphs else [])
     out = []
@@ -138,9 +131,14 @@ def read(cv2, np, pictures: list, net) -> list[DigitReads]:
     return out
 
 
-def _minus(np, mask, masks) -> bool:
-    """A piece `GLYPHS.minus` of the writing's height at most, twice as wide as high: a minus."""
-    tall = max(int(np.ptp(np.nonzero(m)[0])) + 1 for m in masks)
+def _height(np, masks) -> int:
+    """The writing's height: its tallest piece's, in px."""
+    return max((int(np.ptp(np.nonzero(m)[0])) + 1 for m in masks), default=0)
+
+
+def _minus(np, mask, tall: int) -> bool:
+    """A piece `GLYPHS.minus` of the writing's height (`tall`) at most, twice as wide as high:
+    a minus."""
     ys, xs = np.nonzero(mask)
     h, w = int(np.ptp(ys)) + 1, int(np.ptp(xs)) + 1
     return h <= GLYPHS.minus * tall and w >= 2 * h
