@@ -62,6 +62,31 @@ def test_a_damaged_model_says_so_in_one_line(tmp_path):
         ocr.PPOCR(tmp_path / "missing.onnx")
 
 
+def test_what_the_recogniser_says_of_a_picture_does_not_depend_on_the_others_read_with_it():
+    """Lines read in one run are padded to one width, and the padding changes what the model
+    says: a line is read with lines of its own width only, so a box reads the same on a page
+    of narrow numbers and on one of wide ones, alone or with the page."""
+    import cv2
+
+    from sheetgen.scan.blank import blank_page
+    from sheetgen.scan.inked import ink_in
+    from sheetgen.scan.written import number_boxes
+
+    read, _ = _page("bosk", "pad", 4, 11)
+    _, blank = blank_page(read.layout, "pad", 4, "en")
+    grey = read.rectified.mean(axis=2).astype(np.uint8)
+    pictures = [ink_in(cv2, np, grey, blank, (b.x, b.y, b.w, b.h)) for b, _ in number_boxes(read)]
+    pictures = [p[0] for p in pictures if isinstance(p, tuple)]
+    assert len({p.shape[1] for p in pictures}) > 5  # (lines of many widths)
+    recogniser = ocr.recogniser()
+    together = recogniser.read(pictures)
+    backwards = recogniser.read(pictures[::-1])[::-1]
+    alone = [recogniser.read([p])[0] for p in pictures[:8]]
+    wide = [recogniser.read([p, np.full((20, 200), 255, np.uint8)])[0] for p in pictures[:8]]
+    for a, b in [*zip(together, backwards), *zip(together, alone), *zip(together, wide)]:
+        assert a.text == b.text and abs(a.sure - b.sure) < 1e-4
+
+
 @pytest.mark.parametrize(
     ("layout_id", "page_id", "players", "seed"), [("bosk", "pad", 4, 11), ("plante-bataille", "pad", 4, 3)]
 )

@@ -50,7 +50,11 @@ MODEL_PACKAGE, MODEL_FILE = "rapidocr", "models/PP-OCRv6_rec_small.onnx"  # (pac
 MODEL_SHA256 = "6f327246b50388f3c176ae304bd95767ea6dc0c9ae92153ef8cbe210b3c14884"
 HEIGHT = 48  # px: the model reads lines this tall (its input: N x 3 x 48 x width)
 MAX_WIDTH = 8 * HEIGHT  # px: a line scaled wider is squeezed to this (a number box holds a short line)
-BATCH = 16  # lines a run of the model, of like widths (wider lines are padded to the widest)
+BATCH = 16  # lines a run of the model, all of one width
+# px: the model reads a line in steps this wide; a line is padded to a whole number of them and
+# run with lines of that width only: what it says of a line depends on the padding it sees (a
+# struck-out 1 read 4, 0.68 sure beside wider lines, 1.0 beside narrower), never on the others
+STEP = 8
 
 
 @dataclass(frozen=True)
@@ -135,17 +139,19 @@ class PPOCR:
 
         scaled = [_scaled(np, line) for line in lines]
         out: list[Reading | None] = [None] * len(lines)
-        order = sorted(range(len(lines)), key=lambda k: scaled[k].shape[1])
-        for start in range(0, len(order), BATCH):
-            chunk = order[start : start + BATCH]
-            width = max(scaled[k].shape[1] for k in chunk)
-            batch = np.zeros((len(chunk), 3, HEIGHT, width), np.float32)
-            for n, k in enumerate(chunk):
-                batch[n, :, :, : scaled[k].shape[1]] = scaled[k][None] / 127.5 - 1.0
-            probs = self.net.run(None, {self.input: batch})[0]
-            for n, k in enumerate(chunk):
-                steps = -(-scaled[k].shape[1] // (width / probs.shape[1]))  # (the steps the line covers)
-                out[k] = self._decode(np, probs[n, : int(steps)])
+        by_width: dict[int, list[int]] = {}
+        for k, line in enumerate(scaled):
+            by_width.setdefault(-(-line.shape[1] // STEP) * STEP, []).append(k)
+        for width, ks in sorted(by_width.items()):
+            for start in range(0, len(ks), BATCH):
+                chunk = ks[start : start + BATCH]
+                batch = np.zeros((len(chunk), 3, HEIGHT, width), np.float32)
+                for n, k in enumerate(chunk):
+                    batch[n, :, :, : scaled[k].shape[1]] = scaled[k][None] / 127.5 - 1.0
+                probs = self.net.run(None, {self.input: batch})[0]
+                for n, k in enumerate(chunk):
+                    steps = -(-scaled[k].shape[1] // (width / probs.shape[1]))  # (the steps the line covers)
+                    out[k] = self._decode(np, probs[n, : int(steps)])
         return out  # type: ignore[return-value]
 
     def _decode(self, np, probs) -> Reading:
