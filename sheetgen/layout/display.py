@@ -13,6 +13,11 @@ INK = "#222222"
 MIN_TEXT = 7.0  # pt: the smallest text a player reads (rules, labels, captions)
 MIN_HINT = 5.5  # pt: the smallest hint printed inside a box to write in ('run', 'leaves')
 HOUSE_MARK = "\u2020"  # †: after a value the rules leave open (a house value)
+# the print a pen shows over, a form's "dropout" grey (as the icons in tick boxes, `dropout`):
+# the edge of a box to write in and a caption inside one. A digit written over the edge or
+# the caption stays whole, to the players and to `sheetgen scan`, which cannot see a stroke
+# over darker print (a 7's bar along a black edge reads 1)
+DROPOUT_GREY = "#999999"
 
 
 @valueclass
@@ -55,6 +60,11 @@ class Box:
     fill: str | None = "#ffffff"
     tip: str = ""  # what the box is for, in the sheet's language ("Pig, row 2, box 3"): a form field's tooltip
     multiline: bool = False  # a write box for a list (several lines in a form field)
+
+
+def write_box(x: float, y: float, w: float, h: float, field: str, **more) -> Box:
+    """A box to write a number or a name in: its edge in the dropout grey (`DROPOUT_GREY`)."""
+    return Box(x, y, w, h, "write", False, field, stroke=DROPOUT_GREY, **more)
 
 
 CHECK_INSET = 0.45  # mm: a tick box's rounded square is drawn this far inside its box

@@ -15,7 +15,7 @@ from __future__ import annotations
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from sheetgen.layout.display import QR, Box, Circle, Line, Rect, Text
+from sheetgen.layout.display import DROPOUT_GREY, QR, Box, Circle, Line, Rect, Text
 from sheetgen.layout.scanmarks import BLACK as SCAN_BLACK
 from sheetgen.layout.scanmarks import toner_saving
 from sheetgen.values import replace
@@ -73,10 +73,11 @@ def grey_prim(p):
         return p  # the scan marks (layout.scanmarks): small, and `sheetgen scan` needs them black
     if isinstance(p, QR):
         return replace(p, data=toner_saving(p.data))
+    # (the dropout grey stays: a pen must show over a box's edge and caption, see DROPOUT_GREY)
     if isinstance(p, Text):
-        return replace(p, color=text_ink(p.color))
+        return p if p.color == DROPOUT_GREY else replace(p, color=text_ink(p.color))
     if isinstance(p, Box):
-        return replace(p, stroke=ink(p.stroke), fill=tint(p.fill))
+        return replace(p, stroke=p.stroke if p.stroke == DROPOUT_GREY else ink(p.stroke), fill=tint(p.fill))
     if isinstance(p, Rect):
         return _area_fill(p, p.w * p.h)
     if isinstance(p, Circle):

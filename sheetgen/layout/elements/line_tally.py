@@ -28,7 +28,7 @@ Read back (`read`): `{<id>: [[text per line] per player], <id>_names: [...]}`, a
 
 from __future__ import annotations
 
-from sheetgen.layout.display import INK, Box, Line, Rect, Text, tip
+from sheetgen.layout.display import INK, Line, Rect, Text, tip, write_box
 from sheetgen.layout.elements.common import SIZE, ElementType, Label, _badge, cannot_build, player_field, word
 from sheetgen.schema import Bool, Field, Length, Str
 
@@ -114,10 +114,10 @@ def _tally_build(el, env):
         out += _badge(x + 1.5 + r, ry + rh * subs / 2, r, i + 1, env, p, "")
         nx = x + 3.0 + 2 * r
         if el["names"]:
-            out.append(Box(nx, ry, x + lw - nx, rh, "write", False, pf + "_name", tip=tip(who, word(env, "name"))))
+            out.append(write_box(nx, ry, x + lw - nx, rh, pf + "_name", tip=tip(who, word(env, "name"))))
         if el.get("colour") is not None:
             cy = ry + rh * (subs - 1)
-            out.append(Box(nx, cy, x + lw - nx, rh, "write", False, pf + "_colour", tip=tip(who, word(env, "colour"))))
+            out.append(write_box(nx, cy, x + lw - nx, rh, pf + "_colour", tip=tip(who, word(env, "colour"))))
             out.append(
                 Text(nx + PAD, cy + PAD, x + lw - nx - 2 * PAD, 2.4, env.t(el["colour"], p + ".colour"), "condensed",
                      6.0, "left", "top", "#666666", path=p + ".colour", hint=True)
@@ -130,12 +130,12 @@ def _tally_build(el, env):
             kind = env.plain(caption) if split else ""
             for k in range(n):
                 hint = tip(f"{line_name} {k + 1}", kind, who)
-                out.append(Box(left + k * cw, sy, cw, rh, "write", False, f"{pf}_{prefix.lstrip('_')}{k + 1}"
+                out.append(write_box(left + k * cw, sy, cw, rh, f"{pf}_{prefix.lstrip('_')}{k + 1}"
                                if prefix else f"{pf}_{k + 1}", tip=hint))  # fmt: skip
             if totw:
                 hint = tip(env.plain(el["total"]), kind, who)
                 fill = env.tint if prefix else "#ffffff"
-                out.append(Box(left + n * cw, sy, totw, rh, "write", False, f"{pf}{prefix}_total", fill=fill, tip=hint))
+                out.append(write_box(left + n * cw, sy, totw, rh, f"{pf}{prefix}_total", fill=fill, tip=hint))
         if split:
             out.append(Line(x + lw, ry + rh * subs, x + w, ry + rh * subs, INK, 1.0))
     bottom = y + hh + players * rh * subs

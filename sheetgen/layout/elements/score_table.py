@@ -4,7 +4,7 @@ player (write-in, names, total, winner, heading and small-board grid rows).
 
 from __future__ import annotations
 
-from sheetgen.layout.display import INK, Box, Icon, Rect, Text, tip
+from sheetgen.layout.display import DROPOUT_GREY, INK, Box, Icon, Rect, Text, tip, write_box
 from sheetgen.layout.elements.common import (
     ElementType,
     IconName,
@@ -220,7 +220,7 @@ def _label_cell(x, ry, lw, row, env, p, house: bool, fill) -> list:
         bx = ix + lab_w + 1.5
         name = env.plain(row["label"])
         out.append(
-            Box(bx, ry + ST_PAD, x + lw - ST_PAD - bx, h - 2 * ST_PAD, "write", False, f"{row['id']}_name",
+            write_box(bx, ry + ST_PAD, x + lw - ST_PAD - bx, h - 2 * ST_PAD, f"{row['id']}_name",
                 tip=tip(name, word(env, "name")))
         )  # fmt: skip
         tw = lab_w
@@ -256,23 +256,17 @@ def _counts(bx, ry, cw, h, row, el, env, p, fname, who) -> tuple[list, float, li
     for k, caption in enumerate(counts):
         cp = p + ".count" + (f"[{k}]" if len(counts) > 1 else "")
         field = fname + "_count" + (str(k + 1) if k else "")
-        out.append(Box(bx, ry, sw, h, "write", False, field, fill=env.tint, tip=tip(name, env.plain(caption), who)))
+        out.append(write_box(bx, ry, sw, h, field, fill=env.tint, tip=tip(name, env.plain(caption), who)))
         out.append(_caption(bx, ry, sw, env.t(caption, cp), cp))
         bx += sw
     points = env.t(el["points_label"], el["_path"] + ".points_label")
     return out, bx, [_caption(bx, ry, cw - len(counts) * sw, points, el["_path"] + ".points_label")]
 
 
-# a caption inside a box to write in is printed light (a form's "dropout" grey): a number
-# written over it stays readable, to the players and to `sheetgen scan`, which cannot see a
-# stroke over darker print (a 7's bar over it would read 1)
-CAPTION_GREY = "#999999"
-
-
 def _caption(bx, ry, w, text, path) -> Text:
     """A small light caption at the top of a box, ST_PAD inside its lines."""
     return Text(bx + ST_PAD, ry + ST_PAD, w - 2 * ST_PAD, 2.4, text, "condensed", ST_CAPTION, "center", "top",
-                CAPTION_GREY, path=path, hint=True)  # fmt: skip
+                DROPOUT_GREY, path=path, hint=True)  # fmt: skip
 
 
 def _st_build(el, env):
@@ -322,7 +316,7 @@ def _st_build(el, env):
                 out += prims
                 hint = tip(who, word(env, "name")) if kind == "names" else tip(name, who)
                 out.append(
-                    Box(left, ry, bx + cw - left, h, "write", False, fname, fill=fill or "#ffffff", tip=hint,
+                    write_box(left, ry, bx + cw - left, h, fname, fill=fill or "#ffffff", tip=hint,
                         multiline=row["list"])
                 )  # fmt: skip
                 out += caption

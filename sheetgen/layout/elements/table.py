@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheetgen.layout.display import INK, Box, Icon, Rect, Text, tip
+from sheetgen.layout.display import INK, Icon, Rect, Text, tip, write_box
 from sheetgen.layout.elements.common import ElementType, IconName, Label, title_of, word
 from sheetgen.schema import Field, Int, Length, ListOf, Map
 
@@ -71,7 +71,7 @@ def _table_build(el, env):
                     )
             else:
                 field = f"{el['id']}_r{r + 1}_c{c + 1}"
-                out.append(Box(cx, ry, cw, rh, "write", False, field, tip=_tip(el, env, r, c)))
+                out.append(write_box(cx, ry, cw, rh, field, tip=_tip(el, env, r, c)))
         cx += cw
     out.append(Rect(x, y, w, h, INK, None, 1.2))
     return out
