@@ -339,6 +339,19 @@ def test_grey_keeps_the_scan_marks_black():
     assert {p.fill for p in dark} == {"#000000"}
 
 
+def test_grey_keeps_the_dropout_grey_of_the_boxes_to_write_in():
+    """A pen stroke must show over a box's edge and its caption (`sheetgen scan` cannot see
+    one over darker print): --grey darkens lines and text, but not those."""
+    from sheetgen.layout.display import DROPOUT_GREY, Box, Text, write_box
+    from sheetgen.render.grey import greyed
+
+    edge, caption, tick = greyed(
+        [write_box(0, 0, 10, 10, "n"), Text(0, 0, 9, 2, "leaves", color=DROPOUT_GREY), Box(0, 0, 7, 7, "check")]
+    )
+    assert (edge.stroke, caption.color) == (DROPOUT_GREY, DROPOUT_GREY)
+    assert tick.stroke != DROPOUT_GREY
+
+
 @pytest.mark.parametrize("paper", ["a5", "legal"])
 def test_a5_and_legal(paper):
     data = small_pdf(paper=paper)
