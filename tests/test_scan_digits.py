@@ -99,7 +99,16 @@ class _Box:
 
 def _shape(**kw) -> Shape:
     base = dict(
-        height=40, width=50, pieces=2, upright=False, across=False, loops=[], captioned=False, hidden=0, touches=0
+        height=40,
+        width=50,
+        pieces=2,
+        upright=False,
+        across=False,
+        loops=[],
+        captioned=False,
+        hidden=0,
+        touches=0,
+        outside=0.0,
     )
     return Shape(**{**base, **kw})
 
@@ -129,15 +138,30 @@ def test_a_number_both_readers_read_alike_is_kept_less_sure_of_each():
     assert unsure.value == UNREAD
 
 
-@pytest.mark.parametrize("seen", [{"across": True}, {"captioned": True}, {"touches": WRITING.hidden_px}])
+@pytest.mark.parametrize(
+    "seen",
+    [
+        {"across": True, "outside": WRITING.spill + 0.01},
+        {"captioned": True},
+        {"touches": WRITING.hidden_px},
+    ],
+)
 def test_both_readers_agree_only_on_writing_seen_whole(seen):
-    """Across the border, over a caption or against print too dark to see the pen over, both
-    readers see the same picture with a part missing (a 2's base along the border reads 7):
-    their agreement says nothing more; the recogniser alone must be sure."""
+    """Run far into the next box, over a caption or against print too dark to see the pen
+    over, both readers see the same picture with a part missing or one too many (a 2's base
+    along the border reads 7, a 0 and the tail of the 7 under it 9): their agreement says
+    nothing more; the recogniser alone must be sure."""
     part = _shape(**seen)
     assert _judged(_Box, Written(), part, _reads("47", 0.8), 0.9, _second("47", 1.0)).value == UNREAD
     whole = _judged(_Box, Written(), _shape(), _reads("47", 0.8), 0.9, _second("47", 1.0))
     assert whole.value == "47"
+
+
+def test_both_readers_agree_on_writing_just_over_the_light_border():
+    """A box's edge prints in the dropout grey: a stroke over it shows, and writing a little
+    over it is seen whole."""
+    over = _shape(across=True, outside=WRITING.spill)
+    assert _judged(_Box, Written(), over, _reads("47", 0.8), 0.9, _second("47", 1.0)).value == "47"
 
 
 def test_a_1_or_a_0_whose_top_runs_into_dark_print_is_left_to_type():

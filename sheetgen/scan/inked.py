@@ -28,6 +28,7 @@ class Shape(NamedTuple):
     captioned: bool  # it runs over a caption printed in the box
     hidden: int  # px of print by its top too dark to see a stroke over (`_shown`)
     touches: int  # px of such print next to it anywhere (a 2's base along the border: a 7 left)
+    outside: float  # the share of its ink out of the box and its border
 
 
 def ink_in(cv2, np, grey, blank, rect):
@@ -151,7 +152,8 @@ def _shown(cv2, np, part, ink, dark, level, near_box, spilt, caption, near, pape
     pieces = cv2.connectedComponents(part.astype(np.uint8), connectivity=8)[0] - 1
     one_stroke = pieces == 1 and upright(np, mask)
     loops = _loops(cv2, np, mask[top:bottom, left:right])
-    shape = Shape(bottom - top, right - left, pieces, one_stroke, across, loops, captioned, hidden, touches)
+    outside = float((mask & ~near_box).sum()) / float(mask.sum())
+    shape = Shape(bottom - top, right - left, pieces, one_stroke, across, loops, captioned, hidden, touches, outside)
     return picture, shape, left - pad
 
 

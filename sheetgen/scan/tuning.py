@@ -826,6 +826,8 @@ class Writing:
     hidden_px: int = 3
     # [px] ...this much: a stroke of any digit may run under it (a 3's top under a caption reads 5)
     hidden_much: int = 80
+    # [share of its ink] out of the box and its border at most: further, a stroke of the next box's may join it
+    spill: float = 0.15
     # [grey levels] under the paper's: ink (`ink_noise` times the paper's noise, if more)
     ink: int = 30
     # [times the paper's noise] under the paper's: ink, when more than `ink` (a noisy photo's grain is not)

@@ -126,8 +126,9 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         sure = 1.0  # (the recogniser's 1, and the ink one straight upright stroke: see `inked.upright`)
     chance = second.chance(text) if second is not None else None
     # both readers see the same picture: they agree only where all of the writing is seen
-    # (not across the border, over a caption or against print too dark to see it over)
-    seen = not (size.across or size.captioned or size.touches >= WRITING.hidden_px)
+    # (not over a caption or against print too dark to see it over, nor run far into the next
+    # box, where a stroke of that box's may join it: a 0 and the tail of the 7 under it read 9)
+    seen = not (size.captioned or size.touches >= WRITING.hidden_px or size.outside > WRITING.spill)
     alike = chance is not None and second.text == text and seen
     both = alike and sure >= NUMBERS.agreed_sure and chance >= GLYPHS.sure
     if both:
