@@ -245,8 +245,10 @@ def crossed_out(cv2, np, picture) -> tuple:
     it crosses, or none): a straight stroke `STRUCK.long` of the
     writing's height long, level within its middle, that crosses two strokes, or one and
     runs `STRUCK.past` past it both sides (a digit's own bar is shorter: a 7's, a 4's joins
-    its diagonal); a row of `STRUCK.zigzag` strokes or more within the writing's height (a
-    scribble); ink `STRUCK.blot` of its height thick (a blot; a digit's stroke is thinner)."""
+    its diagonal), or a level stroke `STRUCK.over` as long as the writing it joins is tall,
+    over, under or through it (a line over two digits; its span None); a row of
+    `STRUCK.zigzag` strokes or more within the writing's height (a scribble); ink
+    `STRUCK.blot` of its height thick (a blot; a digit's stroke is thinner)."""
     mask = (picture < 128).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     tall = max((stats[k, cv2.CC_STAT_HEIGHT] for k in range(1, n)), default=0)
@@ -265,11 +267,18 @@ def crossed_out(cv2, np, picture) -> tuple:
             ):
                 return "scribbled over", (x, x + w)
     level = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, max(3, round(0.5 * tall))), np.uint8))
-    m, _, bars, _ = cv2.connectedComponentsWithStats(level, connectivity=8)
+    m, in_bar, bars, _ = cv2.connectedComponentsWithStats(level, connectivity=8)
     reach, gap, free = round(0.5 * tall), max(2, round(0.06 * tall)), max(1, round(STRUCK.past * tall))
+    over = False
     for k in range(1, m):
         x, y, w, h = bars[k, :4]
-        if w < STRUCK.long * tall or h > 0.35 * tall:
+        if h > 0.35 * tall:
+            continue
+        # longer than the writing it is part of is tall: a line over, under or through digits
+        # (no digit's own bar is as long; a minus is no taller than a bar)
+        part = stats[np.bincount(labels[in_bar == k]).argmax(), cv2.CC_STAT_HEIGHT]
+        over = over or (part > 0.35 * tall and w >= STRUCK.over * part)
+        if w < STRUCK.long * tall:
             continue
         above = mask[max(0, y - reach) : max(0, y - gap), x : x + w].any(axis=0)
         below = mask[y + h + gap : y + h + reach, x : x + w].any(axis=0)
@@ -278,7 +287,7 @@ def crossed_out(cv2, np, picture) -> tuple:
         ends = not (above[:free] | below[:free]).any() and not (above[-free:] | below[-free:]).any()
         if crossings >= 2 or (crossings and ends):
             return "struck through", (x, x + w) if ends else None
-    return "", None
+    return ("struck through", None) if over else ("", None)
 
 
 def lines_of(np, picture) -> list:
