@@ -28,7 +28,7 @@ Read back (`read`): `{<id>: [[text per line] per player], <id>_names: [...]}`, a
 
 from __future__ import annotations
 
-from sheetgen.layout.display import INK, Line, Rect, Text, tip, write_box
+from sheetgen.layout.display import DROPOUT_GREY, INK, Line, Rect, Text, tip, write_box
 from sheetgen.layout.elements.common import SIZE, ElementType, Label, _badge, cannot_build, player_field, word
 from sheetgen.schema import Bool, Field, Length, Str
 
@@ -120,7 +120,7 @@ def _tally_build(el, env):
             out.append(write_box(nx, cy, x + lw - nx, rh, pf + "_colour", tip=tip(who, word(env, "colour"))))
             out.append(
                 Text(nx + PAD, cy + PAD, x + lw - nx - 2 * PAD, 2.4, env.t(el["colour"], p + ".colour"), "condensed",
-                     6.0, "left", "top", "#666666", path=p + ".colour", hint=True)
+                     6.0, "left", "top", DROPOUT_GREY, path=p + ".colour", hint=True)
             )  # fmt: skip
         rows = [("", el["sums"], ".sums")] + ([("_pts", el["points"], ".points")] if split else [])
         for s, (prefix, caption, key) in enumerate(rows):
@@ -137,11 +137,12 @@ def _tally_build(el, env):
                 fill = env.tint if prefix else "#ffffff"
                 out.append(write_box(left + n * cw, sy, totw, rh, f"{pf}{prefix}_total", fill=fill, tip=hint))
         if split:
-            out.append(Line(x + lw, ry + rh * subs, x + w, ry + rh * subs, INK, 1.0))
+            out.append(Line(x + lw, ry + rh * subs, x + w, ry + rh * subs, DROPOUT_GREY, 1.0))
+    # (the lines along the boxes in the dropout grey, as the boxes' edges: a pen shows over them)
     bottom = y + hh + players * rh * subs
-    out.append(Line(left, y, left, bottom, INK, 1.2))
+    out.append(Line(left, y, left, bottom, DROPOUT_GREY, 1.2))
     if totw:
-        out.append(Line(left + n * cw, y, left + n * cw, bottom, INK, 1.2))
+        out.append(Line(left + n * cw, y, left + n * cw, bottom, DROPOUT_GREY, 1.2))
     out.append(Rect(x, y, w, bottom - y, INK, None, 1.2))
     return out
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheetgen.layout.display import INK, Rect, Text, tip, write_box
+from sheetgen.layout.display import DROPOUT_GREY, Rect, Text, tip, write_box
 from sheetgen.layout.elements.common import (
     SIZE,
     ElementType,
@@ -75,8 +75,8 @@ def _nb_build(el, env):
                 out.append(Text(bx - NB_OP, by, NB_OP, bh, item["op"], "sans-bold", 12, "center", path=p))
         fill = env.tint if item["total"] else "#ffffff"
         out.append(write_box(bx, by, bw, bh, item["id"], fill=fill, tip=tip(env.plain(item["label"]))))
-        if item["total"]:
-            out.append(Rect(bx, by, bw, bh, INK, None, 1.6))
+        if item["total"]:  # (framed in the dropout grey, as the boxes' edges: a pen shows over it)
+            out.append(Rect(bx, by, bw, bh, DROPOUT_GREY, None, 1.6))
     return out
 
 

@@ -322,8 +322,8 @@ def _st_build(el, env):
                 out += caption
                 if row["numbered"]:
                     out += _badge(bx + ST_BADGE + 0.8, ry + ST_BADGE + 0.8, ST_BADGE, i + 1, env, p, "", env.tint)
-        if kind == "total":
-            out.append(Rect(x, ry, el["width"], h, INK, None, 1.6))
+        if kind == "total":  # (framed in the dropout grey, as the boxes' edges: a pen shows over it)
+            out.append(Rect(x, ry, el["width"], h, DROPOUT_GREY, None, 1.6))
         ry += h
     out.append(Rect(x, y, el["width"], ry - y, INK, None, 1.2))
     return out
