@@ -156,6 +156,22 @@ def test_a_line_over_a_number_as_long_as_no_digit_makes_leaves_the_box_to_type()
     assert (got.value, got.why) == (UNREAD, "struck through")
 
 
+def test_a_digit_blotted_out_beside_the_number_leaves_the_box_to_type():
+    """A bar of ink several times as thick as the pen's stroke is a digit blotted out, though
+    narrower than a fifth of the writing's height (read whole, a blotted 1 and a 3 were 13)."""
+    import cv2
+
+    from sheetgen.scan.inked import crossed_out
+
+    pic = np.full((70, 90), 255, np.uint8)
+    cv2.rectangle(pic, (8, 8), (22, 60), 0, -1)  # (15 px wide: its middle 7 px in, an eighth of its height)
+    three = np.array([[32, 12], [57, 12], [44, 32], [60, 44], [52, 58], [32, 58]], np.int32)
+    cv2.polylines(pic, [three], False, 0, 2)
+    assert crossed_out(cv2, np, pic) == ("blotted out", None)
+    pic[:, :28] = 255  # (the 3 alone)
+    assert crossed_out(cv2, np, pic) == ("", None)
+
+
 def test_writing_running_on_through_a_box_leaves_it_to_type_not_empty():
     """A chain of large writing through a column of boxes, so long that little of it lies in
     any one: the box may hold a number of its own under it."""

@@ -248,13 +248,17 @@ def crossed_out(cv2, np, picture) -> tuple:
     its diagonal), or a level stroke `STRUCK.over` as long as the writing it joins is tall,
     over, under or through it (a line over two digits; its span None); a row of
     `STRUCK.zigzag` strokes or more within the writing's height (a scribble); ink
-    `STRUCK.blot` of its height thick (a blot; a digit's stroke is thinner)."""
+    `STRUCK.blot` of its height thick, or `STRUCK.thick` times as thick as the pen's stroke
+    (a blot; a digit's stroke, crossing itself, is thinner)."""
     mask = (picture < 128).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     tall = max((stats[k, cv2.CC_STAT_HEIGHT] for k in range(1, n)), default=0)
     if tall < 8:
         return "", None
-    if cv2.distanceTransform(mask, cv2.DIST_L2, 3).max() >= STRUCK.blot * tall:
+    inside = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    ridge = (inside >= cv2.dilate(inside, np.ones((3, 3), np.uint8))) & (inside > 0)  # (the strokes' middles)
+    pen = max(float(np.median(inside[ridge])), 1.0)  # (half the pen's stroke)
+    if inside.max() >= min(STRUCK.blot * tall, STRUCK.thick * pen):
         return "blotted out", None
     for k in range(1, n):
         x, y, w, h = stats[k, :4]

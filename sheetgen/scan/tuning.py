@@ -860,6 +860,8 @@ class Struck:
     zigzag: int = 5
     # [share of the writing's height] ink this thick (from its inside to its edge) is a blot
     blot: float = 0.2
+    # [times the pen's stroke, the middle of its strokes] ink this thick is a blot too (a felt-tip's 1 blotted out)
+    thick: float = 3.0
     # [share of the crossed-out writing's height] what a strike or a scribble crosses out runs out of it at most
     covers: float = 0.06
     # [share of the crossed-out writing's height] bare paper between it and the number written after it, at least
