@@ -221,7 +221,7 @@ def test_no_marks():
 
 REFUSALS = {
     "imperial-settlers 2 a4": "Error: --per-page 2: imperial-settlers on A4 would print at 71%: its smallest text (empire: 'A round: 1. the active player…', 8.0 pt) would be 5.7 pt, under 6 pt; the largest --per-page for imperial-settlers on A4 is 1\n",
-    "bosk 4 letter": "Error: --per-page 4: bosk on Letter would print at 49%: its smallest text (pad: 'points (summer worksheet)', 8.0 pt) would be 3.9 pt, under 6 pt; its smallest box (pad: 'winner_p1', 7.6 mm) would be 3.7 mm, under 5 mm; its smallest hint in a box (pad: 'leaves', 6.0 pt) would be 2.9 pt, under 4.5 pt; the largest --per-page for bosk on Letter is 1\n",
+    "bosk 4 letter": "Error: --per-page 4: bosk on Letter would print at 49%: its smallest text (pad: 'points (summer worksheet)', 8.0 pt) would be 3.9 pt, under 6 pt; its smallest box (pad: 'terrain_1_p1_count', 7.0 mm) would be 3.4 mm, under 5 mm; its smallest hint in a box (pad: 'leaves', 6.0 pt) would be 2.9 pt, under 4.5 pt; the largest --per-page for bosk on Letter is 1\n",
     "imperial-settlers 1 a5": "Error: --paper a5: imperial-settlers on A5 would print at 68%: its smallest text (empire: 'A round: 1. the active player…', 8.0 pt) would be 5.4 pt, under 6 pt; its smallest box (empire: 'walls_1', 7.1 mm) would be 4.8 mm, under 5 mm; imperial-settlers is not writable on A5 even one sheet a page; try --paper a4, letter or legal\n",
 }
 

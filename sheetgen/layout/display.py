@@ -12,6 +12,7 @@ from sheetgen.values import replace, valueclass
 INK = "#222222"
 MIN_TEXT = 7.0  # pt: the smallest text a player reads (rules, labels, captions)
 MIN_HINT = 5.5  # pt: the smallest hint printed inside a box to write in ('run', 'leaves')
+MIN_BOX = 7.0  # mm: a box a pencil can mark
 HOUSE_MARK = "\u2020"  # †: after a value the rules leave open (a house value)
 # the print a pen shows over, a form's "dropout" grey (as the icons in tick boxes, `dropout`):
 # the edge of a box to write in and a caption inside one. A digit written over the edge or
@@ -62,9 +63,10 @@ class Box:
     multiline: bool = False  # a write box for a list (several lines in a form field)
 
 
-def write_box(x: float, y: float, w: float, h: float, field: str, **more) -> Box:
-    """A box to write a number or a name in: its edge in the dropout grey (`DROPOUT_GREY`)."""
-    return Box(x, y, w, h, "write", False, field, stroke=DROPOUT_GREY, **more)
+def write_box(x: float, y: float, w: float, h: float, field: str, stroke: str | None = DROPOUT_GREY, **more) -> Box:
+    """A box to write a number or a name in: its edge in the dropout grey (`DROPOUT_GREY`;
+    None: the box is its fill, inside a cell drawn round it)."""
+    return Box(x, y, w, h, "write", False, field, stroke=stroke, **more)
 
 
 CHECK_INSET = 0.45  # mm: a tick box's rounded square is drawn this far inside its box

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from sheetgen.layout import elements as E
 from sheetgen.layout.blame import own_cause, player_causes, report, text_cause
-from sheetgen.layout.display import HOUSE_MARK, MIN_HINT, MIN_TEXT, Box, Text
+from sheetgen.layout.display import HOUSE_MARK, MIN_BOX, MIN_HINT, MIN_TEXT, Box, Text
 from sheetgen.layout.geometry import fmt
 from sheetgen.layout.housenote import NOTE_FONT, note_width, taken_by
 from sheetgen.layout.model import Layout, Page
 from sheetgen.schema import Ctx
 from sheetgen.values import valueclass
 
-MIN_BOX = 7.0  # mm: a box a pencil can mark
 MIN_MINI_BOX = 3.5  # mm: cells of a small copy of a board (dots, not numbers)
 
 

@@ -4,7 +4,7 @@ player (write-in, names, total, winner, heading and small-board grid rows).
 
 from __future__ import annotations
 
-from sheetgen.layout.display import DROPOUT_GREY, INK, Box, Icon, Rect, Text, tip, write_box
+from sheetgen.layout.display import DROPOUT_GREY, INK, MIN_BOX, Box, Icon, Rect, Text, tip, write_box
 from sheetgen.layout.elements.common import (
     ElementType,
     IconName,
@@ -193,6 +193,7 @@ ST_PAD = 1.0  # mm: the room between a cell's text and its lines
 ST_TIGHT = 0.3  # mm: the least of it, in a row too low for ST_PAD (a variant's)
 ST_LABEL_GAP = 0.3  # mm between a label and its hint, and between a board copy and its column labels
 ST_CAPTION = 6.0  # pt: a count box's caption (an in-box hint)
+ST_BAND = 2.8  # mm: the band a count box's caption takes at the top of its cell, over the box
 ST_TICK = 8.5  # mm: the largest tick box of a row (its drawn square 7.6 mm: 5 mm at 2 a page)
 
 
@@ -253,10 +254,19 @@ def _counts(bx, ry, cw, h, row, el, env, p, fname, who) -> tuple[list, float, li
     out = []
     sw = min(cw * 0.45, 14.0) if len(counts) == 1 else min(cw * 0.31, 12.0)
     name = env.plain(row["label"]) if row.get("label") else row["id"]
+    # the caption over the box, out of the writing, when the row leaves the box MIN_BOX under it
+    # (a digit's stem under a caption reads as another digit, to a player and to `sheetgen scan`):
+    # the cell drawn round both, the box its tint; in a lower row the caption is in the box's top
+    band = ST_BAND if h - ST_BAND >= MIN_BOX - 1e-9 else 0.0
     for k, caption in enumerate(counts):
         cp = p + ".count" + (f"[{k}]" if len(counts) > 1 else "")
         field = fname + "_count" + (str(k + 1) if k else "")
-        out.append(write_box(bx, ry, sw, h, field, fill=env.tint, tip=tip(name, env.plain(caption), who)))
+        hint = tip(name, env.plain(caption), who)
+        if band:
+            out.append(Rect(bx, ry, sw, h, DROPOUT_GREY, None, 0.6))
+            out.append(write_box(bx, ry + band, sw, h - band, field, stroke=None, fill=env.tint, tip=hint))
+        else:
+            out.append(write_box(bx, ry, sw, h, field, fill=env.tint, tip=hint))
         out.append(_caption(bx, ry, sw, env.t(caption, cp), cp))
         bx += sw
     points = env.t(el["points_label"], el["_path"] + ".points_label")
