@@ -127,6 +127,18 @@ def _second(text: str, sure: float):
     return digits.DigitReads(text, tuple(probs))
 
 
+def test_a_0_both_readers_read_alike_still_closes_one_even_loop():
+    """A 6 whose stem is short, or whose loop is open at its top, reads 0 to both readers:
+    a lone 0 they agree on is kept only when its loop is closed with as much ink above it
+    as below (loops: height, ink above, ink below, waist, of the writing's height)."""
+    agreed = _reads("0", 0.8), 0.9, _second("0", 1.0)
+    assert _judged(_Box, Written(), _shape(loops=[(0.9, 0.05, 0.05, 0.9)]), *agreed).value == "0"
+    stem = _judged(_Box, Written(), _shape(loops=[(0.5, 0.36, 0.15, 0.6)]), *agreed)
+    assert (stem.value, stem.why) == (UNREAD, "a loop not a 0's")
+    open_top = _judged(_Box, Written(), _shape(loops=[]), *agreed)
+    assert (open_top.value, open_top.why) == (UNREAD, "0 loops in the ink")
+
+
 def test_a_number_both_readers_read_alike_is_kept_less_sure_of_each():
     alone = _judged(_Box, Written(), _shape(), _reads("47", 0.7), 0.9)
     assert (alone.value, alone.why) == (UNREAD, "not sure")

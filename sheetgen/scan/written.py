@@ -132,7 +132,7 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     alike = chance is not None and second.text == text and seen
     both = alike and sure >= NUMBERS.agreed_sure and chance >= GLYPHS.sure
     if both:
-        sure = 1.0  # (two readers learnt apart read it alike: its loops need not be counted)
+        sure = 1.0  # (two readers learnt apart read it alike: its loops need not be counted, a 0's do)
     why = ""
     if sure < least:
         why = "not sure"
@@ -153,7 +153,7 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     elif text.startswith("-") and allowed.lo is not None and allowed.lo >= 0:
         why = "a sign where none goes"
     else:
-        loops = "" if both else _loops_fit(text.lstrip("-"), size.loops)
+        loops = _zero_fits(text, size.loops) if both else _loops_fit(text.lstrip("-"), size.loops)
         why = _out_of_bounds([int(text)], allowed) or _size(text, size) or loops
         if not why:
             return NumberRead(box.field, rect, str(int(text)), text, sure)
@@ -215,6 +215,16 @@ def _loops_fit(text: str, loops: list[float]) -> str:
     ):
         return "a loop not a 0's"
     return ""
+
+
+def _zero_fits(text: str, loops: list) -> str:
+    """What the two readers agreeing leave to the loops (""): a lone 0 closes a loop with as
+    much ink above it as below (a 6 whose stem is short, or open at its top, reads 0 to both)."""
+    if text != "0":
+        return ""
+    if len(loops) != 1:
+        return f"{len(loops)} loop{'s' if len(loops) != 1 else ''} in the ink"
+    return "a loop not a 0's" if abs(loops[0][1] - loops[0][2]) > DIGITS.zero_even else ""
 
 
 LOOPS = {"0": (1, 1), "6": (1, 1), "8": (2, 2), "9": (1, 1), "2": (0, 1), "4": (0, 1)}  # loops a digit closes
