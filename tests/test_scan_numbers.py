@@ -102,11 +102,13 @@ def test_numbers_read_are_right_or_left_to_type(layout_id, page_id, players, see
     assert len(kept) >= 0.5 * len(written)
 
 
-def _written_in(strike_to: float | None, after: str = "5", first: str = "3", strike_at: float = 0.5) -> object:
+def _written_in(
+    strike_to: float | None, after: str = "5", first: str = "3", strike_at: float = 0.5, strike_from: float = 0.4
+) -> object:
     """A Bosk pad's first leaves box with `first` written in it (cv2's font), struck through
-    from past its left end to `strike_to` (of the box's width; None: not struck), `strike_at`
-    of its height above its base, and `after` written after it: what `read_numbers` makes
-    of the box."""
+    from `strike_from` of its height before its left end to `strike_to` (of the box's width;
+    None: not struck), `strike_at` of its height above its base, and `after` written after
+    it: what `read_numbers` makes of the box."""
     import cv2
 
     from sheetgen.scan.blank import PPMM, blank_colours, blank_page
@@ -121,7 +123,7 @@ def _written_in(strike_to: float | None, after: str = "5", first: str = "3", str
     (w, h), _ = cv2.getTextSize(first, font, 1.0, 2)
     if strike_to is not None:
         end, at = round((box.x + strike_to * box.w) * PPMM), base - round(strike_at * h)
-        cv2.line(img, (x - round(0.4 * h), at), (end, at), ink, 2, cv2.LINE_AA)
+        cv2.line(img, (x - round(strike_from * h), at), (end, at), ink, 2, cv2.LINE_AA)
     if after:
         cv2.putText(img, after, (round((box.x + 0.55 * box.w) * PPMM), base), font, 1.0, ink, 2, cv2.LINE_AA)
     values = {b.field: "" for b in display.boxes()}
@@ -135,6 +137,13 @@ def _written_in(strike_to: float | None, after: str = "5", first: str = "3", str
 def test_a_number_struck_through_and_the_right_one_after_it_reads_the_right_one():
     assert _written_in(None, after="").value == "3"  # (not struck, it is the number)
     got = _written_in(0.47)
+    assert (got.value, got.why) == ("5", "")
+
+
+def test_a_strike_from_the_open_side_of_a_3_reads_the_number_after_it():
+    """A 3's open ends lie off a strike starting at its left edge: the strike's ends are free
+    (a 4's bar is not: it joins its diagonal), and the number after it is read."""
+    got = _written_in(0.47, strike_from=0.0)
     assert (got.value, got.why) == ("5", "")
 
 

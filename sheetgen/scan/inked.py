@@ -242,14 +242,14 @@ def crossed_out(cv2, np, picture) -> tuple:
     """Why the writing looks crossed out (a number struck through, scribbled over or
     blotted out, the right one beside it), or "", and the columns of the picture the
     strike or the scribble spans (None for a blot, for a strike not past both ends of what
-    it crosses, or none): a straight stroke `STRUCK.long` of the
-    writing's height long, level within its middle, that crosses two strokes, or one and
-    runs `STRUCK.past` past it both sides (a digit's own bar is shorter: a 7's, a 4's joins
-    its diagonal), or a level stroke `STRUCK.over` as long as the writing it joins is tall,
-    over, under or through it (a line over two digits; its span None); a row of
-    `STRUCK.zigzag` strokes or more within the writing's height (a scribble); ink
-    `STRUCK.blot` of its height thick, or `STRUCK.thick` times as thick as the pen's stroke
-    (a blot; a digit's stroke, crossing itself, is thinner)."""
+    it crosses, or none): a straight stroke `STRUCK.long` of the writing's height long,
+    level within its middle, that crosses two strokes, or one and runs `STRUCK.past` past
+    it both sides, no ink within `STRUCK.ends` above or below its ends (a digit's own bar
+    is shorter: a 7's; a 4's joins its diagonal), or a level stroke `STRUCK.over` as long
+    as the writing it joins is tall, over, under or through it (a line over two digits; its
+    span None); a row of `STRUCK.zigzag` strokes or more within the writing's height (a
+    scribble); ink `STRUCK.blot` of its height thick, or `STRUCK.thick` times as thick as
+    the pen's stroke (a blot; a digit's stroke, crossing itself, is thinner)."""
     mask = (picture < 128).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     tall = max((stats[k, cv2.CC_STAT_HEIGHT] for k in range(1, n)), default=0)
@@ -284,14 +284,25 @@ def crossed_out(cv2, np, picture) -> tuple:
         over = over or (part > 0.35 * tall and w >= STRUCK.over * part)
         if w < STRUCK.long * tall:
             continue
-        above = mask[max(0, y - reach) : max(0, y - gap), x : x + w].any(axis=0)
-        below = mask[y + h + gap : y + h + reach, x : x + w].any(axis=0)
+        above, below = _by_bar(mask, x, y, w, h, gap, reach)
         both = (above & below).astype(np.int8)
         crossings = int((np.diff(np.concatenate([[0], both])) == 1).sum())
-        ends = not (above[:free] | below[:free]).any() and not (above[-free:] | below[-free:]).any()
+        # its ends free: no ink just above or below them (a 4's bar joins its diagonal; the open
+        # ends of a struck 3 lie further off)
+        touch = np.logical_or(*_by_bar(mask, x, y, w, h, gap, round(STRUCK.ends * tall)))
+        ends = not touch[:free].any() and not touch[-free:].any()
         if crossings >= 2 or (crossings and ends):
             return "struck through", (x, x + w) if ends else None
     return ("struck through", None) if over else ("", None)
+
+
+def _by_bar(mask, x, y, w, h, gap, reach) -> tuple:
+    """(ink above, ink below) a level bar at (x, y, w, h) of `mask`, column by column: from
+    `gap` px off it to `reach` px."""
+    return (
+        mask[max(0, y - reach) : max(0, y - gap), x : x + w].any(axis=0),
+        mask[y + h + gap : y + h + reach, x : x + w].any(axis=0),
+    )
 
 
 def lines_of(np, picture) -> list:

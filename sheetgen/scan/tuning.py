@@ -854,6 +854,8 @@ class Struck:
     long: float = 0.8
     # [share of the writing's height] how far past a stroke it runs
     past: float = 0.12
+    # [share of the writing's height] ink this near above or below a strike's end touches it (a 4's bar)
+    ends: float = 0.3
     # [share of the height of the writing it joins] a level stroke this long over, under or through it
     over: float = 1.2
     # [count] strokes across one row, within the writing's height: a scribble
