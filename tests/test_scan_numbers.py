@@ -140,6 +140,37 @@ def test_a_number_struck_through_and_the_right_one_after_it_reads_the_right_one(
     assert (got.value, got.why) == ("5", "")
 
 
+def test_a_digit_part_of_which_is_too_faint_to_see_is_left_to_type():
+    """A light pencil's 2 whose curve and base are under the ink's darkness leaves one
+    upright stroke, a 1 to both readers: the faint trace beside it leaves the box to type."""
+    import cv2
+
+    from sheetgen.scan.blank import PPMM, blank_colours, blank_page
+
+    layout = load_layout("bosk")
+    display, _ = blank_page(layout, "pad", 2, "en")
+    box = next(b for b in display.boxes() if b.field == "terrain_1_p1_count")
+    img = blank_colours(layout, "pad", 2, "en").copy()
+    x, y, w, h = (round(v * PPMM) for v in (box.x, box.y, box.w, box.h))
+    cv2.line(img, (x + w // 2 + 4, y + h // 4), (x + w // 2, y + 3 * h // 4), (60, 60, 60), 2, cv2.LINE_AA)
+
+    def read():
+        values = {b.field: "" for b in display.boxes()}
+        page = PageRead(
+            Photo("page.jpg", "page", img), layout, "pad", values, {},
+            rectified=img, sheet={"players": 2, "lang": "en", "grey": False},
+        )  # fmt: skip
+        return read_numbers(page, ocr.recogniser())["terrain_1_p1_count"]
+
+    assert read().value == "1"  # (the stroke alone is a 1)
+    light = tuple(int(v) - 22 for v in img[y + h // 2, x + 3])  # (22 grey levels under the box's tint: not ink)
+    curve = np.array([[x + w // 2 - 8, y + h // 4 + 3], [x + w // 2, y + h // 4 - 3], [x + w // 2 + 4, y + h // 4]])
+    cv2.polylines(img, [curve], False, light, 2)
+    cv2.line(img, (x + w // 2, y + 3 * h // 4), (x + w // 2 + 10, y + 3 * h // 4), light, 2)
+    got = read()
+    assert (got.value, got.why) == (UNREAD, "part of it too faint to read")
+
+
 def test_a_strike_from_the_open_side_of_a_3_reads_the_number_after_it():
     """A 3's open ends lie off a strike starting at its left edge: the strike's ends are free
     (a 4's bar is not: it joins its diagonal), and the number after it is read."""

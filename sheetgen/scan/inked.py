@@ -83,10 +83,14 @@ def ink_in(cv2, np, grey, blank, rect):
         return "ink running through from another box"
     if len(keep) < len(mine):  # (a stroke along a border, or the border shown thicker: cannot tell)
         return "ink along the print"
+    # a trace too faint to be ink, away from the strokes: an empty box is no empty box; by
+    # writing, it may be the rest of a digit (a light pencil's 2 whose curve is lost: a 1 left)
+    strong = cv2.dilate((ink_of[labels] >= speck).astype(np.uint8) & ink, np.ones((5, 5), np.uint8)) > 0
+    faint = (dark > WRITING.faint * level) & inside & ~strong & ~halo
     if not keep:
-        strong = cv2.dilate((ink_of[labels] >= speck).astype(np.uint8) & ink, np.ones((5, 5), np.uint8)) > 0
-        faint = (dark > WRITING.faint * level) & inside & ~strong & ~halo
         return "a faint trace" if faint.sum() > WRITING.faint_area * PPMM * PPMM else None
+    if (faint & ~printed).sum() > WRITING.faint_part * PPMM * PPMM:
+        return "part of it too faint to read"
     written = np.isin(labels, keep)
     # writing across the box's border: what the print hides of it may change a digit (an 8's
     # loop under the line, a 0 left)
