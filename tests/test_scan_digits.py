@@ -139,6 +139,17 @@ def test_a_0_both_readers_read_alike_still_closes_one_even_loop():
     assert (open_top.value, open_top.why) == (UNREAD, "0 loops in the ink")
 
 
+def test_a_5_the_classifier_reads_6_is_left_to_type():
+    """A 6 whose loop is open at its top reads 5 to the recogniser, however sure: the
+    classifier seeing a 6 there leaves it to type (and a 6 it sees as a 5); other digits it
+    reads otherwise do not (its misreadings would cost more right numbers than they save)."""
+    got = _judged(_Box, Written(), _shape(), _reads("15", 0.99), 0.9, _second("16", 0.6))
+    assert (got.value, got.why) == (UNREAD, "a 5 or a 6: the readers differ")
+    assert _judged(_Box, Written(), _shape(), _reads("6", 0.99), 0.9, _second("5", 0.6)).value == UNREAD
+    assert _judged(_Box, Written(), _shape(), _reads("15", 0.99), 0.9, _second("16", 0.3)).value == "15"
+    assert _judged(_Box, Written(), _shape(), _reads("4", 0.99), 0.9, _second("9", 0.9)).value == "4"
+
+
 def test_a_number_both_readers_read_alike_is_kept_less_sure_of_each():
     alone = _judged(_Box, Written(), _shape(), _reads("47", 0.7), 0.9)
     assert (alone.value, alone.why) == (UNREAD, "not sure")

@@ -755,6 +755,8 @@ class Glyphs:
     stroke: float = 0.14
     # [probability 0-1] the classifier this sure of each digit the recogniser read: they agree
     sure: float = 0.8
+    # [probability 0-1] the classifier this sure of a 6 where the recogniser read 5, or of a 5: a doubt
+    five_six: float = 0.5
     # [share of the writing's height] a piece this low at most, twice as wide as high or more, is a minus
     minus: float = 0.4
 

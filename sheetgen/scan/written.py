@@ -142,6 +142,8 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         why = "not sure of writing into the print"
     elif size.captioned and "0" in text and sure < NUMBERS.across_sure:  # (an 8 whose loop the caption hides reads 0)
         why = "not sure of a 0 written over the caption"
+    elif _five_or_six(text, second):
+        why = "a 5 or a 6: the readers differ"
     elif allowed.many:
         listed = all(_LIST.fullmatch(r.text) for r in readings)
         numbers = [n for r in readings for n in _numbers(r.text)] if listed else None
@@ -158,6 +160,20 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         if not why:
             return NumberRead(box.field, rect, str(int(text)), text, sure)
     return NumberRead(box.field, rect, UNREAD, text, sure, why)
+
+
+def _five_or_six(text: str, second) -> bool:
+    """Whether the classifier (`second`) reads a 6 where the recogniser read 5, or a 5 where
+    it read 6, `GLYPHS.five_six` sure: a 6 whose loop is left open at its top is a 5 to one
+    reader and not the other, and no other check tells them apart (it closes no loop, as a
+    5)."""
+    if second is None or len(second.text) != len(text):
+        return False
+    return any(
+        {a, b} == {"5", "6"} and float(p.max()) >= GLYPHS.five_six
+        for a, b, p in zip(text, second.text, second.probs)
+        if p is not None
+    )
 
 
 def _joined(reading):
