@@ -45,8 +45,8 @@ PLACES = {
     "river-valley-glassworks": {
         "rarity": (0, 21, 110, 41),
         "row_points": (113, 21, 81, 41),
-        "score": (0, 65, 194, 166.2),
-        "rules_frame": (8, 233.2, 178, 29.8),
+        "score": (0, 65, 194, 163.2),
+        "rules_frame": (8, 230.2, 178, 32.8),
     },
     "plante-bataille": {"score": (0, 21, 194, 168), "rules_frame": (0, 193, 194, 61)},
     "bosk": {
@@ -141,8 +141,8 @@ pages:
 
 def test_a_glassworks_row_moves_the_reminder(tmp_path):
     """Columns of six: a sixth run row, and the board's copies 4.8 mm taller to keep cells
-    of 5 mm. At the rows' 9.8 mm the page is full; six rows of 7 mm take less room than five
-    of 9.8, and the reminder follows the table (2.2 mm up) in the height left (`fill`)."""
+    of 5 mm. At the rows' 8.5 mm the page is full; six rows of 7 mm take the room of five of
+    8.5, and the reminder follows the table (4.3 mm down) in the height left (`fill`)."""
     smaller = "".join(f"          - {{id: row_{n}, height: 7}}\n" for n in range(4, 0, -1))
     body = GW_SIX_ROWS.replace("ROW", "7").replace("{id: row_5, label", "{id: row_5, height: 7, label") + smaller
     path = variant(tmp_path, "river-valley-glassworks", body)
@@ -157,8 +157,8 @@ def test_a_glassworks_row_moves_the_reminder(tmp_path):
         "row_1",
     ]
     assert moved("river-valley-glassworks", path, "score", "rules_frame") == {
-        "score": (0, -2.2),
-        "rules_frame": (-2.2, 2.2),
+        "score": (0, 4.3),
+        "rules_frame": (4.3, -4.3),
     }
 
 
@@ -184,7 +184,7 @@ def test_a_glassworks_row_on_a_full_page_is_reported_at_its_line(tmp_path):
     path = variant(tmp_path, "river-valley-glassworks", GW_SIX_ROWS.replace("ROW", "8.5"))
     assert problems(path) == [
         f"{path}:9: score.rows: moves 'rules_frame': outside the printable area: spans x 8-186mm, "
-        "y 246.5-270mm; the sheet is 194 x 263mm; the page is full: what is above 'rules_frame' is 7mm "
+        "y 243.5-269mm; the sheet is 194 x 263mm; the page is full: what is above 'rules_frame' is 6mm "
         "too tall ('rules_frame' is at river-valley-glassworks:237)"
     ]
 

@@ -109,6 +109,7 @@ def _shape(**kw) -> Shape:
         hidden=0,
         touches=0,
         outside=0.0,
+        faint=0,
     )
     return Shape(**{**base, **kw})
 

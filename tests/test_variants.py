@@ -113,7 +113,7 @@ def test_show_gives_a_pads_cell_sizes_at_n_players(players, width):
     assert result.exit_code == 0, result.output
     table = next(e for e in json.loads(result.output)["pages"][0]["elements"] if e["id"] == "score")
     names = table["cells"][0]
-    assert names == {"kind": "write", "w": width, "h": 10.0, "count": players}
+    assert names == {"kind": "write", "w": width, "h": 11.0, "count": players}
 
 
 def test_show_refuses_a_player_count_outside_the_range():

@@ -29,6 +29,7 @@ class Shape(NamedTuple):
     hidden: int  # px of print by its top too dark to see a stroke over (`_shown`)
     touches: int  # px of such print next to it anywhere (a 2's base along the border: a 7 left)
     outside: float  # the share of its ink out of the box and its border
+    faint: int  # px of a trace too faint to be ink in the box, away from it: part of a digit?
 
 
 def ink_in(cv2, np, grey, blank, rect):
@@ -84,13 +85,11 @@ def ink_in(cv2, np, grey, blank, rect):
     if len(keep) < len(mine):  # (a stroke along a border, or the border shown thicker: cannot tell)
         return "ink along the print"
     # a trace too faint to be ink, away from the strokes: an empty box is no empty box; by
-    # writing, it may be the rest of a digit (a light pencil's 2 whose curve is lost: a 1 left)
+    # writing, it may be the rest of a digit (`Shape.faint`)
     strong = cv2.dilate((ink_of[labels] >= speck).astype(np.uint8) & ink, np.ones((5, 5), np.uint8)) > 0
     faint = (dark > WRITING.faint * level) & inside & ~strong & ~halo
     if not keep:
         return "a faint trace" if faint.sum() > WRITING.faint_area * PPMM * PPMM else None
-    if (faint & ~printed).sum() > WRITING.faint_part * PPMM * PPMM:
-        return "part of it too faint to read"
     written = np.isin(labels, keep)
     # writing across the box's border: what the print hides of it may change a digit (an 8's
     # loop under the line, a 0 left)
@@ -100,6 +99,7 @@ def ink_in(cv2, np, grey, blank, rect):
     spilt = bool(((ink > 0) & ~written & band & ~inside).any())  # (another's ink over the border by the box)
     seen = partial(_shown, cv2, np, ink=ink > 0, dark=dark, level=level, near_box=near_box, spilt=spilt)
     seen = partial(seen, caption=printed & ~halo, near=near, paper=paper)  # (the print in the box: a caption)
+    seen = partial(seen, faint=int((faint & ~printed).sum()))
     picture, size, origin = seen(written)
     why, after = past_crossing(cv2, np, picture, origin)
     if after is None:
@@ -125,7 +125,7 @@ def _run_through(cv2, np, labels, ink, inside, ink_of, in_box, others) -> bool:
     )
 
 
-def _shown(cv2, np, part, ink, dark, level, near_box, spilt, caption, near, paper) -> tuple:
+def _shown(cv2, np, part, ink, dark, level, near_box, spilt, caption, near, paper, faint) -> tuple:
     """(picture, Shape, the picture's first column in the box's) of the strokes `part` (the
     box's kept strokes, or some of them), as `ink_in`'s: `ink` the box's ink, `dark` how
     much darker than paper, `level` the least ink is, `near_box` the box and its border,
@@ -157,7 +157,9 @@ def _shown(cv2, np, part, ink, dark, level, near_box, spilt, caption, near, pape
     one_stroke = pieces == 1 and upright(np, mask)
     loops = _loops(cv2, np, mask[top:bottom, left:right])
     outside = float((mask & ~near_box).sum()) / float(mask.sum())
-    shape = Shape(bottom - top, right - left, pieces, one_stroke, across, loops, captioned, hidden, touches, outside)
+    shape = Shape(
+        bottom - top, right - left, pieces, one_stroke, across, loops, captioned, hidden, touches, outside, faint
+    )
     return picture, shape, left - pad
 
 

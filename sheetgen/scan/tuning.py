@@ -838,7 +838,7 @@ class Writing:
     faint: float = 0.5
     # [mm²] of faint traces in a box that says something may be written
     faint_area: float = 1.0
-    # [mm²] of faint traces away from the writing in a box: part of it may be too faint to see
+    # [mm²] of faint traces away from a lone 1 in its box: the rest of another digit may be too faint to see
     faint_part: float = 1.0
     # [mm²] a piece of ink smaller than this is a speck of dust or noise
     speck: float = 0.35

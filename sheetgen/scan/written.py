@@ -144,6 +144,8 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         why = "not sure of a 0 written over the caption"
     elif _five_or_six(text, second):
         why = "a 5 or a 6: the readers differ"
+    elif text == "1" and size.faint > WRITING.faint_part * PPMM * PPMM:  # (a light pencil's 2, 4, 7: a stroke left)
+        why = "part of it too faint to read"
     elif allowed.many:
         listed = all(_LIST.fullmatch(r.text) for r in readings)
         numbers = [n for r in readings for n in _numbers(r.text)] if listed else None
