@@ -111,12 +111,10 @@ def _written_in(
     it: what `read_numbers` makes of the box."""
     import cv2
 
-    from sheetgen.scan.blank import PPMM, blank_colours, blank_page
+    from sheetgen.scan.blank import PPMM
 
-    layout = load_layout("bosk")
-    display, _ = blank_page(layout, "pad", 2, "en")
-    box = next(b for b in display.boxes() if b.field == "terrain_1_p1_count")
-    img = blank_colours(layout, "pad", 2, "en").copy()
+    layout, boxes, img = _bosk_pad()
+    box = boxes["terrain_1_p1_count"]
     ink, font, base = (20, 20, 60), cv2.FONT_HERSHEY_SIMPLEX, round((box.y + 0.75 * box.h) * PPMM)
     x = round((box.x + 0.15 * box.w) * PPMM)
     cv2.putText(img, first, (x, base), font, 1.0, ink, 2, cv2.LINE_AA)
@@ -126,12 +124,26 @@ def _written_in(
         cv2.line(img, (x - round(strike_from * h), at), (end, at), ink, 2, cv2.LINE_AA)
     if after:
         cv2.putText(img, after, (round((box.x + 0.55 * box.w) * PPMM), base), font, 1.0, ink, 2, cv2.LINE_AA)
-    values = {b.field: "" for b in display.boxes()}
+    return _read_box(layout, boxes, img, "terrain_1_p1_count")
+
+
+def _bosk_pad():
+    """A blank Bosk pad for 2 players, as the reader maps a photo of it: (its layout, its
+    boxes by field, the page to write in: RGB at blank.PPMM)."""
+    from sheetgen.scan.blank import blank_colours, blank_page
+
+    layout = load_layout("bosk")
+    display, _ = blank_page(layout, "pad", 2, "en")
+    return layout, {b.field: b for b in display.boxes()}, blank_colours(layout, "pad", 2, "en").copy()
+
+
+def _read_box(layout, boxes, img, field: str):
+    """What `read_numbers` makes of box `field` of a Bosk pad (`_bosk_pad`) written in."""
     read = PageRead(
-        Photo("page.jpg", "page", img), layout, "pad", values, {},
+        Photo("page.jpg", "page", img), layout, "pad", {b: "" for b in boxes}, {},
         rectified=img, sheet={"players": 2, "lang": "en", "grey": False},
     )  # fmt: skip
-    return read_numbers(read, ocr.recogniser())["terrain_1_p1_count"]
+    return read_numbers(read, ocr.recogniser())[field]
 
 
 def test_a_number_struck_through_and_the_right_one_after_it_reads_the_right_one():
@@ -145,29 +157,18 @@ def test_a_digit_part_of_which_is_too_faint_to_see_is_left_to_type():
     upright stroke, a 1 to both readers: the faint trace beside it leaves the box to type."""
     import cv2
 
-    from sheetgen.scan.blank import PPMM, blank_colours, blank_page
+    from sheetgen.scan.blank import PPMM
 
-    layout = load_layout("bosk")
-    display, _ = blank_page(layout, "pad", 2, "en")
-    box = next(b for b in display.boxes() if b.field == "terrain_1_p1_count")
-    img = blank_colours(layout, "pad", 2, "en").copy()
+    layout, boxes, img = _bosk_pad()
+    box = boxes["terrain_1_p1_count"]
     x, y, w, h = (round(v * PPMM) for v in (box.x, box.y, box.w, box.h))
     cv2.line(img, (x + w // 2 + 4, y + h // 4), (x + w // 2, y + 3 * h // 4), (60, 60, 60), 2, cv2.LINE_AA)
-
-    def read():
-        values = {b.field: "" for b in display.boxes()}
-        page = PageRead(
-            Photo("page.jpg", "page", img), layout, "pad", values, {},
-            rectified=img, sheet={"players": 2, "lang": "en", "grey": False},
-        )  # fmt: skip
-        return read_numbers(page, ocr.recogniser())["terrain_1_p1_count"]
-
-    assert read().value == "1"  # (the stroke alone is a 1)
+    assert _read_box(layout, boxes, img, box.field).value == "1"  # (the stroke alone is a 1)
     light = tuple(int(v) - 22 for v in img[y + h // 2, x + 3])  # (22 grey levels under the box's tint: not ink)
     curve = np.array([[x + w // 2 - 8, y + h // 4 + 3], [x + w // 2, y + h // 4 - 3], [x + w // 2 + 4, y + h // 4]])
     cv2.polylines(img, [curve], False, light, 2)
     cv2.line(img, (x + w // 2, y + 3 * h // 4), (x + w // 2 + 10, y + 3 * h // 4), light, 2)
-    got = read()
+    got = _read_box(layout, boxes, img, box.field)
     assert (got.value, got.why) == (UNREAD, "part of it too faint to read")
 
 
@@ -217,22 +218,15 @@ def test_writing_running_on_through_a_box_leaves_it_to_type_not_empty():
     any one: the box may hold a number of its own under it."""
     import cv2
 
-    from sheetgen.scan.blank import PPMM, blank_colours, blank_page
+    from sheetgen.scan.blank import PPMM
 
-    layout = load_layout("bosk")
-    display, _ = blank_page(layout, "pad", 2, "en")
-    boxes = {b.field: b for b in display.boxes()}
+    layout, boxes, img = _bosk_pad()
     first, last = boxes["terrain_1_p1_count"], boxes["terrain_6_p1_count"]
-    img = blank_colours(layout, "pad", 2, "en").copy()
     x = round((first.x + 0.5 * first.w) * PPMM)
     ys = np.linspace((first.y + 0.2 * first.h) * PPMM, (last.y + 0.8 * last.h) * PPMM, 40)
     wave = [(x + round(6 * np.sin(k / 2)), round(y)) for k, y in enumerate(ys)]
     cv2.polylines(img, [np.array(wave, np.int32)], False, (20, 20, 60), 2, cv2.LINE_AA)
-    read = PageRead(
-        Photo("page.jpg", "page", img), layout, "pad", {b: "" for b in boxes}, {},
-        rectified=img, sheet={"players": 2, "lang": "en", "grey": False},
-    )  # fmt: skip
-    got = read_numbers(read, ocr.recogniser())["terrain_3_p1_count"]
+    got = _read_box(layout, boxes, img, "terrain_3_p1_count")
     assert (got.value, got.why) == (UNREAD, "ink running through from another box")
 
 
