@@ -279,15 +279,16 @@ def crossed_out(cv2, np, picture) -> tuple:
     level = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, max(3, round(0.5 * tall))), np.uint8))
     m, in_bar, bars, _ = cv2.connectedComponentsWithStats(level, connectivity=8)
     reach, gap, free = round(0.5 * tall), max(2, round(0.06 * tall)), max(1, round(STRUCK.past * tall))
+    bar = 0.35 * tall  # (a level stroke this thick at most is a bar)
     over = False
     for k in range(1, m):
         x, y, w, h = bars[k, :4]
-        if h > 0.35 * tall:
+        if h > bar:
             continue
         # longer than the writing it is part of is tall: a line over, under or through digits
         # (no digit's own bar is as long; a minus is no taller than a bar)
         part = stats[np.bincount(labels[in_bar == k]).argmax(), cv2.CC_STAT_HEIGHT]
-        over = over or (part > 0.35 * tall and w >= STRUCK.over * part)
+        over = over or (part > bar and w >= STRUCK.over * part)
         if w < STRUCK.long * tall:
             continue
         above, below = _by_bar(mask, x, y, w, h, gap, reach)

@@ -157,7 +157,7 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     elif text.startswith("-") and allowed.lo is not None and allowed.lo >= 0:
         why = "a sign where none goes"
     else:
-        loops = _zero_fits(text, size.loops) if both else _loops_fit(text.lstrip("-"), size.loops)
+        loops = _loops_fit(text.lstrip("-"), size.loops, agreed=both)
         why = _out_of_bounds([int(text)], allowed) or _size(text, size) or loops
         if not why:
             return NumberRead(box.field, rect, str(int(text)), text, sure)
@@ -217,32 +217,26 @@ def _size(text: str, size) -> str:
     return ""
 
 
-def _loops_fit(text: str, loops: list[float]) -> str:
+def _loops_fit(text: str, loops: list[float], agreed: bool = False) -> str:
     """Why the writing's loops are not those of `text`'s digits ("" when they are): a 0, 6
     or 9 closes one loop, an 8 two, a 2 or a 4 none or one, the others none; a lone 0's
-    loop is most of its height, as much ink above it as below (an 8 whose loop the print
-    hides, a 6, a 9 leave one at an end)."""
+    loop has as much ink above it as below (a 6, a 9 leave one at an end), and is most of
+    its height (an 8 whose loop the print hides). Two readers `agreed` on it stand for the
+    loops, but a lone 0's closed and even (a 6 whose stem is short, or open at its top,
+    reads 0 to both)."""
+    if agreed and text != "0":
+        return ""
     least = sum(LOOPS.get(d, (0, 0))[0] for d in text)
     most = sum(LOOPS.get(d, (0, 0))[1] for d in text)
     if not least <= len(loops) <= most:
         return f"{len(loops)} loop{'s' if len(loops) != 1 else ''} in the ink"
-    if (
-        text == "0"
-        and (loops[0][0] < DIGITS.zero_loop or abs(loops[0][1] - loops[0][2]) > DIGITS.zero_even)
-        or (text == "0" and loops[0][3] < DIGITS.zero_waist)
+    if text == "0" and (
+        abs(loops[0][1] - loops[0][2]) > DIGITS.zero_even
+        or not agreed
+        and (loops[0][0] < DIGITS.zero_loop or loops[0][3] < DIGITS.zero_waist)
     ):
         return "a loop not a 0's"
     return ""
-
-
-def _zero_fits(text: str, loops: list) -> str:
-    """What the two readers agreeing leave to the loops (""): a lone 0 closes a loop with as
-    much ink above it as below (a 6 whose stem is short, or open at its top, reads 0 to both)."""
-    if text != "0":
-        return ""
-    if len(loops) != 1:
-        return f"{len(loops)} loop{'s' if len(loops) != 1 else ''} in the ink"
-    return "a loop not a 0's" if abs(loops[0][1] - loops[0][2]) > DIGITS.zero_even else ""
 
 
 LOOPS = {"0": (1, 1), "6": (1, 1), "8": (2, 2), "9": (1, 1), "2": (0, 1), "4": (0, 1)}  # loops a digit closes
