@@ -209,3 +209,16 @@ def test_a_stroke_across_the_border_is_not_taken_for_a_1_by_its_shape_alone():
     assert (got.value, got.why) == (UNREAD, "not sure of writing across the border")
     one = _shape(across=True, upright=True, pieces=1, width=8, height=60)
     assert _judged(_Box, Written(), one, _reads("1", 0.95), 0.9).value == "1"
+
+
+def test_the_classifier_all_but_certain_keeps_a_number_the_recogniser_read_alike_less_sure():
+    """The classifier `GLYPHS.surest` sure: the recogniser's reading alike is kept from
+    `NUMBERS.agreed_least`; the classifier less sure, the recogniser needs `agreed_sure`."""
+    certain = _judged(_Box, Written(), _shape(), _reads("8", 0.45), 0.9, _second("8", 0.99))
+    assert (certain.value, certain.why) == ("8", "")
+    fairly = _judged(_Box, Written(), _shape(), _reads("8", 0.45), 0.9, _second("8", 0.9))
+    assert (fairly.value, fairly.why) == (UNREAD, "not sure")
+    least = _judged(_Box, Written(), _shape(), _reads("8", 0.3), 0.9, _second("8", 0.99))
+    assert least.value == UNREAD
+    over = _judged(_Box, Written(), _shape(captioned=True), _reads("8", 0.45), 0.9, _second("8", 0.99))
+    assert over.value == UNREAD  # (over a caption: part of the writing may be hidden from both)

@@ -315,6 +315,30 @@ def test_a_glassworks_row_run_against_its_board_copy():
     assert _disagree("river-valley-glassworks", {**board, **runs, "row_2_p1_count": 2}) == [("row_2_p1_count",)]
 
 
+def test_a_number_left_to_type_is_kept_where_the_sheet_adds_up_to_what_a_reader_read():
+    """A Bosk worksheet's line and its total all read but one number: the sheet pins that one,
+    and it is kept when a reader read it so (the recogniser, or the digit classifier); a
+    reading the sheet does not make, or two numbers unread in one line, stay to type."""
+    from sheetgen.scan.written import NumberRead
+
+    read, _ = _page("bosk", "summer", 2, 5)
+    line = [3, 4, 0, 5, 2, 0, 1]
+    fields = [f"summer_tally_rows_p1_{k}" for k in range(1, 8)] + ["summer_tally_rows_p1_total"]
+
+    def settled(unread: dict) -> dict:
+        numbers = {f: NumberRead(f, (0, 0, 1, 1), str(v)) for f, v in zip(fields, [*line, sum(line)])}
+        for f, (text, other) in unread.items():
+            numbers[f] = NumberRead(f, (0, 0, 1, 1), UNREAD, text, 0.5, "not sure", other)
+        return {f: n.value for f, n in agreed(read, numbers).items() if f in unread}
+
+    second, total = fields[1], fields[-1]
+    assert settled({second: ("4", "")}) == {second: "4"}
+    assert settled({second: ("1", "4")}) == {second: "4"}  # (the classifier read what the sheet makes)
+    assert settled({total: ("15", "")}) == {total: "15"}
+    assert settled({second: ("7", "1")}) == {second: UNREAD}  # (the sheet makes 4: a slip, or a misreading)
+    assert settled({second: ("4", ""), fields[0]: ("3", "")}) == {second: UNREAD, fields[0]: UNREAD}
+
+
 @pytest.mark.slow
 def test_a_bosk_pad_photographed_scans_to_a_record_of_its_numbers(tmp_path):
     """Both pages of a 4-player Bosk pad, written in, photographed on a table: `scan` makes

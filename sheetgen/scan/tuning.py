@@ -734,6 +734,8 @@ class Numbers:
     one_sure: float = 0.4
     # [share 0-1] the recogniser this sure of a number the digit classifier reads alike: kept
     agreed_sure: float = 0.7
+    # [share 0-1] ...this sure, of a number the classifier reads alike `GLYPHS.surest`: kept
+    agreed_least: float = 0.4
     # [count] number boxes read on one page at most (a 12-player pad has ~100)
     max_boxes: int = 600
     # [mm] a box longer than this on a side is not read (its number is to type)
@@ -755,6 +757,8 @@ class Glyphs:
     stroke: float = 0.14
     # [probability 0-1] the classifier this sure of each digit the recogniser read: they agree
     sure: float = 0.8
+    # [probability 0-1] the classifier this sure of each: they agree where the recogniser is far less sure
+    surest: float = 0.98
     # [probability 0-1] the classifier this sure of a 6 where the recogniser read 5, or of a 5: a doubt
     five_six: float = 0.5
     # [share of the writing's height] a piece this low at most, twice as wide as high or more, is a minus

@@ -40,6 +40,7 @@ class NumberRead:
     text: str = ""
     sure: float = 0.0
     why: str = ""
+    other: str = ""  # what the digit classifier read of it ("" none)
 
 
 def number_boxes(read) -> list[tuple]:
@@ -125,12 +126,18 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     if text == "1" and sure >= NUMBERS.one_sure and size.upright and tall and not partial:
         sure = 1.0  # (the recogniser's 1, and the ink one straight upright stroke: see `inked.upright`)
     chance = second.chance(text) if second is not None else None
+    other = second.text if second is not None else ""
     # both readers see the same picture: they agree only where all of the writing is seen
     # (not over a caption or against print too dark to see it over, nor run far into the next
     # box, where a stroke of that box's may join it: a 0 and the tail of the 7 under it read 9)
     seen = not (size.captioned or size.touches >= WRITING.hidden_px or size.outside > WRITING.spill)
     alike = chance is not None and second.text == text and seen
-    both = alike and sure >= NUMBERS.agreed_sure and chance >= GLYPHS.sure
+    both = alike and (
+        sure >= NUMBERS.agreed_sure
+        and chance >= GLYPHS.sure
+        or sure >= NUMBERS.agreed_least
+        and chance >= GLYPHS.surest
+    )
     if both:
         sure = 1.0  # (two readers learnt apart read it alike: its loops need not be counted, a 0's do)
     why = ""
@@ -161,7 +168,7 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         why = _out_of_bounds([int(text)], allowed) or _size(text, size) or loops
         if not why:
             return NumberRead(box.field, rect, str(int(text)), text, sure)
-    return NumberRead(box.field, rect, UNREAD, text, sure, why)
+    return NumberRead(box.field, rect, UNREAD, text, sure, why, other)
 
 
 def _five_or_six(text: str, second) -> bool:
@@ -257,11 +264,53 @@ def agreed(read, numbers: dict[str, NumberRead]) -> dict[str, NumberRead]:
         else:
             values[f] = [int(v) for v in n.value.split(", ")] if ", " in n.value else int(n.value)
     out = dict(numbers)
-    for group in game_for(read.layout).disagreements(read.layout, values):
+    game = game_for(read.layout)
+    for group in game.disagreements(read.layout, values):
         for f in group:  # (an empty box too: a number it holds may be too faint to see)
             if f in out and out[f].value != UNREAD:
                 out[f] = replace(out[f], value=UNREAD, why="disagrees with the sheet")
+                values[f] = UNREAD
+    return _settled(read, game, values, out)
+
+
+def _settled(read, game, values: dict, numbers: dict[str, NumberRead]) -> dict[str, NumberRead]:
+    """`numbers` with each '?' the sheet settles kept: where the numbers kept round it pin the
+    one it must be (a total and all its parts but this one; Bosk's rows against its columns; a
+    Glassworks run against the board copy), and a reader read that one in it (`text`, or the
+    classifier's `other`). Two things apart say the same: what the writing looks like, and
+    what the sheet adds up to; a player's slip in adding up leaves the box to type, as the
+    number written is not the one the sheet makes. Each box kept may settle another."""
+    from dataclasses import replace
+
+    allowed = {box.field: a for box, a in number_boxes(read)}
+    out = dict(numbers)
+    settling = True
+    while settling:
+        settling = False
+        for f, n in out.items():
+            if n.value != UNREAD or f not in allowed or allowed[f].many:
+                continue
+            for text in dict.fromkeys(t for t in (n.text, n.other) if _NUMBER.fullmatch(t)):
+                if allowed[f].allows(int(text)) and _pinned(read.layout, game, values, f, int(text)):
+                    values[f] = int(text)
+                    out[f] = replace(n, value=str(int(text)), why="")
+                    settling = True
+                    break
     return out
+
+
+def _pinned(layout, game, values: dict, field: str, number: int) -> bool:
+    """Whether the sheet's other numbers, as read, make `field` hold `number` and no other:
+    the sheet agrees with it there, and disagrees with `field` for every number near it
+    (`SETTLE` of them; a bound, as a player's leaves at most, is no pin)."""
+
+    def against(n: int) -> bool:
+        return any(field in group for group in game.disagreements(layout, {**values, field: n}))
+
+    return not against(number) and all(against(number + d) for d in SETTLE)
+
+
+SETTLE = (-1, 1, 10)  # numbers off a settled one, each of which the sheet must disagree with
 
 
 NUMBER_COLOURS = {"kept": (0, 90, 220), UNREAD: (255, 120, 0), "": (150, 150, 150)}  # RGB on the --check picture
