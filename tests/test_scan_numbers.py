@@ -213,6 +213,19 @@ def test_a_digit_blotted_out_beside_the_number_leaves_the_box_to_type():
     assert crossed_out(cv2, np, pic) == ("", None)
 
 
+def test_small_writing_in_a_thick_pen_is_no_blot():
+    """A 4 25 px tall in a 5 px stroke: where its strokes cross, the ink is a fifth of its
+    height thick, but not twice the pen's stroke (`STRUCK.piled`): a digit, not a blot."""
+    import cv2
+
+    from sheetgen.scan.inked import crossed_out
+
+    pic = np.full((30, 30), 255, np.uint8)
+    for a, b in (((14, 5), (6, 17)), ((6, 17), (19, 17)), ((15, 9), (15, 23))):
+        cv2.line(pic, a, b, 0, 5, cv2.LINE_AA)
+    assert crossed_out(cv2, np, pic) == ("", None)
+
+
 def test_writing_running_on_through_a_box_leaves_it_to_type_not_empty():
     """A chain of large writing through a column of boxes, so long that little of it lies in
     any one: the box may hold a number of its own under it."""

@@ -254,8 +254,9 @@ def crossed_out(cv2, np, picture) -> tuple:
     is shorter: a 7's; a 4's joins its diagonal), or a level stroke `STRUCK.over` as long
     as the writing it joins is tall, over, under or through it (a line over two digits; its
     span None); a row of `STRUCK.zigzag` strokes or more within the writing's height (a
-    scribble); ink `STRUCK.blot` of its height thick, or `STRUCK.thick` times as thick as
-    the pen's stroke (a blot; a digit's stroke, crossing itself, is thinner)."""
+    scribble); ink `STRUCK.thick` times as thick as the pen's stroke, or `STRUCK.blot` of its
+    height and `STRUCK.piled` times the pen's stroke thick (a blot; a digit's stroke, crossing
+    itself, is thinner, and small writing's strokes are thick for its height)."""
     mask = (picture < 128).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     tall = max((stats[k, cv2.CC_STAT_HEIGHT] for k in range(1, n)), default=0)
@@ -264,7 +265,8 @@ def crossed_out(cv2, np, picture) -> tuple:
     inside = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
     ridge = (inside >= cv2.dilate(inside, np.ones((3, 3), np.uint8))) & (inside > 0)  # (the strokes' middles)
     pen = max(float(np.median(inside[ridge])), 1.0)  # (half the pen's stroke)
-    if inside.max() >= min(STRUCK.blot * tall, STRUCK.thick * pen):
+    thickest = float(inside.max())
+    if thickest >= STRUCK.thick * pen or thickest >= max(STRUCK.blot * tall, STRUCK.piled * pen):
         return "blotted out", None
     for k in range(1, n):
         x, y, w, h = stats[k, :4]

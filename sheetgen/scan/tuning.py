@@ -870,6 +870,9 @@ class Struck:
     zigzag: int = 5
     # [share of the writing's height] ink this thick (from its inside to its edge) is a blot
     blot: float = 0.2
+    # [times the pen's stroke] ...and this many times as thick as the pen's stroke (small writing's
+    # strokes are that thick for its height; where they cross, twice the stroke at most)
+    piled: float = 2.0
     # [times the pen's stroke, the middle of its strokes] ink this thick is a blot too (a felt-tip's 1 blotted out)
     thick: float = 3.0
     # [share of the crossed-out writing's height] what a strike or a scribble crosses out runs out of it at most
