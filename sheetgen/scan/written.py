@@ -153,6 +153,8 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         why = "a 5 or a 6: the readers differ"
     elif text == "1" and size.faint > WRITING.faint_part * PPMM * PPMM:  # (a light pencil's 2, 4, 7: a stroke left)
         why = "part of it too faint to read"
+    elif _unsigned(text, allowed) and size.faint > WRITING.faint_sign * PPMM * PPMM:
+        why = "a minus may be too faint to see"
     elif allowed.many:
         listed = all(_LIST.fullmatch(r.text) for r in readings)
         numbers = [n for r in readings for n in _numbers(r.text)] if listed else None
@@ -169,6 +171,12 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         if not why:
             return NumberRead(box.field, rect, str(int(text)), text, sure)
     return NumberRead(box.field, rect, UNREAD, text, sure, why, other)
+
+
+def _unsigned(text: str, allowed) -> bool:
+    """Whether `text` is one number without a sign in a box whose number may be negative (a
+    light pencil's minus, a short stroke, may leave only a faint trace, or a speck)."""
+    return not allowed.many and (allowed.lo is None or allowed.lo < 0) and not text.startswith("-")
 
 
 def _five_or_six(text: str, second) -> bool:
