@@ -110,6 +110,7 @@ def _shape(**kw) -> Shape:
         touches=0,
         outside=0.0,
         faint=0,
+        faint_before=0,
     )
     return Shape(**{**base, **kw})
 
@@ -225,12 +226,14 @@ def test_the_classifier_all_but_certain_keeps_a_number_the_recogniser_read_alike
 
 
 def test_a_faint_trace_beside_a_number_that_may_be_negative_leaves_it_to_type():
-    """A light pencil's minus may leave only a faint trace (or a speck) beside the digits: in
-    a box whose number may be negative, a number read without a sign and such a trace
-    (`WRITING.faint_sign`) is left to type; where no sign goes, or the sign is read, it is kept."""
-    signed, trace = Written(None, None), _shape(faint=40)  # (px: 0.6 mm² at 8 px a mm)
+    """A light pencil's minus may leave only a faint trace (or a speck) before the digits: in
+    a box whose number may be negative, a number read without a sign and such a trace level
+    with its middle (`WRITING.faint_sign`) is left to type; where no sign goes, or the sign is
+    read, or the trace lies elsewhere (a pencil's grain round its strokes), it is kept."""
+    signed, trace = Written(None, None), _shape(faint=40, faint_before=40)  # (px: 0.6 mm² at 8 px a mm)
     got = _judged(_Box, signed, trace, _reads("3", 0.99), 0.9)
     assert (got.value, got.why) == (UNREAD, "a minus may be too faint to see")
     assert _judged(_Box, Written(), trace, _reads("3", 0.99), 0.9).value == "3"
-    assert _judged(_Box, signed, _shape(faint=10), _reads("3", 0.99), 0.9).value == "3"
-    assert _judged(_Box, signed, _shape(width=80, faint=40), _reads("-3", 0.99), 0.9).value == "-3"
+    assert _judged(_Box, signed, _shape(faint=40, faint_before=10), _reads("3", 0.99), 0.9).value == "3"
+    assert _judged(_Box, signed, _shape(faint=40), _reads("3", 0.99), 0.9).value == "3"  # (not before it)
+    assert _judged(_Box, signed, _shape(width=80, faint=40, faint_before=40), _reads("-3", 0.99), 0.9).value == "-3"

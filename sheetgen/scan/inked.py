@@ -30,6 +30,7 @@ class Shape(NamedTuple):
     touches: int  # px of such print next to it anywhere (a 2's base along the border: a 7 left)
     outside: float  # the share of its ink out of the box and its border
     faint: int  # px of a trace too faint to be ink in the box, away from it: part of a digit?
+    faint_before: int  # px of such a trace before it, level with its middle: a minus?
 
 
 def ink_in(cv2, np, grey, blank, rect):
@@ -99,7 +100,7 @@ def ink_in(cv2, np, grey, blank, rect):
     spilt = bool(((ink > 0) & ~written & band & ~inside).any())  # (another's ink over the border by the box)
     seen = partial(_shown, cv2, np, ink=ink > 0, dark=dark, level=level, near_box=near_box, spilt=spilt)
     seen = partial(seen, caption=printed & ~halo, near=near, paper=paper)  # (the print in the box: a caption)
-    seen = partial(seen, faint=int((faint & ~printed).sum()))
+    seen = partial(seen, faint=faint & ~printed)
     picture, size, origin = seen(written)
     why, after = past_crossing(cv2, np, picture, origin)
     if after is None:
@@ -130,7 +131,8 @@ def _shown(cv2, np, part, ink, dark, level, near_box, spilt, caption, near, pape
     box's kept strokes, or some of them), as `ink_in`'s: `ink` the box's ink, `dark` how
     much darker than paper, `level` the least ink is, `near_box` the box and its border,
     `spilt` another's ink over the border by the box, `caption` the print in the box, `near`
-    the blank page's print grown, `paper` the paper's grey level."""
+    the blank page's print grown, `paper` the paper's grey level, `faint` the faint traces
+    in the box away from the ink."""
     mask = part & ink
     ys, xs = np.nonzero(mask)
     top, bottom, left, right = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
@@ -157,9 +159,13 @@ def _shown(cv2, np, part, ink, dark, level, near_box, spilt, caption, near, pape
     one_stroke = pieces == 1 and upright(np, mask)
     loops = _loops(cv2, np, mask[top:bottom, left:right])
     outside = float((mask & ~near_box).sum()) / float(mask.sum())
+    # a trace before the writing, level with its middle half (where a minus is written)
+    middle = slice(top + (bottom - top) // 4, bottom - (bottom - top) // 4)
+    before = int(faint[middle, :left].sum())
     shape = Shape(
-        bottom - top, right - left, pieces, one_stroke, across, loops, captioned, hidden, touches, outside, faint
-    )
+        bottom - top, right - left, pieces, one_stroke, across, loops, captioned, hidden, touches, outside,
+        int(faint.sum()), before,
+    )  # fmt: skip
     return picture, shape, left - pad
 
 

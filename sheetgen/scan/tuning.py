@@ -844,7 +844,8 @@ class Writing:
     faint_area: float = 1.0
     # [mm²] of faint traces away from a lone 1 in its box: the rest of another digit may be too faint to see
     faint_part: float = 1.0
-    # [mm²] of faint traces or specks beside a number without a sign, in a box that may hold a negative: a minus?
+    # [mm²] of faint traces or specks before a number without a sign, level with its middle, in a box
+    # that may hold a negative: a minus?
     faint_sign: float = 0.3
     # [mm²] a piece of ink smaller than this is a speck of dust or noise
     speck: float = 0.35

@@ -153,7 +153,7 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         why = "a 5 or a 6: the readers differ"
     elif text == "1" and size.faint > WRITING.faint_part * PPMM * PPMM:  # (a light pencil's 2, 4, 7: a stroke left)
         why = "part of it too faint to read"
-    elif _unsigned(text, allowed) and size.faint > WRITING.faint_sign * PPMM * PPMM:
+    elif _unsigned(text, allowed) and size.faint_before > WRITING.faint_sign * PPMM * PPMM:
         why = "a minus may be too faint to see"
     elif allowed.many:
         listed = all(_LIST.fullmatch(r.text) for r in readings)
