@@ -843,10 +843,9 @@ class Writing:
     # [mm²] of faint traces in a box that says something may be written
     faint_area: float = 1.0
     # [mm²] of faint traces away from a lone 1 in its box: the rest of another digit may be too faint to see
-    faint_part: float = 1.0
-    # [mm²] of faint traces or specks before a number without a sign, level with its middle, in a box
-    # that may hold a negative: a minus?
-    faint_sign: float = 0.3
+    faint_part: float = 0.5
+    # [mm²] of faint traces or specks before the writing, level with its middle: a light pencil's minus, or 1?
+    faint_before: float = 0.3
     # [mm²] a piece of ink smaller than this is a speck of dust or noise
     speck: float = 0.35
     # [mm] of bare paper between two lines of writing (a box of several numbers)

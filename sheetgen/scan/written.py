@@ -153,8 +153,10 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         why = "a 5 or a 6: the readers differ"
     elif text == "1" and size.faint > WRITING.faint_part * PPMM * PPMM:  # (a light pencil's 2, 4, 7: a stroke left)
         why = "part of it too faint to read"
-    elif _unsigned(text, allowed) and size.faint_before > WRITING.faint_sign * PPMM * PPMM:
-        why = "a minus may be too faint to see"
+    elif not allowed.many and size.faint_before > WRITING.faint_before * PPMM * PPMM:
+        why = "a trace before it too faint to read (a minus, a digit?)"
+    elif _signs_differ(text, second, allowed):
+        why = "a minus or none: the readers differ"
     elif allowed.many:
         listed = all(_LIST.fullmatch(r.text) for r in readings)
         numbers = [n for r in readings for n in _numbers(r.text)] if listed else None
@@ -173,10 +175,13 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     return NumberRead(box.field, rect, UNREAD, text, sure, why, other)
 
 
-def _unsigned(text: str, allowed) -> bool:
-    """Whether `text` is one number without a sign in a box whose number may be negative (a
-    light pencil's minus, a short stroke, may leave only a faint trace, or a speck)."""
-    return not allowed.many and (allowed.lo is None or allowed.lo < 0) and not text.startswith("-")
+def _signs_differ(text: str, second, allowed) -> bool:
+    """Whether the classifier (`second`) reads a minus before the number where the recogniser
+    reads none, or none where it reads one, in a box whose number may be negative (the
+    recogniser may pass over a short stroke before a 1)."""
+    if second is None or not second.text or allowed.many or (allowed.lo is not None and allowed.lo >= 0):
+        return False
+    return second.text.startswith("-") != text.startswith("-")
 
 
 def _five_or_six(text: str, second) -> bool:
