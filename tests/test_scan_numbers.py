@@ -330,8 +330,9 @@ def test_a_glassworks_row_run_against_its_board_copy():
 
 def test_a_number_left_to_type_is_kept_where_the_sheet_adds_up_to_what_a_reader_read():
     """A Bosk worksheet's line and its total all read but one number: the sheet pins that one,
-    and it is kept when a reader read it so (the recogniser, or the digit classifier); a
-    reading the sheet does not make, or two numbers unread in one line, stay to type."""
+    and it is kept when the readers read it so (the recogniser, the digit classifier: each
+    that reads a number); a reading the sheet does not make, or two numbers unread in one
+    line, stay to type."""
     from sheetgen.scan.written import NumberRead
 
     read, _ = _page("bosk", "summer", 2, 5)
@@ -346,7 +347,8 @@ def test_a_number_left_to_type_is_kept_where_the_sheet_adds_up_to_what_a_reader_
 
     second, total = fields[1], fields[-1]
     assert settled({second: ("4", "")}) == {second: "4"}
-    assert settled({second: ("1", "4")}) == {second: "4"}  # (the classifier read what the sheet makes)
+    assert settled({second: ("?", "4")}) == {second: "4"}  # (the classifier read what the sheet makes)
+    assert settled({second: ("1", "4")}) == {second: UNREAD}  # (the recogniser read another number)
     assert settled({total: ("15", "")}) == {total: "15"}
     assert settled({second: ("7", "1")}) == {second: UNREAD}  # (the sheet makes 4: a slip, or a misreading)
     assert settled({second: ("4", ""), fields[0]: ("3", "")}) == {second: UNREAD, fields[0]: UNREAD}

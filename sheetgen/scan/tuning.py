@@ -872,8 +872,7 @@ class Struck:
     zigzag: int = 5
     # [share of the writing's height] ink this thick (from its inside to its edge) is a blot
     blot: float = 0.2
-    # [times the pen's stroke] ...and this many times as thick as the pen's stroke (small writing's
-    # strokes are that thick for its height; where they cross, twice the stroke at most)
+    # [times the pen's stroke] ...and this many times it thick (small writing's strokes are thick for its height)
     piled: float = 2.0
     # [times the pen's stroke, the middle of its strokes] ink this thick is a blot too (a felt-tip's 1 blotted out)
     thick: float = 3.0

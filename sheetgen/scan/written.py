@@ -289,10 +289,11 @@ def agreed(read, numbers: dict[str, NumberRead]) -> dict[str, NumberRead]:
 def _settled(read, game, values: dict, numbers: dict[str, NumberRead]) -> dict[str, NumberRead]:
     """`numbers` with each '?' the sheet settles kept: where the numbers kept round it pin the
     one it must be (a total and all its parts but this one; Bosk's rows against its columns; a
-    Glassworks run against the board copy), and a reader read that one in it (`text`, or the
-    classifier's `other`). Two things apart say the same: what the writing looks like, and
-    what the sheet adds up to; a player's slip in adding up leaves the box to type, as the
-    number written is not the one the sheet makes. Each box kept may settle another."""
+    Glassworks run against the board copy), and the readers read that one in it (`text`, the
+    classifier's `other`: each that reads a number at all). Two things apart say the same:
+    what the writing looks like, and what the sheet adds up to; a player's slip in adding up
+    leaves the box to type, as the number written is not the one the sheet makes. Each box
+    kept may settle another."""
     from dataclasses import replace
 
     allowed = {box.field: a for box, a in number_boxes(read)}
@@ -303,12 +304,16 @@ def _settled(read, game, values: dict, numbers: dict[str, NumberRead]) -> dict[s
         for f, n in out.items():
             if n.value != UNREAD or f not in allowed or allowed[f].many:
                 continue
-            for text in dict.fromkeys(t for t in (n.text, n.other) if _NUMBER.fullmatch(t)):
-                if allowed[f].allows(int(text)) and _pinned(read.layout, game, values, f, int(text)):
-                    values[f] = int(text)
-                    out[f] = replace(n, value=str(int(text)), why="")
-                    settling = True
-                    break
+            # every number a reader read in it alike (one reading a number the other does not
+            # leaves it to type: a 6 the classifier reads 0 where a misread total makes 0)
+            texts = {int(t) for t in (n.text, n.other) if _NUMBER.fullmatch(t)}
+            if len(texts) != 1:
+                continue
+            number = texts.pop()
+            if allowed[f].allows(number) and _pinned(read.layout, game, values, f, number):
+                values[f] = number
+                out[f] = replace(n, value=str(number), why="")
+                settling = True
     return out
 
 
