@@ -213,6 +213,23 @@ def test_a_digit_blotted_out_beside_the_number_leaves_the_box_to_type():
     assert crossed_out(cv2, np, pic) == ("", None)
 
 
+def test_a_strike_from_well_before_a_number_into_its_first_digit_crosses_it_out():
+    """A line from well before a 73 through its 7, level or aslant, ending in the 7: crossed
+    out (read whole, a struck 7 and the 3 after it were 73); the 73 alone is not."""
+    import cv2
+
+    from sheetgen.scan.inked import crossed_out
+
+    pic = np.full((70, 110), 255, np.uint8)
+    cv2.polylines(pic, [np.array([[40, 12], [62, 12], [46, 58]], np.int32)], False, 0, 3)
+    cv2.polylines(pic, [np.array([[68, 12], [90, 12], [78, 32], [94, 44], [86, 58], [66, 58]], np.int32)], False, 0, 3)
+    assert crossed_out(cv2, np, pic) == ("", None)
+    for start, end in (((8, 36), (56, 36)), ((8, 44), (56, 30))):
+        struck = pic.copy()
+        cv2.line(struck, start, end, 0, 3)
+        assert crossed_out(cv2, np, struck) == ("struck through", None)
+
+
 def test_small_writing_in_a_thick_pen_is_no_blot():
     """A 4 25 px tall in a 5 px stroke: where its strokes cross, the ink is a fifth of its
     height thick, but not twice the pen's stroke (`STRUCK.piled`): a digit, not a blot."""

@@ -257,12 +257,14 @@ def crossed_out(cv2, np, picture) -> tuple:
     it crosses, or none): a straight stroke `STRUCK.long` of the writing's height long,
     level within its middle, that crosses two strokes, or one and runs `STRUCK.past` past
     it both sides, no ink within `STRUCK.ends` above or below its ends (a digit's own bar
-    is shorter: a 7's; a 4's joins its diagonal), or a level stroke `STRUCK.over` as long
-    as the writing it joins is tall, over, under or through it (a line over two digits; its
-    span None); a row of `STRUCK.zigzag` strokes or more within the writing's height (a
-    scribble); ink `STRUCK.thick` times as thick as the pen's stroke, or `STRUCK.blot` of its
-    height and `STRUCK.piled` times the pen's stroke thick (a blot; a digit's stroke, crossing
-    itself, is thinner, and small writing's strokes are thick for its height)."""
+    is shorter: a 7's; a 4's joins its diagonal); one, level or aslant (`STRUCK.slants`),
+    that crosses a stroke from `STRUCK.lead` before the rest of the writing (its span
+    None); a level stroke `STRUCK.over` as long as the writing it joins is tall, over,
+    under or through it (a line over two digits; its span None); a row of `STRUCK.zigzag`
+    strokes or more within the writing's height (a scribble); ink `STRUCK.thick` times as
+    thick as the pen's stroke, or `STRUCK.blot` of its height and `STRUCK.piled` times the
+    pen's stroke thick (a blot; a digit's stroke, crossing itself, is thinner, and small
+    writing's strokes are thick for its height)."""
     mask = (picture < 128).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     tall = max((stats[k, cv2.CC_STAT_HEIGHT] for k in range(1, n)), default=0)
@@ -284,6 +286,22 @@ def crossed_out(cv2, np, picture) -> tuple:
                 and (starts[STRUCK.zigzag - 1 :] - starts[: len(starts) - STRUCK.zigzag + 1]).min() <= tall
             ):
                 return "scribbled over", (x, x + w)
+    why, span = _struck(cv2, np, mask, labels, stats, tall)
+    for degrees in STRUCK.slants if not why else ():
+        # a strike drawn aslant: the writing turned till it lies level
+        turned = _turned(cv2, np, mask, degrees)
+        _, t_labels, t_stats, _ = cv2.connectedComponentsWithStats(turned, connectivity=8)
+        if _struck(cv2, np, turned, t_labels, t_stats, tall, aslant=True)[0]:
+            return "struck through", None
+    return why, span
+
+
+def _struck(cv2, np, mask, labels, stats, tall: int, aslant: bool = False) -> tuple:
+    """`crossed_out`'s strike (why, span) along the rows of `mask` (its pieces `labels`,
+    `stats`; `tall` the writing's height), or ("", None). `aslant`: the writing turned,
+    where a digit's own straight strokes lie level at one slant or another (a 4's bar, a
+    0's side): only a strike that crosses a stroke from `STRUCK.lead` before the rest of the
+    writing counts."""
     level = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, max(3, round(0.5 * tall))), np.uint8))
     m, in_bar, bars, _ = cv2.connectedComponentsWithStats(level, connectivity=8)
     reach, gap, free = round(0.5 * tall), max(2, round(0.06 * tall)), max(1, round(STRUCK.past * tall))
@@ -306,9 +324,26 @@ def crossed_out(cv2, np, picture) -> tuple:
         # ends of a struck 3 lie further off)
         touch = np.logical_or(*_by_bar(mask, x, y, w, h, gap, round(STRUCK.ends * tall)))
         ends = not touch[:free].any() and not touch[-free:].any()
-        if crossings >= 2 or (crossings and ends):
+        if not aslant and (crossings >= 2 or (crossings and ends)):
             return "struck through", (x, x + w) if ends else None
-    return ("struck through", None) if over else ("", None)
+        # from well before the rest of the writing into it: a line through a number's first
+        # digit, its end in it (what it crosses out is not told apart: its span None)
+        bar_ink = cv2.dilate((in_bar == k).astype(np.uint8), np.ones((2 * gap + 1, 3), np.uint8))
+        rest = (mask & ~bar_ink.astype(bool)).any(axis=0)
+        if crossings and rest.any() and x <= int(np.argmax(rest)) - STRUCK.lead * tall:
+            return "struck through", None
+    return ("struck through", None) if over and not aslant else ("", None)
+
+
+def _turned(cv2, np, mask, degrees: float):
+    """`mask` turned by `degrees` (counterclockwise), on a canvas that holds all of it."""
+    h, w = mask.shape
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    cos, sin = abs(turn[0, 0]), abs(turn[0, 1])
+    side_w, side_h = int(h * sin + w * cos) + 2, int(h * cos + w * sin) + 2
+    turn[0, 2] += side_w / 2 - w / 2
+    turn[1, 2] += side_h / 2 - h / 2
+    return cv2.warpAffine(mask, turn, (side_w, side_h), flags=cv2.INTER_NEAREST, borderValue=0)
 
 
 def _by_bar(mask, x, y, w, h, gap, reach) -> tuple:
