@@ -328,10 +328,11 @@ def _struck(cv2, np, mask, labels, stats, tall: int, aslant: bool = False) -> tu
             return "struck through", (x, x + w) if ends else None
         # from well before the rest of the writing into it: a line through a number's first
         # digit, its end in it (what it crosses out is not told apart: its span None)
-        bar_ink = cv2.dilate((in_bar == k).astype(np.uint8), np.ones((2 * gap + 1, 3), np.uint8))
-        rest = (mask & ~bar_ink.astype(bool)).any(axis=0)
-        if crossings and rest.any() and x <= int(np.argmax(rest)) - STRUCK.lead * tall:
-            return "struck through", None
+        if crossings:
+            bar_ink = cv2.dilate((in_bar == k).astype(np.uint8), np.ones((2 * gap + 1, 3), np.uint8))
+            rest = (mask & ~bar_ink.astype(bool)).any(axis=0)
+            if rest.any() and x <= int(np.argmax(rest)) - STRUCK.lead * tall:
+                return "struck through", None
     return ("struck through", None) if over and not aslant else ("", None)
 
 

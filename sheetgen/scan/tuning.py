@@ -736,6 +736,8 @@ class Numbers:
     agreed_sure: float = 0.7
     # [share 0-1] ...this sure, of a number the classifier reads alike `GLYPHS.surest`: kept
     agreed_least: float = 0.4
+    # [numbers] off a number the sheet's sums settle, each of which the sheet must disagree with
+    pins: tuple = (-1, 1, 10)
     # [count] number boxes read on one page at most (a 12-player pad has ~100)
     max_boxes: int = 600
     # [mm] a box longer than this on a side is not read (its number is to type)

@@ -320,15 +320,12 @@ def _settled(read, game, values: dict, numbers: dict[str, NumberRead]) -> dict[s
 def _pinned(layout, game, values: dict, field: str, number: int) -> bool:
     """Whether the sheet's other numbers, as read, make `field` hold `number` and no other:
     the sheet agrees with it there, and disagrees with `field` for every number near it
-    (`SETTLE` of them; a bound, as a player's leaves at most, is no pin)."""
+    (`NUMBERS.pins`; a bound, as a player's leaves at most, is no pin)."""
 
     def against(n: int) -> bool:
         return any(field in group for group in game.disagreements(layout, {**values, field: n}))
 
-    return not against(number) and all(against(number + d) for d in SETTLE)
-
-
-SETTLE = (-1, 1, 10)  # numbers off a settled one, each of which the sheet must disagree with
+    return not against(number) and all(against(number + d) for d in NUMBERS.pins)
 
 
 NUMBER_COLOURS = {"kept": (0, 90, 220), UNREAD: (255, 120, 0), "": (150, 150, 150)}  # RGB on the --check picture
