@@ -312,8 +312,7 @@ def written(layout, players: int) -> dict:
 
 def disagreements(layout, values: dict) -> list[tuple]:
     """A player's card values that do not add up to their sum (or whose sum is not read:
-    a list of values is easily misread, two values run together; no values written is no
-    disagreement); where the pad's majority
+    a list of values is easily misread, two values run together); where the pad's majority
     ticks are used (one at least is ticked), a total that is not the sum plus the bonuses
     ticked, and the tokens of a kind whose ticks are not where the rules give the bonus (to
     the one player with the most, at least 1). A tick not read sure checks nothing."""
@@ -328,10 +327,11 @@ def disagreements(layout, values: dict) -> list[tuple]:
     worth = {**values, **{f: majority_bonus(layout) if v else 0 for f, v in ticks.items()}}
     for i in range(1, players + 1):
         values_, summed = _column("harvest_values", i), _column("harvested", i)
-        # card values are kept only when their sum says the same; no values written checks
-        # nothing (a player may write the sum alone, which the record then takes)
         listed = values.get(values_, UNREAD) not in (None, UNREAD)
-        if listed and (sum_disagrees(values, [values_], summed) or number_of(values, summed, None) is None):
+        # card values are kept only when their sum says the same; a sum written with no values
+        # beside it (they count 0) is left to type too: nothing checks it, and a struck-out
+        # sum read with its struck digits (7 as 777) would be kept
+        if sum_disagrees(values, [values_], summed) or (listed and number_of(values, summed, None) is None):
             out.append((values_, summed))
         bonuses = [_column(f"majority_{k}", i) for k in kinds]
         if used and sum_disagrees(worth, [summed, *bonuses], _column("total", i)):
