@@ -311,10 +311,11 @@ def _struck(cv2, np, mask, labels, stats, tall: int, aslant: bool = False) -> tu
         x, y, w, h = bars[k, :4]
         if h > bar:
             continue
-        # longer than the writing it is part of is tall: a line over, under or through digits
-        # (no digit's own bar is as long; a minus is no taller than a bar)
-        part = stats[np.bincount(labels[in_bar == k]).argmax(), cv2.CC_STAT_HEIGHT]
-        over = over or (part > bar and w >= STRUCK.over * part)
+        if not aslant:
+            # longer than the writing it is part of is tall: a line over, under or through digits
+            # (no digit's own bar is as long; a minus is no taller than a bar)
+            part = stats[np.bincount(labels[in_bar == k]).argmax(), cv2.CC_STAT_HEIGHT]
+            over = over or (part > bar and w >= STRUCK.over * part)
         if w < STRUCK.long * tall:
             continue
         above, below = _by_bar(mask, x, y, w, h, gap, reach)
@@ -333,7 +334,7 @@ def _struck(cv2, np, mask, labels, stats, tall: int, aslant: bool = False) -> tu
             rest = (mask & ~bar_ink.astype(bool)).any(axis=0)
             if rest.any() and x <= int(np.argmax(rest)) - STRUCK.lead * tall:
                 return "struck through", None
-    return ("struck through", None) if over and not aslant else ("", None)
+    return ("struck through", None) if over else ("", None)
 
 
 def _turned(cv2, np, mask, degrees: float):

@@ -296,7 +296,8 @@ def _settled(read, game, values: dict, numbers: dict[str, NumberRead]) -> dict[s
     kept may settle another."""
     from dataclasses import replace
 
-    allowed = {box.field: a for box, a in number_boxes(read)}
+    # (the game's bounds of each box: `read_numbers` took the boxes from them)
+    allowed = game.written(read.layout, read.sheet["players"]) if read.sheet else {}
     out = dict(numbers)
     settling = True
     while settling:
