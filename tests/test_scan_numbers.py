@@ -179,6 +179,39 @@ def test_a_strike_from_the_open_side_of_a_3_reads_the_number_after_it():
     assert (got.value, got.why) == ("5", "")
 
 
+def _struck_25_then_12(crossing: str):
+    """A picture of a 25 in a thin pen, crossed out by a line through it or a scribble over
+    it, and a 12 written after it, apart."""
+    import cv2
+
+    picture = np.full((70, 170), 255, np.uint8)
+    cv2.polylines(picture, [np.array([[10, 25], [18, 15], [28, 20], [12, 55], [32, 55]], np.int32)], False, 0, 2)
+    five = [[55, 15], [40, 15], [38, 32], [52, 30], [56, 45], [48, 55], [38, 52]]
+    cv2.polylines(picture, [np.array(five, np.int32)], False, 0, 2)
+    if crossing == "line":
+        cv2.line(picture, (2, 35), (68, 35), 0, 2)
+    else:
+        zigzag = [[6 + 4 * i, 12 if i % 2 == 0 else 58] for i in range(14)]
+        cv2.polylines(picture, [np.array(zigzag, np.int32)], False, 0, 2)
+    cv2.line(picture, (85, 12), (85, 58), 0, 2)
+    cv2.polylines(picture, [np.array([[105, 20], [115, 12], [125, 20], [105, 58], [128, 58]], np.int32)], False, 0, 2)
+    return picture
+
+
+def test_the_number_after_a_line_through_thin_digits_is_left_to_type():
+    """A line through two digits in a thin pen covers little of them: where it ends cannot be
+    told from the first digit of the number after it (a 12 after a struck 25, the strike
+    ending in its 1, read 2), so that number is left to type; after a scribble, which covers
+    what it crosses out (`STRUCK.covered`), it is read."""
+    import cv2
+
+    from sheetgen.scan.inked import past_crossing
+
+    assert past_crossing(cv2, np, _struck_25_then_12("line"), 0) == ("struck through", None)
+    why, after = past_crossing(cv2, np, _struck_25_then_12("scribble"), 0)
+    assert why == "scribbled over" and 60 < after < 85
+
+
 def test_a_number_struck_through_with_none_after_it_is_left_to_type():
     got = _written_in(0.47, after="")
     assert (got.value, got.why) == (UNREAD, "struck through")

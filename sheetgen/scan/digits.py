@@ -100,6 +100,9 @@ class DigitReads:
 
     text: str
     probs: tuple
+    # the shortest digit's height, a share of the tallest's: a number's digits are written alike
+    # (a stroke run down from the box above, read as a 1 beside a 5, is a third of its height)
+    even: float = 1.0
 
     def chance(self, text: str) -> float | None:
         """How likely the classifier finds `text` (its least likely character, 0-1); None when
@@ -124,11 +127,18 @@ def read(cv2, np, pictures: list, net) -> list[DigitReads]:
     glyphs = [glyph(cv2, np, m) for ms, fs in zip(cut, flat) for m, f in zip(ms, fs) if not f]
     probs = iter(net.probabilities(np.stack(glyphs)) if glyphs else [])
     out = []
-    for fs in flat:
+    for ms, fs in zip(cut, flat):
         ps = tuple(None if f else next(probs) for f in fs)
         text = "".join("-" if p is None else "?" if p.argmax() == NONE else str(p.argmax()) for p in ps)
-        out.append(DigitReads(text, ps))
+        out.append(DigitReads(text, ps, _even(np, ms, ps)))
     return out
+
+
+def _even(np, masks, probs) -> float:
+    """The shortest digit's height, a share of the tallest's (1.0 for fewer than two; a
+    minus is no digit)."""
+    tall = [int(np.ptp(np.flatnonzero(m.any(axis=1)))) + 1 for m, p in zip(masks, probs) if p is not None]
+    return min(tall) / max(tall) if len(tall) > 1 else 1.0
 
 
 def _height(np, masks) -> int:

@@ -176,12 +176,17 @@ def past_crossing(cv2, np, picture, origin: int) -> tuple:
     strike or the scribble touches is what it crosses out, all within it (a strike runs
     past the number's ends: `STRUCK.covers` of its height over at most); the ink after it,
     clearly apart (`STRUCK.apart` of its height of bare paper between) and `STRUCK.rest`
-    of its height tall, is the number; ink before it, touching it or too close leaves the
+    of its height tall, is the number, where the crossing-out's ink covers `STRUCK.covered`
+    of what it crosses out (a scribble does; a line through two digits in a thin pen does
+    not, and may end in the next number's first digit); ink before it, touching it or too close leaves the
     box to type, as does a blot (what it covers cannot be told)."""
     why, span = crossed_out(cv2, np, picture)
     if not why or span is None:
         return why, None
     ink = (picture < 128).astype(np.uint8)
+    crossed = ink[:, span[0] : span[1]]
+    if crossed.sum() < STRUCK.covered * crossed.shape[1] * crossed.any(axis=1).sum():
+        return why, None  # (a line through digits, not a scribble over them: where it ends is no border)
     n, parts, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     struck = np.unique(parts[:, span[0] : span[1]])
     struck = struck[struck > 0]

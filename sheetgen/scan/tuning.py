@@ -765,6 +765,8 @@ class Glyphs:
     five_six: float = 0.5
     # [share of the writing's height] a piece this low at most, twice as wide as high or more, is a minus
     minus: float = 0.4
+    # [share of the tallest's height] a number's shortest digit at least: digits are written alike (not 15 for 5)
+    even: float = 0.4
 
 
 @dataclass(frozen=True)
@@ -846,6 +848,8 @@ class Writing:
     faint_area: float = 1.0
     # [mm²] of faint traces away from a lone 1 in its box: the rest of another digit may be too faint to see
     faint_part: float = 0.5
+    # [mm²] ...away from any number: a stroke's worth (a 6's stem too light to see leaves a 0)
+    faint_stroke: float = 1.0
     # [mm²] of faint traces or specks before the writing, level with its middle: a light pencil's minus, or 1?
     faint_before: float = 0.3
     # [mm²] a piece of ink smaller than this is a speck of dust or noise
@@ -888,6 +892,8 @@ class Struck:
     apart: float = 0.05
     # [share of the crossed-out writing's height] the number written after it this tall at least
     rest: float = 0.5
+    # [share 0-1] of what it crosses out, ink at least, for the number after it to be read (a scribble covers it)
+    covered: float = 0.25
 
 
 INSIDE = Inside()

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from sheetgen.scan import digits
 from sheetgen.scan.blank import PPMM, blank_page
 from sheetgen.scan.inked import ink_in, lines_of
+from sheetgen.scan.ocr import OTHER
 from sheetgen.scan.tuning import DIGITS, GLYPHS, NUMBERS, WRITING
 
 UNREAD = "?"  # a number left to type (the record's TO_FILL)
@@ -123,14 +124,20 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     # (across the border, a stroke of the next box's number poking in is one upright stroke too:
     # a 1 there is as tall as a digit written in the box)
     tall = not size.across or size.height >= DIGITS.one_tall * box.h * PPMM
-    if text == "1" and sure >= NUMBERS.one_sure and size.upright and tall and not partial:
+    stroke = size.upright and tall and not size.hidden >= WRITING.hidden_px
+    if text == "1" and sure >= NUMBERS.one_sure and stroke and not partial:
         sure = 1.0  # (the recogniser's 1, and the ink one straight upright stroke: see `inked.upright`)
+    elif text in ("", OTHER) and stroke and second is not None and (second.chance("1") or 0.0) >= GLYPHS.sure:
+        text, sure = "1", 1.0  # (the classifier's 1 of such a stroke, which the recogniser took for an L or a {)
     chance = second.chance(text) if second is not None else None
     other = second.text if second is not None else ""
     # both readers see the same picture: they agree only where all of the writing is seen
     # (not over a caption or against print too dark to see it over, nor run far into the next
-    # box, where a stroke of that box's may join it: a 0 and the tail of the 7 under it read 9)
-    seen = not (size.captioned or size.touches >= WRITING.hidden_px or size.outside > WRITING.spill)
+    # box, where a stroke of that box's may join it: a 0 and the tail of the 7 under it read 9);
+    # print too dark to see a stroke over hides none where the writing runs on past it (its
+    # ink out of the box: the print crosses the writing, no bar or base lies along it)
+    hides = size.touches >= WRITING.hidden_px and not size.outside
+    seen = not (size.captioned or hides or size.outside > WRITING.spill)
     alike = chance is not None and second.text == text and seen
     both = alike and (
         sure >= NUMBERS.agreed_sure
@@ -149,9 +156,12 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         why = "not sure of writing into the print"
     elif size.captioned and "0" in text and sure < NUMBERS.across_sure:  # (an 8 whose loop the caption hides reads 0)
         why = "not sure of a 0 written over the caption"
+    elif second is not None and len(text) == len(second.text) > 1 and second.even < GLYPHS.even:
+        why = "a digit far shorter than the others (another box's stroke?)"
     elif _five_or_six(text, second):
         why = "a 5 or a 6: the readers differ"
-    elif text == "1" and size.faint > WRITING.faint_part * PPMM * PPMM:  # (a light pencil's 2, 4, 7: a stroke left)
+    elif size.faint > (WRITING.faint_part if text == "1" else WRITING.faint_stroke) * PPMM * PPMM:
+        # (a light pencil's 2, 4, 7 leaves a 1, a ballpoint's 6 whose stem is light a 0)
         why = "part of it too faint to read"
     elif not allowed.many and size.faint_before > WRITING.faint_before * PPMM * PPMM:
         why = "a trace before it too faint to read (a minus, a digit?)"
