@@ -194,11 +194,18 @@ def test_both_readers_agree_on_writing_just_over_the_light_border():
 def test_both_readers_agree_on_writing_run_on_past_print_too_dark_to_see_over():
     """A pencil's number run over a border it cannot be seen over: its ink out of the box, the
     print crosses the writing and hides no bar or base along it; writing that stops at such
-    print (a 2's base on the border reads 7) is the recogniser's alone to be sure of."""
+    print (a 2's base on the border reads 7), or whose top runs into it, is the recogniser's
+    alone to be sure of."""
     crossed = _shape(across=True, touches=60, hidden=20, outside=0.05)
     assert _judged(_Box, Written(), crossed, _reads("47", 0.8), 0.9, _second("47", 1.0)).value == "47"
     stopped = _shape(across=True, touches=60, hidden=20, outside=0.0)
     assert _judged(_Box, Written(), stopped, _reads("47", 0.8), 0.9, _second("47", 1.0)).value == UNREAD
+    # (its top run into it, though, a 1 or a 0 may be what the print left of another digit, and
+    # much of it any digit: the recogniser alone must be all but certain, as `partial` says)
+    top = _shape(across=True, touches=60, hidden=WRITING.hidden_px, outside=0.05)
+    assert _judged(_Box, Written(), top, _reads("10", 0.8), 0.9, _second("10", 1.0)).value == UNREAD
+    much = _shape(across=True, touches=WRITING.hidden_much, hidden=WRITING.hidden_much, outside=0.05)
+    assert _judged(_Box, Written(), much, _reads("73", 0.8), 0.9, _second("73", 1.0)).value == UNREAD
 
 
 def test_a_1_the_recogniser_takes_for_a_letter_is_the_classifiers_1_of_one_upright_stroke():

@@ -135,8 +135,9 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     # (not over a caption or against print too dark to see it over, nor run far into the next
     # box, where a stroke of that box's may join it: a 0 and the tail of the 7 under it read 9);
     # print too dark to see a stroke over hides none where the writing runs on past it (its
-    # ink out of the box: the print crosses the writing, no bar or base lies along it)
-    hides = size.touches >= WRITING.hidden_px and not size.outside
+    # ink out of the box: the print crosses the writing, no bar or base lies along it), unless
+    # its top runs into that print (`partial`: a struck 7's strike and bar under the border)
+    hides = size.touches >= WRITING.hidden_px and (not size.outside or partial)
     seen = not (size.captioned or hides or size.outside > WRITING.spill)
     alike = chance is not None and second.text == text and seen
     both = alike and (
