@@ -191,42 +191,6 @@ def test_both_readers_agree_on_writing_just_over_the_light_border():
     assert _judged(_Box, Written(), over, _reads("47", 0.8), 0.9, _second("47", 1.0)).value == "47"
 
 
-def test_both_readers_agree_on_writing_run_on_past_print_too_dark_to_see_over():
-    """A pencil's number run over a border it cannot be seen over: its ink out of the box, the
-    print crosses the writing and hides no bar or base along it; writing that stops at such
-    print (a 2's base on the border reads 7), or whose top runs into it, is the recogniser's
-    alone to be sure of."""
-    crossed = _shape(across=True, touches=60, hidden=20, outside=0.05)
-    assert _judged(_Box, Written(), crossed, _reads("47", 0.8), 0.9, _second("47", 1.0)).value == "47"
-    stopped = _shape(across=True, touches=60, hidden=20, outside=0.0)
-    assert _judged(_Box, Written(), stopped, _reads("47", 0.8), 0.9, _second("47", 1.0)).value == UNREAD
-    # (its top run into it, though, a 1 or a 0 may be what the print left of another digit, and
-    # much of it any digit: the recogniser alone must be all but certain, as `partial` says)
-    top = _shape(across=True, touches=60, hidden=WRITING.hidden_px, outside=0.05)
-    assert _judged(_Box, Written(), top, _reads("10", 0.8), 0.9, _second("10", 1.0)).value == UNREAD
-    much = _shape(across=True, touches=WRITING.hidden_much, hidden=WRITING.hidden_much, outside=0.05)
-    assert _judged(_Box, Written(), much, _reads("73", 0.8), 0.9, _second("73", 1.0)).value == UNREAD
-
-
-def test_a_1_the_recogniser_takes_for_a_letter_is_the_classifiers_1_of_one_upright_stroke():
-    """The recogniser may read a 1 as an L, a { or nothing at all, however sure: the classifier's
-    1 (`GLYPHS.sure`) is kept where the ink is one straight upright stroke, all of it seen, and
-    nothing faint beside it (a 7's bar, a 4's arm)."""
-    stroke = _shape(upright=True, pieces=1, width=8)
-    letter = _judged(_Box, Written(), stroke, _reads("?", 1.0), 0.9, _second("1", 0.9))
-    assert (letter.value, letter.text) == ("1", "1")
-    missed = _judged(_Box, Written(), stroke, [Reading("")], 0.9, _second("1", 0.9))
-    assert missed.value == "1"
-    assert _judged(_Box, Written(), stroke, _reads("?", 1.0), 0.9, _second("1", 0.6)).value == UNREAD
-    bent = _shape(pieces=1, width=8)
-    assert _judged(_Box, Written(), bent, _reads("?", 1.0), 0.9, _second("1", 0.9)).value == UNREAD
-    under = _shape(upright=True, pieces=1, width=8, hidden=WRITING.hidden_px, touches=WRITING.hidden_px)
-    assert _judged(_Box, Written(), under, _reads("?", 1.0), 0.9, _second("1", 0.9)).value == UNREAD
-    trace = _shape(upright=True, pieces=1, width=8, faint=40)
-    got = _judged(_Box, Written(), trace, _reads("?", 1.0), 0.9, _second("1", 0.9))
-    assert (got.value, got.why) == (UNREAD, "part of it too faint to read")
-
-
 def test_a_digit_far_shorter_than_the_others_is_left_to_type():
     """A number's digits are written alike: a stroke of the box above's writing run down into
     the box, high and short beside the 5 written there, reads 15 to both readers; a digit less
@@ -246,16 +210,6 @@ def test_the_classifier_measures_its_digits_heights_one_against_another():
     assert len(got.text) == 2 and got.even == pytest.approx(20 / 60)
     picture[10:30, 60:64], picture[10:70, 60:64] = 255, 0
     assert digits.read(cv2, np, [picture], digits.classifier())[0].even == 1.0
-
-
-def test_a_number_beside_a_stroke_too_faint_to_read_is_left_to_type():
-    """A stroke's worth of faint trace in the box away from the number read (`WRITING.faint_stroke`)
-    may be the rest of it: a ballpoint's 6 whose stem is light reads 0, a light pencil's 3 after a
-    dark scribble reads as the scribble does. Less is a pencil's grain; a lone 1 needs less."""
-    mm2 = round(WRITING.faint_stroke * 8 * 8)  # (px at 8 px a mm)
-    got = _judged(_Box, Written(), _shape(faint=mm2 + 1), _reads("5", 0.99), 0.9)
-    assert (got.value, got.why) == (UNREAD, "part of it too faint to read")
-    assert _judged(_Box, Written(), _shape(faint=mm2), _reads("5", 0.99), 0.9).value == "5"
 
 
 def test_a_1_or_a_0_whose_top_runs_into_dark_print_is_left_to_type():

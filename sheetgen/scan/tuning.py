@@ -848,8 +848,6 @@ class Writing:
     faint_area: float = 1.0
     # [mm²] of faint traces away from a lone 1 in its box: the rest of another digit may be too faint to see
     faint_part: float = 0.5
-    # [mm²] ...away from any number: a stroke's worth (a 6's stem too light to see leaves a 0)
-    faint_stroke: float = 1.0
     # [mm²] of faint traces or specks before the writing, level with its middle: a light pencil's minus, or 1?
     faint_before: float = 0.3
     # [mm²] a piece of ink smaller than this is a speck of dust or noise

@@ -133,12 +133,8 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     other = second.text if second is not None else ""
     # both readers see the same picture: they agree only where all of the writing is seen
     # (not over a caption or against print too dark to see it over, nor run far into the next
-    # box, where a stroke of that box's may join it: a 0 and the tail of the 7 under it read 9);
-    # print too dark to see a stroke over hides none where the writing runs on past it (its
-    # ink out of the box: the print crosses the writing, no bar or base lies along it), unless
-    # its top runs into that print (`partial`: a struck 7's strike and bar under the border)
-    hides = size.touches >= WRITING.hidden_px and (not size.outside or partial)
-    seen = not (size.captioned or hides or size.outside > WRITING.spill)
+    # box, where a stroke of that box's may join it: a 0 and the tail of the 7 under it read 9)
+    seen = not (size.captioned or size.touches >= WRITING.hidden_px or size.outside > WRITING.spill)
     alike = chance is not None and second.text == text and seen
     both = alike and (
         sure >= NUMBERS.agreed_sure
@@ -161,8 +157,7 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         why = "a digit far shorter than the others (another box's stroke?)"
     elif _five_or_six(text, second):
         why = "a 5 or a 6: the readers differ"
-    elif size.faint > (WRITING.faint_part if text == "1" else WRITING.faint_stroke) * PPMM * PPMM:
-        # (a light pencil's 2, 4, 7 leaves a 1, a ballpoint's 6 whose stem is light a 0)
+    elif text == "1" and size.faint > WRITING.faint_part * PPMM * PPMM:  # (a light pencil's 2, 4, 7: a stroke left)
         why = "part of it too faint to read"
     elif not allowed.many and size.faint_before > WRITING.faint_before * PPMM * PPMM:
         why = "a trace before it too faint to read (a minus, a digit?)"
