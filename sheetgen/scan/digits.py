@@ -123,27 +123,22 @@ class DigitReads:
 def read(cv2, np, pictures: list, net) -> list[DigitReads]:
     """What `net` reads of each picture (one number's writing, grey, ink dark on white)."""
     cut = [pieces(cv2, np, p) for p in pictures]
-    flat = [[_minus(np, m, tall) for m in ms] for ms, tall in ((ms, _height(np, ms)) for ms in cut)]
+    heights = [[int(np.ptp(np.flatnonzero(m.any(axis=1)))) + 1 for m in ms] for ms in cut]  # (px, each piece's)
+    flat = [[_minus(np, m, max(hs)) for m in ms] for ms, hs in zip(cut, heights)]
     glyphs = [glyph(cv2, np, m) for ms, fs in zip(cut, flat) for m, f in zip(ms, fs) if not f]
     probs = iter(net.probabilities(np.stack(glyphs)) if glyphs else [])
     out = []
-    for ms, fs in zip(cut, flat):
+    for hs, fs in zip(heights, flat):
         ps = tuple(None if f else next(probs) for f in fs)
         text = "".join("-" if p is None else "?" if p.argmax() == NONE else str(p.argmax()) for p in ps)
-        out.append(DigitReads(text, ps, _even(np, ms, ps)))
+        out.append(DigitReads(text, ps, _even([h for h, f in zip(hs, fs) if not f])))
     return out
 
 
-def _even(np, masks, probs) -> float:
-    """The shortest digit's height, a share of the tallest's (1.0 for fewer than two; a
-    minus is no digit)."""
-    tall = [int(np.ptp(np.flatnonzero(m.any(axis=1)))) + 1 for m, p in zip(masks, probs) if p is not None]
-    return min(tall) / max(tall) if len(tall) > 1 else 1.0
-
-
-def _height(np, masks) -> int:
-    """The writing's height: its tallest piece's, in px."""
-    return max((int(np.ptp(np.nonzero(m)[0])) + 1 for m in masks), default=0)
+def _even(heights: list) -> float:
+    """The shortest digit's height, a share of the tallest's (`heights` the digits', not a
+    minus's; 1.0 for fewer than two)."""
+    return min(heights) / max(heights) if len(heights) > 1 else 1.0
 
 
 def _minus(np, mask, tall: int) -> bool:

@@ -18,7 +18,7 @@ total against its parts...); anything else is `'?'`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sheetgen.scan import digits
 from sheetgen.scan.blank import PPMM, blank_page
@@ -124,7 +124,7 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     # (across the border, a stroke of the next box's number poking in is one upright stroke too:
     # a 1 there is as tall as a digit written in the box)
     tall = not size.across or size.height >= DIGITS.one_tall * box.h * PPMM
-    stroke = size.upright and tall and not size.hidden >= WRITING.hidden_px
+    stroke = size.upright and tall and size.hidden < WRITING.hidden_px
     if text == "1" and sure >= NUMBERS.one_sure and stroke and not partial:
         sure = 1.0  # (the recogniser's 1, and the ink one straight upright stroke: see `inked.upright`)
     elif text in ("", OTHER) and stroke and second is not None and (second.chance("1") or 0.0) >= GLYPHS.sure:
@@ -206,8 +206,6 @@ def _five_or_six(text: str, second) -> bool:
 
 def _joined(reading):
     """A reading with its spaces left out (the digits of one number written spread out)."""
-    from dataclasses import replace
-
     kept = [(c, p) for c, p in zip(reading.text, reading.sures) if c != " "]
     return replace(reading, text="".join(c for c, _ in kept), sures=tuple(p for _, p in kept))
 
@@ -271,8 +269,6 @@ LOOPS = {"0": (1, 1), "6": (1, 1), "8": (2, 2), "9": (1, 1), "2": (0, 1), "4": (
 def agreed(read, numbers: dict[str, NumberRead]) -> dict[str, NumberRead]:
     """`numbers` with every number of a group the game finds in disagreement
     (`Game.disagreements`: a total against its parts...) made UNREAD."""
-    from dataclasses import replace
-
     from sheetgen.games import game_for
     from sheetgen.scan.verdict import UNSURE
 
@@ -300,8 +296,6 @@ def _settled(read, game, values: dict, numbers: dict[str, NumberRead]) -> dict[s
     what the writing looks like, and what the sheet adds up to; a player's slip in adding up
     leaves the box to type, as the number written is not the one the sheet makes. Each box
     kept may settle another."""
-    from dataclasses import replace
-
     # (the game's bounds of each box: `read_numbers` took the boxes from them)
     allowed = game.written(read.layout, read.sheet["players"]) if read.sheet else {}
     out = dict(numbers)
