@@ -293,6 +293,33 @@ def test_writing_running_on_through_a_box_leaves_it_to_type_not_empty():
     assert (got.value, got.why) == (UNREAD, "ink running through from another box")
 
 
+def test_a_digit_touching_the_border_where_the_next_box_digit_meets_it_is_kept_apart():
+    """A 0 whose base rests on the line between two cells of Bosk's summer tally, and under
+    it, in the next cell, a 7 whose bar runs along that line: each cell reads its own digit,
+    the other's not joined to it through the line."""
+    import cv2
+
+    from sheetgen.scan.blank import PPMM, blank_colours, blank_page
+
+    layout = load_layout("bosk")
+    display, _ = blank_page(layout, "summer", 2, "en")
+    boxes = {b.field: b for b in display.boxes()}
+    img = blank_colours(layout, "summer", 2, "en").copy()
+    above, below = boxes["summer_tally_columns_p1_pts3"], boxes["summer_tally_columns_p2_3"]
+    ink, x, line = (20, 20, 60), round((below.x + 0.45 * below.w) * PPMM), round(below.y * PPMM)
+    tall = round(0.45 * above.h * PPMM)
+    cv2.ellipse(img, (x, line - tall), (round(0.1 * above.w * PPMM), tall), 0, 0, 360, ink, 2, cv2.LINE_AA)
+    bar, half = line + 4, round(0.11 * below.w * PPMM)
+    cv2.line(img, (x - half, bar), (x + half, bar), ink, 2, cv2.LINE_AA)
+    cv2.line(img, (x + half, bar), (x - half // 3, bar + round(0.9 * below.h * PPMM)), ink, 2, cv2.LINE_AA)
+    read = PageRead(
+        Photo("page.jpg", "page", img), layout, "summer", {f: "" for f in boxes}, {},
+        rectified=img, sheet={"players": 2, "lang": "en", "grey": False},
+    )  # fmt: skip
+    got = read_numbers(read, ocr.recogniser())
+    assert (got[above.field].value, got[below.field].value) == ("0", "7")
+
+
 # ----------------------------------------------------------------------------- checks
 
 

@@ -13,6 +13,7 @@ from functools import partial
 from typing import NamedTuple
 
 from sheetgen.scan.blank import PPMM
+from sheetgen.scan.neighbours import owned
 from sheetgen.scan.tuning import DIGITS, STRUCK, WRITING
 
 
@@ -58,13 +59,10 @@ def ink_in(cv2, np, grey, blank, rect):
     # over a box's black border it cannot)
     dark = paper * (near / 255.0) - photo
     ink = (dark > level).astype(np.uint8)
-    # a stroke crossing a printed line is one stroke: the print next to ink joins it
-    grown = cv2.dilate(ink, np.ones((2 * WRITING.print_grow + 3,) * 2, np.uint8))
-    joined = ink | (grown & printed)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
-    inside = np.zeros(labels.shape, bool)
+    inside = np.zeros(ink.shape, bool)
     bx0, by0 = max(0, round(x * PPMM) - x0), max(0, round(y * PPMM) - y0)
-    inside[by0 : round((y + h) * PPMM) - y0, bx0 : round((x + w) * PPMM) - x0] = True
+    bx1, by1 = round((x + w) * PPMM) - x0, round((y + h) * PPMM) - y0
+    inside[by0:by1, bx0:bx1] = True
     # the halo of the printed lines (a box's border): a blurred photo shows them wider than
     # the blank page draws them, and a stroke along one is that
     drawn = (blank[y0:y1, x0:x1] < WRITING.print).astype(np.uint8)
@@ -73,18 +71,11 @@ def ink_in(cv2, np, grey, blank, rect):
         drawn, cv2.MORPH_OPEN, np.ones((long, 1), np.uint8)
     )
     halo = cv2.dilate(lines, np.ones((2 * WRITING.halo + 1,) * 2, np.uint8)) > 0
-    ink_of = np.bincount(labels[ink > 0], minlength=n)
-    in_box = np.bincount(labels[(ink > 0) & inside], minlength=n)
-    on_print = np.bincount(labels[(ink > 0) & halo], minlength=n)
+    mine = owned(cv2, np, ink, printed, inside, halo, (bx0, by0, bx1, by1), (w * PPMM, h * PPMM))
+    if isinstance(mine, str):
+        return mine
+    labels, ink_of, keep = mine
     speck = WRITING.speck * PPMM * PPMM
-    # a stroke is the box's when most of its ink lies in it (one running over from the next
-    # box is the next box's), and not all along the print (the print's own halo)
-    mine = [k for k in range(1, n) if ink_of[k] >= speck and in_box[k] >= WRITING.own * ink_of[k]]
-    keep = [k for k in mine if on_print[k] < WRITING.hug * ink_of[k]]
-    if _run_through(cv2, np, labels, ink > 0, inside, ink_of, in_box, [k for k in range(1, n) if k not in mine]):
-        return "ink running through from another box"
-    if len(keep) < len(mine):  # (a stroke along a border, or the border shown thicker: cannot tell)
-        return "ink along the print"
     # a trace too faint to be ink, away from the strokes: an empty box is no empty box; by
     # writing, it may be the rest of a digit (`Shape.faint`)
     strong = cv2.dilate((ink_of[labels] >= speck).astype(np.uint8) & ink, np.ones((5, 5), np.uint8)) > 0
@@ -111,19 +102,6 @@ def ink_in(cv2, np, grey, blank, rect):
         return why
     picture, size, _ = seen(rest)
     return why if crossed_out(cv2, np, picture)[0] else (picture, size)
-
-
-def _run_through(cv2, np, labels, ink, inside, ink_of, in_box, others) -> bool:
-    """Whether a stroke not the box's (`others`) runs into it: mostly elsewhere but well into
-    the box (writing too large for its box, run through it: which box's number it is cannot
-    be told), or so little of a long chain of writing that the share says nothing, but deep
-    in the box (past its border's halo: the box may hold a number of its own under it)."""
-    deep = cv2.erode(inside.astype(np.uint8), np.ones((2 * (WRITING.halo + WRITING.print_grow) + 1,) * 2, np.uint8))
-    in_deep = np.bincount(labels[ink & (deep > 0)], minlength=len(ink_of))
-    speck, through = WRITING.speck * PPMM * PPMM, WRITING.through * PPMM * PPMM
-    return any(
-        ink_of[k] >= speck and (in_box[k] >= WRITING.across * ink_of[k] or in_deep[k] >= through) for k in others
-    )
 
 
 def _shown(cv2, np, part, ink, dark, level, near_box, spilt, caption, near, paper, faint) -> tuple:
