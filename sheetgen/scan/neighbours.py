@@ -16,7 +16,7 @@ def owned(cv2, np, ink, printed, inside, halo, box: tuple, side: tuple):
     why the box is left to type: `ink` (uint8) the ink round the box, `printed` the print,
     `inside` the box, `halo` the printed lines' halo, `box` its edges (x0, y0, x1, y1) and
     `side` its width and height (px)."""
-    far, cut = foreign(cv2, np, ink, printed, inside, box, side)
+    far, cut = foreign(cv2, np, ink, printed, inside, halo, box, side)
     own_ink = ink & ~(far | cut)
     grown = cv2.dilate(own_ink, np.ones((2 * WRITING.print_grow + 3,) * 2, np.uint8))
     n, labels = cv2.connectedComponents(own_ink | (grown & printed), connectivity=8)
@@ -38,34 +38,42 @@ def owned(cv2, np, ink, printed, inside, halo, box: tuple, side: tuple):
             return "ink running through from another box"
     if len(keep) < len(mine):  # (a stroke along a border, or the border shown thicker: cannot tell)
         return "ink along the print"
+    if not keep and (cut & inside).sum() >= speck:  # (a neighbour's stroke alone: the box's number may be under it)
+        return "only another box's stroke in it"
     return labels, ink_of, keep
 
 
-def foreign(cv2, np, ink, printed, inside, box: tuple, side: tuple) -> tuple:
+def foreign(cv2, np, ink, printed, inside, halo, box: tuple, side: tuple) -> tuple:
     """(the neighbours' digits, the pieces they leave in the box) as masks: the ink's pieces
-    (the ink alone, not joined through the print) mostly out of the box and reaching further
-    from it than `WRITING.tail` of its side (the box's own writing run over its border ends
-    close to it; a neighbour's digit fills the neighbour's box); and the pieces such a
-    digit's stroke leaves on the box's side of the line it crosses: joined to it through the
-    print, and no further from that line than `tail`."""
+    (the ink alone, not joined through the print) mostly out of the box, not all along the
+    print (`halo`: a printed line shown thicker), and reaching further from it than
+    `WRITING.tail` of its side (the box's own writing run over its border ends close to it;
+    a neighbour's digit fills the neighbour's box); and the pieces such a digit's stroke
+    leaves on the box's side of the line it crosses: joined to it through the print, and no
+    further from that line than `tail` of the box's smaller side."""
     none = np.zeros(ink.shape, bool)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     of = np.bincount(labels.ravel(), minlength=n)
     in_box = np.bincount(labels[inside], minlength=n)
+    on_print = np.bincount(labels[halo], minlength=n)
     x0, y0, x1, y1 = box
     left, top = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
     right, bottom = left + stats[:, cv2.CC_STAT_WIDTH], top + stats[:, cv2.CC_STAT_HEIGHT]
     # how far each piece reaches out of the box past each edge (right, left, below, above),
     # of the box's side it crosses
     out = np.array([(right - x1) / side[0], (x0 - left) / side[0], (bottom - y1) / side[1], (y0 - top) / side[1]])
-    far = [k for k in range(1, n) if in_box[k] < WRITING.own * of[k] and out[:, k].max() > WRITING.tail]
+    far = [
+        k
+        for k in range(1, n)
+        if in_box[k] < WRITING.own * of[k] and out[:, k].max() > WRITING.tail and on_print[k] < WRITING.hug * of[k]
+    ]
     if not far:
         return none, none
     grown = cv2.dilate(ink, np.ones((2 * WRITING.print_grow + 3,) * 2, np.uint8))
     _, joined = cv2.connectedComponents(ink | (grown & printed), connectivity=8)
-    # each piece within `tail` of the box's right, left, bottom or top edge
-    t = WRITING.tail
-    by_edge = (left >= x1 - t * side[0], right <= x0 + t * side[0], top >= y1 - t * side[1], bottom <= y0 + t * side[1])
+    # each piece within `tail` of the box's smaller side of its right, left, bottom or top edge
+    t = WRITING.tail * min(side)
+    by_edge = (left >= x1 - t, right <= x0 + t, top >= y1 - t, bottom <= y0 + t)
     cut: set = set()
     for k in far:
         chain = np.unique(joined[labels == k])

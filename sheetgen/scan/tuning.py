@@ -818,7 +818,7 @@ class Writing:
     own: float = 0.5
     # [share of a stroke's ink] in the box, the rest elsewhere: writing run through it, whose is unknown
     across: float = 0.25
-    # [share of the box's side] a piece of ink mostly out of the box reaching further out is another box's
+    # [share of the box's side] a piece of ink mostly out of the box reaching further out is another box's digit
     tail: float = 0.3
     # [mm²] of another box's stroke deep in the box (past its border's halo): run through it
     through: float = 1.5
