@@ -13,6 +13,7 @@ from functools import partial
 from typing import NamedTuple
 
 from sheetgen.scan.blank import PPMM
+from sheetgen.scan.borders import runs_through
 from sheetgen.scan.neighbours import owned
 from sheetgen.scan.tuning import DIGITS, STRUCK, WRITING
 
@@ -32,6 +33,7 @@ class Shape(NamedTuple):
     outside: float  # the share of its ink out of the box and its border
     faint: int  # px of a trace too faint to be ink in the box, away from it: part of a digit?
     faint_before: int  # px of such a trace before it, level with its middle: a minus?
+    through: bool = True  # it touches such print only running through a printed line (`borders.runs_through`)
 
 
 def ink_in(cv2, np, grey, blank, rect):
@@ -142,7 +144,7 @@ def _shown(cv2, np, part, ink, dark, level, near_box, spilt, caption, near, pape
     before = int(faint[middle, :left].sum())
     shape = Shape(
         bottom - top, right - left, pieces, one_stroke, across, loops, captioned, hidden, touches, outside,
-        int(faint.sum()), before,
+        int(faint.sum()), before, touches < WRITING.hidden_px or runs_through(cv2, np, mask, hides),
     )  # fmt: skip
     return picture, shape, left - pad
 

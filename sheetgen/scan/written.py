@@ -132,9 +132,11 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     chance = second.chance(text) if second is not None else None
     other = second.text if second is not None else ""
     # both readers see the same picture: they agree only where all of the writing is seen
-    # (not over a caption or against print too dark to see it over, nor run far into the next
-    # box, where a stroke of that box's may join it: a 0 and the tail of the 7 under it read 9)
-    seen = not (size.captioned or size.touches >= WRITING.hidden_px or size.outside > WRITING.spill)
+    # (not over a caption or against print too dark to see it over, unless it only runs
+    # through a printed line, nor run far into the next box, where a stroke of that box's may
+    # join it: a 0 and the tail of the 7 under it read 9)
+    against = size.touches >= WRITING.hidden_px and not size.through
+    seen = not (size.captioned or against or size.outside > WRITING.spill)
     alike = chance is not None and second.text == text and seen
     both = alike and (
         sure >= NUMBERS.agreed_sure
