@@ -212,6 +212,23 @@ def test_the_number_after_a_line_through_thin_digits_is_left_to_type():
     assert why == "scribbled over" and 60 < after < 85
 
 
+def test_a_digit_scribbled_over_into_a_blot_beside_a_number_leaves_the_box_to_type():
+    """A 1 scribbled over until it is a bar of ink, and an 8 written after it in the same
+    pen: both readers read 18; the blot is far bolder than the 8's strokes."""
+    import cv2
+
+    from sheetgen.scan.blank import PPMM
+
+    layout, boxes, img = _bosk_pad()
+    box = boxes["terrain_1_p1_count"]
+    ink, base, x = (20, 20, 60), round((box.y + 0.8 * box.h) * PPMM), round((box.x + 0.3 * box.w) * PPMM)
+    cv2.putText(img, "8", (round((box.x + 0.48 * box.w) * PPMM), base), cv2.FONT_HERSHEY_SIMPLEX, 1.0, ink, 2)
+    assert _read_box(layout, boxes, img, "terrain_1_p1_count").value == "8"
+    cv2.rectangle(img, (x, base - round(4.2 * PPMM)), (x + round(1.6 * PPMM), base), ink, -1)
+    got = _read_box(layout, boxes, img, "terrain_1_p1_count")
+    assert (got.value, got.text, got.why) == (UNREAD, "18", "a digit far bolder than the others (one scribbled over?)")
+
+
 def test_a_number_struck_through_with_none_after_it_is_left_to_type():
     got = _written_in(0.47, after="")
     assert (got.value, got.why) == (UNREAD, "struck through")

@@ -103,6 +103,9 @@ class DigitReads:
     # the shortest digit's height, a share of the tallest's: a number's digits are written alike
     # (a stroke run down from the box above, read as a 1 beside a 5, is a third of its height)
     even: float = 1.0
+    # the boldest digit's stroke, in times the thinnest's: a pen writes a number's digits alike
+    # (a digit scribbled over into a blot, beside the one written after it, is twice as bold)
+    bold: float = 1.0
 
     def chance(self, text: str) -> float | None:
         """How likely the classifier finds `text` (its least likely character, 0-1); None when
@@ -128,11 +131,25 @@ def read(cv2, np, pictures: list, net) -> list[DigitReads]:
     glyphs = [glyph(cv2, np, m) for ms, fs in zip(cut, flat) for m, f in zip(ms, fs) if not f]
     probs = iter(net.probabilities(np.stack(glyphs)) if glyphs else [])
     out = []
-    for hs, fs in zip(heights, flat):
+    for ms, hs, fs in zip(cut, heights, flat):
         ps = tuple(None if f else next(probs) for f in fs)
         text = "".join("-" if p is None else "?" if p.argmax() == NONE else str(p.argmax()) for p in ps)
-        out.append(DigitReads(text, ps, _even([h for h, f in zip(hs, fs) if not f])))
+        digits = [m for m, f in zip(ms, fs) if not f]
+        out.append(DigitReads(text, ps, _even([h for h, f in zip(hs, fs) if not f]), _bold(cv2, np, digits)))
     return out
+
+
+def _bold(cv2, np, masks: list) -> float:
+    """The boldest digit's stroke width, in times the thinnest's (`masks` the digits', not a
+    minus's; 1.0 for fewer than two): a stroke's width is four times its ink's mean distance
+    to the paper."""
+    if len(masks) < 2:
+        return 1.0
+    widths = []
+    for m in masks:
+        cut = np.pad(m.astype(np.uint8), 1)
+        widths.append(4.0 * float(cv2.distanceTransform(cut, cv2.DIST_L2, 3)[cut > 0].mean()))
+    return max(widths) / max(min(widths), 1e-6)
 
 
 def _even(heights: list) -> float:

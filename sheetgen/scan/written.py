@@ -157,6 +157,8 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         why = "not sure of a 0 written over the caption"
     elif second is not None and len(text) == len(second.text) > 1 and second.even < GLYPHS.even:
         why = "a digit far shorter than the others (another box's stroke?)"
+    elif second is not None and second.bold > GLYPHS.bold:
+        why = "a digit far bolder than the others (one scribbled over?)"
     elif _five_or_six(text, second):
         why = "a 5 or a 6: the readers differ"
     elif text == "1" and size.faint > WRITING.faint_part * PPMM * PPMM:  # (a light pencil's 2, 4, 7: a stroke left)
