@@ -113,6 +113,7 @@ def _shape(**kw) -> Shape:
         outside=0.0,
         faint=0,
         faint_before=0,
+        through=False,
     )
     return Shape(**{**base, **kw})
 
@@ -182,6 +183,13 @@ def test_both_readers_agree_only_on_writing_seen_whole(seen):
     assert _judged(_Box, Written(), part, _reads("47", 0.8), 0.9, _second("47", 1.0)).value == UNREAD
     whole = _judged(_Box, Written(), _shape(), _reads("47", 0.8), 0.9, _second("47", 1.0))
     assert whole.value == "47"
+
+
+def test_both_readers_agree_on_writing_that_runs_through_a_dark_line():
+    """Writing that shows on both sides of a black line it crosses loses no more to it than
+    the line's width: both readers reading it alike keep it, as where it touches no print."""
+    through = _shape(touches=4 * WRITING.hidden_px, through=True)
+    assert _judged(_Box, Written(), through, _reads("47", 0.8), 0.9, _second("47", 1.0)).value == "47"
 
 
 def test_both_readers_agree_on_writing_just_over_the_light_border():
