@@ -28,6 +28,9 @@ from sheetgen.scan.tuning import DIGITS, GLYPHS, NUMBERS, WRITING
 
 UNREAD = "?"  # a number left to type (the record's TO_FILL)
 HIDDEN = "01"  # digits that another one is, a stroke of it hidden (7 -> 1, 6, 8, 9 -> 0)
+# digits that another one is, a straight stroke of it hidden along a printed line (a 7's bar
+# leaves a 1, a 2's base a 7, an 8's side a 3, a 6's stem a 0)
+ALONG = "0137"
 
 
 @dataclass(frozen=True)
@@ -133,9 +136,11 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     other = second.text if second is not None else ""
     # both readers see the same picture: they agree only where all of the writing is seen
     # (not over a caption or against print too dark to see it over, unless it only runs
-    # through a printed line, nor run far into the next box, where a stroke of that box's may
-    # join it: a 0 and the tail of the 7 under it read 9)
-    against = size.touches >= WRITING.hidden_px and not size.through
+    # through a printed line, or its top is clear of it and no digit of it is one another
+    # leaves with a stroke along the line; nor run far into the next box, where a stroke of
+    # that box's may join it: a 0 and the tail of the 7 under it read 9)
+    along = partial or any(d in ALONG for d in text)
+    against = size.touches >= WRITING.hidden_px and not size.through and along
     seen = not (size.captioned or against or size.outside > WRITING.spill)
     alike = chance is not None and second.text == text and seen
     both = alike and (
