@@ -192,7 +192,7 @@ def test_both_readers_agree_on_writing_that_runs_through_a_dark_line():
     assert _judged(_Box, Written(), through, _reads("47", 0.8), 0.9, _second("47", 1.0)).value == "47"
 
 
-def test_both_readers_agree_against_dark_print_only_on_digits_no_stroke_along_it_makes():
+def test_both_readers_agree_against_dark_print_or_a_caption_only_on_digits_no_hidden_stroke_makes():
     """Writing that touches a black line from one side may hide a stroke along it: a 2's base
     leaves a 7, a 7's bar a 1, an 8's side a 3, a 6's stem a 0. Agreement on other digits
     stands where the writing's top is clear of the print; on those, it says nothing more."""
@@ -202,6 +202,10 @@ def test_both_readers_agree_against_dark_print_only_on_digits_no_stroke_along_it
         assert _judged(_Box, Written(), side, _reads(text, 0.8), 0.9, _second(text, 1.0)).value == UNREAD
     top = _shape(touches=WRITING.hidden_much, hidden=WRITING.hidden_much)
     assert _judged(_Box, Written(), top, _reads("45", 0.8), 0.9, _second("45", 1.0)).value == UNREAD
+    # over a caption, as where the writing touches dark print (a 6's stem under it leaves a 0)
+    caption = _shape(captioned=True)
+    assert _judged(_Box, Written(), caption, _reads("45", 0.8), 0.9, _second("45", 1.0)).value == "45"
+    assert _judged(_Box, Written(), caption, _reads("40", 0.8), 0.9, _second("40", 1.0)).value == UNREAD
 
 
 def test_both_readers_agree_on_writing_just_over_the_light_border():

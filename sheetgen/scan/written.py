@@ -136,12 +136,12 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     other = second.text if second is not None else ""
     # both readers see the same picture: they agree only where all of the writing is seen
     # (not over a caption or against print too dark to see it over, unless it only runs
-    # through a printed line, or its top is clear of it and no digit of it is one another
-    # leaves with a stroke along the line; nor run far into the next box, where a stroke of
-    # that box's may join it: a 0 and the tail of the 7 under it read 9)
-    along = partial or any(d in ALONG for d in text)
-    against = size.touches >= WRITING.hidden_px and not size.through and along
-    seen = not (size.captioned or against or size.outside > WRITING.spill)
+    # through a printed line, or its top is clear of the print and no digit of it is one
+    # another leaves with a stroke hidden: a 6's stem under a caption leaves a 0; nor run far
+    # into the next box, where a stroke of that box's may join it: a 0 and the tail of the 7
+    # under it read 9)
+    against = size.captioned or size.touches >= WRITING.hidden_px and not size.through
+    seen = not (against and (partial or any(d in ALONG for d in text)) or size.outside > WRITING.spill)
     alike = chance is not None and second.text == text and seen
     both = alike and (
         sure >= NUMBERS.agreed_sure
