@@ -767,6 +767,8 @@ class Glyphs:
     minus: float = 0.4
     # [share of the tallest's height] a number's shortest digit at least: digits are written alike (not 15 for 5)
     even: float = 0.4
+    # [share 0-1] the classifier this sure of another digit than the recogniser's, not all but certain: '?'
+    differ: float = 0.9
     # [times the thinnest's stroke] a number's boldest digit at most: a pen writes its digits alike (not a blot)
     bold: float = 2.0
 

@@ -158,6 +158,8 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         why = "a digit far bolder than the others (one scribbled over?)"
     elif _five_or_six(text, second):
         why = "a 5 or a 6: the readers differ"
+    elif sure < NUMBERS.across_sure and _digit_differs(text, second):
+        why = "the readers read another digit"
     elif text == "1" and size.faint > WRITING.faint_part * PPMM * PPMM:  # (a light pencil's 2, 4, 7: a stroke left)
         why = "part of it too faint to read"
     elif not allowed.many and size.faint_before > WRITING.faint_before * PPMM * PPMM:
@@ -200,6 +202,20 @@ def _signs_differ(text: str, second, allowed) -> bool:
     if second is None or not second.text or allowed.many or (allowed.lo is not None and allowed.lo >= 0):
         return False
     return second.text.startswith("-") != text.startswith("-")
+
+
+def _digit_differs(text: str, second) -> bool:
+    """Whether the classifier (`second`), cutting the writing into as many pieces as `text`
+    has characters, reads another digit than the recogniser in one place, `GLYPHS.differ`
+    sure of it: the recogniser not all but certain, two readers learnt apart that differ
+    leave the number to type (a 4 closed at its top read 9 by one, 0 by the other)."""
+    if second is None or len(second.text) != len(text):
+        return False
+    return any(
+        a != b and a.isdigit() and b.isdigit() and float(p.max()) >= GLYPHS.differ
+        for a, b, p in zip(text, second.text, second.probs)
+        if p is not None
+    )
 
 
 def _five_or_six(text: str, second) -> bool:
