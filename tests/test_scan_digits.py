@@ -215,6 +215,19 @@ def test_both_readers_agree_on_writing_just_over_the_light_border():
     assert _judged(_Box, Written(), over, _reads("47", 0.8), 0.9, _second("47", 1.0)).value == "47"
 
 
+def test_a_digit_the_classifier_reads_otherwise_leaves_a_number_the_recogniser_is_not_certain_of():
+    """A 4 closed at its top: the recogniser reads 9, 0.986 sure, the classifier 0, all but
+    certain. Two readers learnt apart differ: the number is left to type, unless the
+    recogniser is all but certain of it (`NUMBERS.across_sure`)."""
+    differ = _second("0", GLYPHS.differ + 0.01)
+    got = _judged(_Box, Written(), _shape(loops=[(0.5, 0.2, 0.3, 0.5)]), _reads("9", 0.986), 0.9, differ)
+    assert (got.value, got.why) == (UNREAD, "the readers read another digit")
+    certain = _judged(_Box, Written(), _shape(loops=[(0.5, 0.2, 0.3, 0.5)]), _reads("9", 0.999), 0.9, differ)
+    assert certain.value == "9"
+    unsure = _second("0", GLYPHS.differ - 0.05)
+    assert _judged(_Box, Written(), _shape(loops=[(0.5, 0.2, 0.3, 0.5)]), _reads("9", 0.986), 0.9, unsure).value == "9"
+
+
 def test_a_digit_far_shorter_than_the_others_is_left_to_type():
     """A number's digits are written alike: a stroke of the box above's writing run down into
     the box, high and short beside the 5 written there, reads 15 to both readers; a digit less
