@@ -134,7 +134,7 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         text, sure = "1", 1.0  # (the classifier's 1 of such a stroke, which the recogniser took for an L or a {)
     chance = second.chance(text) if second is not None else None
     other = second.text if second is not None else ""
-    alike = chance is not None and second.text == text and _seen(size, text, partial)
+    alike = chance is not None and second.text == text and _seen(size, text, partial, sure)
     both = alike and (
         sure >= NUMBERS.agreed_sure
         and chance >= GLYPHS.sure
@@ -184,15 +184,20 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     return NumberRead(box.field, rect, UNREAD, text, sure, why, other)
 
 
-def _seen(size, text: str, partial: bool) -> bool:
+def _seen(size, text: str, partial: bool, sure: float) -> bool:
     """Whether all of the writing `text` is seen (`size` its `inked.Shape`), as two readers
-    agreeing need: both see the same picture. Not over a caption or against print too dark to
-    see it over, unless it only runs through a printed line, or its top is clear of the print
-    (not `partial`) and no digit of it is one another leaves with a stroke hidden (a 6's stem
-    under a caption leaves a 0); nor run far into the next box, where a stroke of that box's
-    may join it (a 0 and the tail of the 7 under it read 9)."""
-    against = size.captioned or size.touches >= WRITING.hidden_px and not size.through
-    return not (against and (partial or any(d in ALONG for d in text)) or size.outside > WRITING.spill)
+    agreeing need: both see the same picture. Not run far into the next box, where a stroke
+    of that box's may join it (a 0 and the tail of the 7 under it read 9); not over a caption
+    or against print too dark to see it over, unless it only runs through a printed line, or
+    its top is clear of the print (not `partial`), no digit of it is one another leaves with
+    a stroke hidden (a 6's stem under a caption leaves a 0) and the recogniser is `sure`
+    enough on its own (`NUMBERS.sure`: one unsure of such writing is a sign that both may be
+    fooled alike, as by a struck 8 and the 24 after it, read 824)."""
+    if size.outside > WRITING.spill:
+        return False
+    if not (size.captioned or size.touches >= WRITING.hidden_px and not size.through):
+        return True
+    return not partial and not any(d in ALONG for d in text) and sure >= NUMBERS.sure
 
 
 def _signs_differ(text: str, second, allowed) -> bool:
