@@ -196,16 +196,18 @@ def test_both_readers_agree_against_dark_print_or_a_caption_only_on_digits_no_hi
     """Writing that touches a black line from one side may hide a stroke along it: a 2's base
     leaves a 7, a 7's bar a 1, an 8's side a 3, a 6's stem a 0. Agreement on other digits
     stands where the writing's top is clear of the print; on those, it says nothing more."""
-    side = _shape(touches=4 * WRITING.hidden_px)
-    assert _judged(_Box, Written(), side, _reads("45", 0.8), 0.9, _second("45", 1.0)).value == "45"
+    side = _shape(touches=4 * WRITING.hidden_px, across=True)  # (across the border: the recogniser needs more alone)
+    assert _judged(_Box, Written(), side, _reads("45", 0.95), 0.9, _second("45", 1.0)).value == "45"
     for text in ("47", "41", "43", "40"):
-        assert _judged(_Box, Written(), side, _reads(text, 0.8), 0.9, _second(text, 1.0)).value == UNREAD
-    top = _shape(touches=WRITING.hidden_much, hidden=WRITING.hidden_much)
-    assert _judged(_Box, Written(), top, _reads("45", 0.8), 0.9, _second("45", 1.0)).value == UNREAD
+        assert _judged(_Box, Written(), side, _reads(text, 0.95), 0.9, _second(text, 1.0)).value == UNREAD
+    top = _shape(touches=WRITING.hidden_much, hidden=WRITING.hidden_much, across=True)
+    assert _judged(_Box, Written(), top, _reads("45", 0.95), 0.9, _second("45", 1.0)).value == UNREAD
+    # (the recogniser unsure of its own: both may be fooled alike, a struck 8 and 24 read 824)
+    assert _judged(_Box, Written(), side, _reads("45", 0.8), 0.9, _second("45", 1.0)).value == UNREAD
     # over a caption, as where the writing touches dark print (a 6's stem under it leaves a 0)
-    caption = _shape(captioned=True)
-    assert _judged(_Box, Written(), caption, _reads("45", 0.8), 0.9, _second("45", 1.0)).value == "45"
-    assert _judged(_Box, Written(), caption, _reads("40", 0.8), 0.9, _second("40", 1.0)).value == UNREAD
+    caption = _shape(captioned=True, across=True)
+    assert _judged(_Box, Written(), caption, _reads("45", 0.95), 0.9, _second("45", 1.0)).value == "45"
+    assert _judged(_Box, Written(), caption, _reads("40", 0.95), 0.9, _second("40", 1.0)).value == UNREAD
 
 
 def test_both_readers_agree_on_writing_just_over_the_light_border():
