@@ -72,7 +72,7 @@ def glyph(cv2, np, mask):
     big = max(h, w)
     pad = big // 4 + 2
     cut = np.pad(cut, pad)
-    thick = 4.0 * float(cv2.distanceTransform(cut, cv2.DIST_L2, 3)[cut > 0].mean())
+    thick = _stroke_width(cv2, np, cut)
     want = GLYPHS.stroke * big
     if thick < want:
         grow = int(round(want - thick)) | 1
@@ -141,15 +141,17 @@ def read(cv2, np, pictures: list, net) -> list[DigitReads]:
 
 def _bold(cv2, np, masks: list) -> float:
     """The boldest digit's stroke width, in times the thinnest's (`masks` the digits', not a
-    minus's; 1.0 for fewer than two): a stroke's width is four times its ink's mean distance
-    to the paper."""
+    minus's; 1.0 for fewer than two; each as `_stroke_width` measures it)."""
     if len(masks) < 2:
         return 1.0
-    widths = []
-    for m in masks:
-        cut = np.pad(m.astype(np.uint8), 1)
-        widths.append(4.0 * float(cv2.distanceTransform(cut, cv2.DIST_L2, 3)[cut > 0].mean()))
+    widths = [_stroke_width(cv2, np, np.pad(m.astype(np.uint8), 1)) for m in masks]
     return max(widths) / max(min(widths), 1e-6)
+
+
+def _stroke_width(cv2, np, mask) -> float:
+    """How wide a piece of writing's strokes are, px: four times its ink's mean distance to
+    the paper (`mask` uint8, with paper all round it)."""
+    return 4.0 * float(cv2.distanceTransform(mask, cv2.DIST_L2, 3)[mask > 0].mean())
 
 
 def _even(heights: list) -> float:
