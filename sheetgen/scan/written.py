@@ -210,31 +210,32 @@ def _signs_differ(text: str, second, allowed) -> bool:
 
 
 def _digit_differs(text: str, second) -> bool:
-    """Whether the classifier (`second`), cutting the writing into as many pieces as `text`
-    has characters, reads another digit than the recogniser in one place, `GLYPHS.differ`
-    sure of it: the recogniser not all but certain, two readers learnt apart that differ
-    leave the number to type (a 4 closed at its top read 9 by one, 0 by the other)."""
-    if second is None or len(second.text) != len(text):
-        return False
-    return any(
-        a != b and a.isdigit() and b.isdigit() and float(p.max()) >= GLYPHS.differ
-        for a, b, p in zip(text, second.text, second.probs)
-        if p is not None
-    )
+    """Whether the classifier (`second`) reads another digit than the recogniser in one place
+    (`_read_apart`), `GLYPHS.differ` sure of it: the recogniser not all but certain, two
+    readers learnt apart that differ leave the number to type (a 4 closed at its top read 9
+    by one, 0 by the other)."""
+    return any(sure >= GLYPHS.differ for _, _, sure in _read_apart(text, second))
 
 
 def _five_or_six(text: str, second) -> bool:
     """Whether the classifier (`second`) reads a 6 where the recogniser read 5, or a 5 where
-    it read 6, `GLYPHS.five_six` sure: a 6 whose loop is left open at its top is a 5 to one
-    reader and not the other, and no other check tells them apart (it closes no loop, as a
-    5)."""
+    it read 6 (`_read_apart`), `GLYPHS.five_six` sure: a 6 whose loop is left open at its top
+    is a 5 to one reader and not the other, and no other check tells them apart (it closes no
+    loop, as a 5)."""
+    return any({a, b} == {"5", "6"} and sure >= GLYPHS.five_six for a, b, sure in _read_apart(text, second))
+
+
+def _read_apart(text: str, second) -> list:
+    """(the recogniser's digit, the classifier's, how sure the classifier is of its own) in
+    each place the two read different digits, the classifier (`second`) cutting the writing
+    into as many pieces as `text` has characters (none otherwise)."""
     if second is None or len(second.text) != len(text):
-        return False
-    return any(
-        {a, b} == {"5", "6"} and float(p.max()) >= GLYPHS.five_six
+        return []
+    return [
+        (a, b, float(p.max()))
         for a, b, p in zip(text, second.text, second.probs)
-        if p is not None
-    )
+        if p is not None and a != b and a.isdigit() and b.isdigit()
+    ]
 
 
 def _joined(reading):
