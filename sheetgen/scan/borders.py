@@ -22,20 +22,27 @@ def runs_through(cv2, np, mask, hides) -> bool:
     touched = near & hides
     if not touched.any():
         return True
-    long = round(WRITING.line * PPMM)
-    drawn = hides.astype(np.uint8)
-    across = cv2.morphologyEx(drawn, cv2.MORPH_OPEN, np.ones((1, long), np.uint8)) > 0
-    down = cv2.morphologyEx(drawn, cv2.MORPH_OPEN, np.ones((long, 1), np.uint8)) > 0
+    across, down = straight(cv2, np, hides)
     if (touched & ~(across | down)).any():
         return False
     return _through(cv2, np, mask, across, touched, reach) and _through(cv2, np, mask.T, down.T, touched.T, reach)
+
+
+def straight(cv2, np, printed) -> tuple:
+    """(the lines across, the lines down) of the print (`printed`, a mask): its runs
+    `WRITING.line` long and straight (a box's border, a table's rule; no caption), as masks."""
+    long = round(WRITING.line * PPMM)
+    drawn = printed.astype(np.uint8)
+    across = cv2.morphologyEx(drawn, cv2.MORPH_OPEN, np.ones((1, long), np.uint8)) > 0
+    down = cv2.morphologyEx(drawn, cv2.MORPH_OPEN, np.ones((long, 1), np.uint8)) > 0
+    return across, down
 
 
 def _through(cv2, np, mask, lines, touched, reach: int) -> bool:
     """`runs_through` for the lines that run across (`lines`: each a band of rows): each
     stretch of the band the writing touches from above is matched by one it touches from
     below, and the other way round."""
-    n, labels = cv2.connectedComponents(lines.astype(np.uint8), connectivity=8)
+    _, labels = cv2.connectedComponents(lines.astype(np.uint8), connectivity=8)
     for k in set(np.unique(labels[touched & lines]).tolist()) - {0}:
         band = labels == k
         cols = np.nonzero(band.any(axis=0))[0]
@@ -46,7 +53,7 @@ def _through(cv2, np, mask, lines, touched, reach: int) -> bool:
         # a stroke through the line at a slant shows on its far side shifted along it by up to
         # twice the line's width (at 27 degrees to it, or steeper)
         wide = int(np.median(bottom - top)) + 1
-        if not (_paired(above, below, 2 * wide + reach, wide + 2 * reach)):
+        if not _paired(above, below, 2 * wide + reach, wide + 2 * reach):
             return False
     return True
 

@@ -13,7 +13,7 @@ from functools import partial
 from typing import NamedTuple
 
 from sheetgen.scan.blank import PPMM
-from sheetgen.scan.borders import runs_through
+from sheetgen.scan.borders import runs_through, straight
 from sheetgen.scan.neighbours import owned
 from sheetgen.scan.tuning import DIGITS, STRUCK, WRITING
 
@@ -67,12 +67,8 @@ def ink_in(cv2, np, grey, blank, rect):
     inside[by0:by1, bx0:bx1] = True
     # the halo of the printed lines (a box's border): a blurred photo shows them wider than
     # the blank page draws them, and a stroke along one is that
-    drawn = (blank[y0:y1, x0:x1] < WRITING.print).astype(np.uint8)
-    long = round(WRITING.line * PPMM)
-    lines = cv2.morphologyEx(drawn, cv2.MORPH_OPEN, np.ones((1, long), np.uint8)) | cv2.morphologyEx(
-        drawn, cv2.MORPH_OPEN, np.ones((long, 1), np.uint8)
-    )
-    halo = cv2.dilate(lines, np.ones((2 * WRITING.halo + 1,) * 2, np.uint8)) > 0
+    across, down = straight(cv2, np, blank[y0:y1, x0:x1] < WRITING.print)
+    halo = cv2.dilate((across | down).astype(np.uint8), np.ones((2 * WRITING.halo + 1,) * 2, np.uint8)) > 0
     mine = owned(cv2, np, ink, printed, inside, halo, (bx0, by0, bx1, by1), (w * PPMM, h * PPMM))
     if isinstance(mine, str):
         return mine
@@ -158,8 +154,8 @@ def past_crossing(cv2, np, picture, origin: int) -> tuple:
     clearly apart (`STRUCK.apart` of its height of bare paper between) and `STRUCK.rest`
     of its height tall, is the number, where the crossing-out's ink covers `STRUCK.covered`
     of what it crosses out (a scribble does; a line through two digits in a thin pen does
-    not, and may end in the next number's first digit); ink before it, touching it or too close leaves the
-    box to type, as does a blot (what it covers cannot be told)."""
+    not, and may end in the next number's first digit); ink before it, touching it or too
+    close leaves the box to type, as does a blot (what it covers cannot be told)."""
     why, span = crossed_out(cv2, np, picture)
     if not why or span is None:
         return why, None
