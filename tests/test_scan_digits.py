@@ -217,6 +217,29 @@ def test_both_readers_agree_on_writing_just_over_the_light_border():
     assert _judged(_Box, Written(), over, _reads("47", 0.8), 0.9, _second("47", 1.0)).value == "47"
 
 
+def test_a_digit_the_recogniser_takes_for_a_letter_is_the_classifier_s_where_it_is_all_but_certain():
+    """A 4 the recogniser reads as an ideograph or an A, a 9 as an a: the classifier all but
+    certain of its digit there (`GLYPHS.surest`), reading the rest alike, with all of the
+    writing seen in its box, gives the number; less sure, or across the border, it is '?'."""
+    got = _judged(_Box, Written(), _shape(pieces=1), _reads("?", 0.6), 0.9, _second("4", GLYPHS.surest))
+    assert (got.value, got.why) == ("4", "")
+    assert _judged(_Box, Written(), _shape(), _reads("1?", 0.6), 0.9, _second("14", GLYPHS.surest)).value == "14"
+    unsure = _judged(_Box, Written(), _shape(), _reads("?", 0.6), 0.9, _second("4", GLYPHS.surest - 0.01))
+    assert (unsure.value, unsure.why) == (UNREAD, "not sure")
+    # (the rest read apart, or writing across the border where a neighbour's stroke may join it)
+    assert _judged(_Box, Written(), _shape(), _reads("7?", 0.6), 0.9, _second("14", 1.0)).value == UNREAD
+    across = _shape(across=True)
+    assert _judged(_Box, Written(), across, _reads("?", 0.6), 0.9, _second("4", 1.0)).value == UNREAD
+    # (the recogniser's second reading, after an equals sign, seeing another digit there)
+    seen = [Reading("?", (0.0,), apart="9")]
+    assert _judged(_Box, Written(), _shape(), seen, 0.9, _second("4", 1.0)).value == UNREAD
+    seen = [Reading("?", (0.0,), apart="4")]
+    assert _judged(_Box, Written(), _shape(), seen, 0.9, _second("4", 1.0)).value == "4"
+    # (the loops counted all the same: a 0 whose loop is open at its top reads 6 to the classifier)
+    assert _judged(_Box, Written(), _shape(), _reads("?", 0.6), 0.9, _second("0", 1.0)).why == "0 loops in the ink"
+    assert _judged(_Box, Written(), _shape(), _reads("?", 0.6), 0.9, _second("6", 1.0)).why == "0 loops in the ink"
+
+
 def test_a_digit_the_classifier_reads_otherwise_leaves_a_number_the_recogniser_is_not_certain_of():
     """A 4 closed at its top: the recogniser reads 9, 0.986 sure, the classifier 0, all but
     certain. Two readers learnt apart differ: the number is left to type, unless the

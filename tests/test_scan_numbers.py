@@ -87,6 +87,26 @@ def test_what_the_recogniser_says_of_a_picture_does_not_depend_on_the_others_rea
         assert a.text == b.text and abs(a.sure - b.sure) < 1e-4
 
 
+def test_a_line_is_read_as_it_is_and_after_an_equals_sign_and_kept_sure_where_both_say_the_same():
+    """The model reads a lone handwritten digit better after an equals sign, as a number in a
+    line of text: each line is read both ways; the primer's own character is dropped; where
+    the two readings say the same, the surer counts, character by character; where they
+    differ (or the primer is read as a digit or a minus), nothing is sure."""
+    R = ocr.Reading
+    assert ocr._unprimed(R("?47", (0.9, 0.8, 0.99), 0.01)) == R("47", (0.8, 0.99), 0.01)
+    assert ocr._unprimed(R("-4", (0.9, 0.99))).sure == 0.0  # (the primer read as a minus)
+    both = ocr._surer(R("47", (0.6, 0.99), 0.02), R(" 47", (0.5, 0.95, 0.7), 0.01))
+    assert both == R("47", (0.95, 0.99), 0.01)
+    apart = ocr._surer(R("47", (0.99, 0.99)), R("41", (0.99, 0.99)))
+    assert (apart.text, apart.sure, apart.apart) == ("47", 0.0, "41")
+    seen = ocr._surer(R("?", (0.93,)), ocr._unprimed(R("?0", (0.99, 0.93))))
+    assert (seen.text, seen.sure, seen.apart) == ("?", 0.0, "0")
+    sign = ocr._primer(np)
+    assert (
+        sign.shape == (ocr.HEIGHT, ocr.PRIMER.width) and (sign == 0).sum() == 2 * ocr.PRIMER.length * ocr.PRIMER.thick
+    )
+
+
 @pytest.mark.parametrize(
     ("layout_id", "page_id", "players", "seed"), [("bosk", "pad", 4, 11), ("plante-bataille", "pad", 4, 3)]
 )
@@ -227,6 +247,37 @@ def test_a_digit_scribbled_over_into_a_blot_beside_a_number_leaves_the_box_to_ty
     cv2.rectangle(img, (x, base - round(4.2 * PPMM)), (x + round(1.6 * PPMM), base), ink, -1)
     got = _read_box(layout, boxes, img, "terrain_1_p1_count")
     assert (got.value, got.text, got.why) == (UNREAD, "18", "a digit far bolder than the others (one scribbled over?)")
+
+
+def test_a_number_blotted_out_and_the_right_one_after_it_reads_the_right_one():
+    """A number scribbled over till it is a blot of ink as wide as a digit, and the right one
+    written after it, bare paper between: the one after it is the number. Touching the blot,
+    what it hides of it cannot be told: the box is left to type."""
+    import cv2
+
+    from sheetgen.scan.blank import PPMM
+
+    def blot_then_8(gap_mm: float):
+        layout, boxes, img = _bosk_pad()
+        box = boxes["terrain_1_p1_count"]
+        ink, base, x = (20, 20, 60), round((box.y + 0.8 * box.h) * PPMM), round((box.x + 0.15 * box.w) * PPMM)
+        cv2.ellipse(
+            img,
+            (x + round(1.6 * PPMM), base - round(2.1 * PPMM)),
+            (round(1.6 * PPMM), round(2.1 * PPMM)),
+            0,
+            0,
+            360,
+            ink,
+            -1,
+        )
+        after = x + round((3.2 + gap_mm) * PPMM)
+        cv2.putText(img, "8", (after, base), cv2.FONT_HERSHEY_SIMPLEX, 1.0, ink, 2)
+        return _read_box(layout, boxes, img, "terrain_1_p1_count")
+
+    assert blot_then_8(1.0).value == "8"
+    touching = blot_then_8(-0.4)
+    assert (touching.value, touching.why) == (UNREAD, "blotted out")
 
 
 def test_a_number_struck_through_with_none_after_it_is_left_to_type():

@@ -256,7 +256,14 @@ def crossed_out(cv2, np, picture) -> tuple:
     pen = max(float(np.median(inside[ridge])), 1.0)  # (half the pen's stroke)
     thickest = float(inside.max())
     if thickest >= STRUCK.thick * pen or thickest >= max(STRUCK.blot * tall, STRUCK.piled * pen):
-        return "blotted out", None
+        # a blot as wide as a digit, far thicker than the pen, filling most of its place: a
+        # number blotted out, the one after it to read (a narrower bar may be a digit's own
+        # bold stroke, the 1 of an 18; a digit's loop filled in, a 4's, leaves far more paper)
+        k = labels.flat[int(inside.argmax())]
+        x, w, h = stats[k, cv2.CC_STAT_LEFT], stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]
+        filled = stats[k, cv2.CC_STAT_AREA] >= STRUCK.blot_fill * w * h
+        wide = thickest >= STRUCK.thick * pen and w >= STRUCK.blot_wide * tall and filled
+        return "blotted out", (int(x), int(x + w)) if wide else None
     for k in range(1, n):
         x, y, w, h = stats[k, :4]
         piece = labels[y : y + h, x : x + w] == k

@@ -15,6 +15,12 @@ minus the ideograph for one), and what the model gives any other character is OT
 no number holds. How sure a reading is: its least sure character's probability, and what a
 character seen and then dropped (a step where something other than a gap came close) leaves
 to doubt.
+
+The model learnt from lines of text, and a lone handwritten digit is out of its habit (a 4
+read as an ideograph, a 9 as an a): each line is read twice, as it is and after an equals
+sign drawn before it (`_primer`), after which the model looks for a number. Where the two
+readings say the same, the surer of each character counts; where they differ, nothing of
+the line is sure (`_surer`).
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ import hashlib
 import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from sheetgen.errors import SheetgenError
 
@@ -57,11 +63,29 @@ BATCH = 16  # lines a run of the model, all of one width
 STEP = 8
 
 
+class Primer(NamedTuple):
+    """The equals sign drawn before each line (`_primer`), in px of the model's HEIGHT."""
+
+    left: int  # the paper before it
+    length: int  # its bars' length
+    thick: int  # their thickness
+    apart: int  # each bar's distance from the middle
+    gap: int  # the paper after it, before the line
+
+    @property
+    def width(self) -> int:
+        return self.left + self.length + self.gap
+
+
+PRIMER = Primer(left=4, length=14, thick=3, apart=3, gap=10)
+
+
 @dataclass(frozen=True)
 class Reading:
     text: str  # characters of ALPHABET, and OTHER for any other seen; "" when nothing is
     sures: tuple = ()  # 0-1: how sure of each character of `text`
     gap: float = 0.0  # 0-1: the most a gap between characters held of one (a character dropped?)
+    apart: str = ""  # what a second reading of the line said, where it differs from `text` (`_surer`)
 
     @property
     def sure(self) -> float:
@@ -137,8 +161,13 @@ class PPOCR:
     def read(self, lines: list) -> list[Reading]:
         import numpy as np
 
-        scaled = [_scaled(np, line) for line in lines]
-        out: list[Reading | None] = [None] * len(lines)
+        plain = [_scaled(np, line) for line in lines]
+        both = self._run(np, plain + [np.hstack([_primer(np), line]) for line in plain])
+        return [_surer(a, _unprimed(b)) for a, b in zip(both[: len(lines)], both[len(lines) :])]
+
+    def _run(self, np, scaled: list) -> list[Reading]:
+        """What the model reads of each line (`_scaled`), run on lines of one width at a time."""
+        out: list[Reading | None] = [None] * len(scaled)
         by_width: dict[int, list[int]] = {}
         for k, line in enumerate(scaled):
             by_width.setdefault(-(-line.shape[1] // STEP) * STEP, []).append(k)
@@ -177,13 +206,51 @@ class PPOCR:
         return Reading("".join(text), tuple(sure), gap)
 
 
+def _primer(np):
+    """An equals sign, as the model sees one before a number: drawn before each line, it
+    reads the digits after it as a number (a lone handwritten digit, out of any line, is
+    far less often read right: a 4 as an ideograph, a 9 as an a)."""
+    sign = np.full((HEIGHT, PRIMER.width), 255.0, np.float32)
+    middle, bars = HEIGHT // 2, slice(PRIMER.left, PRIMER.left + PRIMER.length)
+    sign[middle - PRIMER.apart - PRIMER.thick : middle - PRIMER.apart, bars] = 0.0
+    sign[middle + PRIMER.apart : middle + PRIMER.apart + PRIMER.thick, bars] = 0.0
+    return sign
+
+
+def _unprimed(reading: Reading) -> Reading:
+    """The reading of a line with the primer before it (`_primer`) without the primer's: its
+    first character, which no number holds (OTHER). The primer read as anything else (a
+    minus, a digit) leaves nothing sure of the line."""
+    if reading.text[:1] != OTHER:
+        return Reading(reading.text, tuple(0.0 for _ in reading.text), reading.gap)
+    return Reading(reading.text[1:], reading.sures[1:], reading.gap)
+
+
+def _surer(plain: Reading, primed: Reading) -> Reading:
+    """One reading of a line from its two (read as it is, and after the primer): where they
+    say the same (spaces at the ends aside), each character as sure as the surer of the two
+    is of it; where they differ, nothing is sure, and what the primed one said is kept
+    (`Reading.apart`)."""
+    a, b = _trimmed(plain), _trimmed(primed)
+    if a.text != b.text:
+        return Reading(a.text, tuple(0.0 for _ in a.text), a.gap, b.text)
+    return Reading(a.text, tuple(max(x, y) for x, y in zip(a.sures, b.sures)), min(a.gap, b.gap))
+
+
+def _trimmed(reading: Reading) -> Reading:
+    """A reading without the spaces it begins or ends with."""
+    start = len(reading.text) - len(reading.text.lstrip(" "))
+    end = len(reading.text.rstrip(" "))
+    return Reading(reading.text[start:end], reading.sures[start:end], reading.gap)
+
+
 def _scaled(np, line):
     """A line as the model takes it: HEIGHT px tall, its width in proportion (at most
     MAX_WIDTH, at least a quarter of HEIGHT), grey levels as RGB."""
     import cv2
 
     h, w = line.shape[:2]
-    width = int(min(MAX_WIDTH, max(HEIGHT // 4, round(w * HEIGHT / max(h, 1)))))
+    width = int(min(MAX_WIDTH - PRIMER.width, max(HEIGHT // 4, round(w * HEIGHT / max(h, 1)))))
     return cv2.resize(line, (width, HEIGHT), interpolation=cv2.INTER_AREA if h > HEIGHT else cv2.INTER_LINEAR).astype(
         np.float32
     )

@@ -24,6 +24,7 @@ from sheetgen.scan import digits
 from sheetgen.scan.blank import PPMM, blank_page
 from sheetgen.scan.inked import ink_in, lines_of
 from sheetgen.scan.ocr import OTHER
+from sheetgen.scan.readers import digit_differs, five_or_six, signs_differ
 from sheetgen.scan.tuning import DIGITS, GLYPHS, NUMBERS, WRITING
 
 UNREAD = "?"  # a number left to type (the record's TO_FILL)
@@ -128,10 +129,13 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     # a 1 there is as tall as a digit written in the box)
     tall = not size.across or size.height >= DIGITS.one_tall * box.h * PPMM
     stroke = size.upright and tall and size.hidden < WRITING.hidden_px
+    taken = False  # (the classifier's digits where the recogniser saw none: their loops counted all the same)
     if text == "1" and sure >= NUMBERS.one_sure and stroke and not partial:
         sure = 1.0  # (the recogniser's 1, and the ink one straight upright stroke: see `inked.upright`)
     elif text in ("", OTHER) and stroke and second is not None and (second.chance("1") or 0.0) >= GLYPHS.sure:
         text, sure = "1", 1.0  # (the classifier's 1 of such a stroke, which the recogniser took for an L or a {)
+    elif taken := _taken_for_other(text, second, size, partial, " ".join(r.apart for r in readings)):
+        text, sure = second.text, 1.0  # (the classifier's digits where the recogniser saw a letter: see there)
     chance = second.chance(text) if second is not None else None
     other = second.text if second is not None else ""
     alike = chance is not None and second.text == text and _seen(size, text, partial, sure)
@@ -156,15 +160,15 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         why = "a digit far shorter than the others (another box's stroke?)"
     elif second is not None and second.bold > GLYPHS.bold:
         why = "a digit far bolder than the others (one scribbled over?)"
-    elif _five_or_six(text, second):
+    elif five_or_six(text, second):
         why = "a 5 or a 6: the readers differ"
-    elif sure < NUMBERS.across_sure and _digit_differs(text, second):
+    elif sure < NUMBERS.across_sure and digit_differs(text, second):
         why = "the readers read another digit"
     elif text == "1" and size.faint > WRITING.faint_part * PPMM * PPMM:  # (a light pencil's 2, 4, 7: a stroke left)
         why = "part of it too faint to read"
     elif not allowed.many and size.faint_before > WRITING.faint_before * PPMM * PPMM:
         why = "a trace before it too faint to read (a minus, a digit?)"
-    elif _signs_differ(text, second, allowed):
+    elif signs_differ(text, second, allowed):
         why = "a minus or none: the readers differ"
     elif allowed.many:
         listed = all(_LIST.fullmatch(r.text) for r in readings)
@@ -177,7 +181,7 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     elif text.startswith("-") and allowed.lo is not None and allowed.lo >= 0:
         why = "a sign where none goes"
     else:
-        loops = _loops_fit(text.lstrip("-"), size.loops, agreed=both)
+        loops = _loops_fit(text.lstrip("-"), size.loops, agreed=both and not taken)
         why = _out_of_bounds([int(text)], allowed) or _size(text, size) or loops
         if not why:
             return NumberRead(box.field, rect, str(int(text)), text, sure)
@@ -200,42 +204,25 @@ def _seen(size, text: str, partial: bool, sure: float) -> bool:
     return not partial and not any(d in ALONG for d in text) and sure >= NUMBERS.sure
 
 
-def _signs_differ(text: str, second, allowed) -> bool:
-    """Whether the classifier (`second`) reads a minus before the number where the recogniser
-    reads none, or none where it reads one, in a box whose number may be negative (the
-    recogniser may pass over a short stroke before a 1)."""
-    if second is None or not second.text or allowed.many or (allowed.lo is not None and allowed.lo >= 0):
+def _taken_for_other(text: str, second, size, partial: bool, apart: str = "") -> bool:
+    """Whether the recogniser took a digit for a letter, a sign or an ideograph (OTHER: a 4
+    for 中 or A, a 9 for a, an open 0 for C) and the classifier (`second`) is all but certain
+    of a digit there (`GLYPHS.surest`), reading every other character alike, all of the writing
+    seen (`_seen`) and in its box (not across its border, where the print or a neighbour's
+    stroke may make a digit of what is none): the classifier's digits are the number. The
+    recogniser's second reading (`apart`, where it said otherwise) sees the same there, or a
+    letter (a digit it saw is no letter)."""
+    if second is None or OTHER not in text or size.across or len(second.text) != len(text):
         return False
-    return second.text.startswith("-") != text.startswith("-")
-
-
-def _digit_differs(text: str, second) -> bool:
-    """Whether the classifier (`second`) reads another digit than the recogniser in one place
-    (`_read_apart`), `GLYPHS.differ` sure of it: the recogniser not all but certain, two
-    readers learnt apart that differ leave the number to type (a 4 closed at its top read 9
-    by one, 0 by the other)."""
-    return any(sure >= GLYPHS.differ for _, _, sure in _read_apart(text, second))
-
-
-def _five_or_six(text: str, second) -> bool:
-    """Whether the classifier (`second`) reads a 6 where the recogniser read 5, or a 5 where
-    it read 6 (`_read_apart`), `GLYPHS.five_six` sure: a 6 whose loop is left open at its top
-    is a 5 to one reader and not the other, and no other check tells them apart (it closes no
-    loop, as a 5)."""
-    return any({a, b} == {"5", "6"} and sure >= GLYPHS.five_six for a, b, sure in _read_apart(text, second))
-
-
-def _read_apart(text: str, second) -> list:
-    """(the recogniser's digit, the classifier's, how sure the classifier is of its own) in
-    each place the two read different digits, the classifier (`second`) cutting the writing
-    into as many pieces as `text` has characters (none otherwise)."""
-    if second is None or len(second.text) != len(text):
-        return []
-    return [
-        (a, b, float(p.max()))
+    apart = apart.replace(" ", "")
+    if apart and apart not in (second.text, text) and (len(apart) != len(text) or any(a != OTHER for a in apart)):
+        return False
+    if not second.text.lstrip("-").isdigit() or not _seen(size, second.text, partial, 1.0):
+        return False
+    return all(
+        p is not None and float(p.max()) >= GLYPHS.surest if a == OTHER else a == b
         for a, b, p in zip(text, second.text, second.probs)
-        if p is not None and a != b and a.isdigit() and b.isdigit()
-    ]
+    )
 
 
 def _joined(reading):
