@@ -161,8 +161,8 @@ class PPOCR:
     def read(self, lines: list) -> list[Reading]:
         import numpy as np
 
-        plain = [_scaled(np, line) for line in lines]
-        both = self._run(np, plain + [np.hstack([_primer(np), line]) for line in plain])
+        plain, sign = [_scaled(np, line) for line in lines], _primer(np)
+        both = self._run(np, plain + [np.hstack([sign, line]) for line in plain])
         return [_surer(a, _unprimed(b)) for a, b in zip(both[: len(lines)], both[len(lines) :])]
 
     def _run(self, np, scaled: list) -> list[Reading]:
