@@ -328,15 +328,10 @@ def disagreements(layout, values: dict) -> list[tuple]:
     for i in range(1, players + 1):
         values_, summed = _column("harvest_values", i), _column("harvested", i)
         listed = values.get(values_, UNREAD) not in (None, UNREAD)
-        sum_read = number_of(values, summed, None) is not None
-        # card values are kept only when their sum says the same; a list read is far more
-        # often read wrong than its sum (two values run together, a minus lost): where they
-        # differ, the list is left to type and the sum stands alone, as where no list is read.
-        # A sum written with no values beside it (they count 0) is left to type too: nothing
-        # checks it, and a struck-out sum read with its struck digits (7 as 777) would be kept
-        if listed and sum_read and sum_disagrees(values, [values_], summed):
-            out.append((values_,))
-        elif sum_disagrees(values, [values_], summed) or (listed and not sum_read):
+        # card values are kept only when their sum says the same; a sum written with no values
+        # beside it (they count 0) is left to type too: nothing checks it, and a struck-out
+        # sum read with its struck digits (7 as 777) would be kept
+        if sum_disagrees(values, [values_], summed) or (listed and number_of(values, summed, None) is None):
             out.append((values_, summed))
         bonuses = [_column(f"majority_{k}", i) for k in kinds]
         if used and sum_disagrees(worth, [summed, *bonuses], _column("total", i)):
