@@ -333,9 +333,9 @@ def test_a_minus_one_reader_sees_and_the_other_does_not_leaves_the_number_to_typ
     assert _judged(_Box, Written(None, None), _shape(width=80), _reads("-1", 0.99), 0.9, minus_one).value == "-1"
 
 
-def test_a_number_kept_says_whether_all_of_its_writing_is_seen():
+def test_a_number_kept_says_whether_all_of_its_writing_is_within_its_box():
     """A number kept in its box is seen whole; one written across the border (kept, all but
-    certain) may have lost a stroke under the print (`NumberRead.seen`)."""
-    assert _judged(_Box, Written(), _shape(), _reads("12", 0.99), 0.9).seen is True
+    certain) may have lost a stroke under the print (`NumberRead.within`)."""
+    assert _judged(_Box, Written(), _shape(), _reads("12", 0.99), 0.9).within is True
     across = _judged(_Box, Written(), _shape(across=True), _reads("12", 0.9995), 0.9)
-    assert (across.value, across.seen) == ("12", False)
+    assert (across.value, across.within) == ("12", False)

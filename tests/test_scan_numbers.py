@@ -510,10 +510,10 @@ def test_card_values_read_against_their_sum_leave_the_list_to_type():
 
     read, _ = _page("plante-bataille", "pad", 3, 5)
 
-    def checked(values: str, summed: str, seen: bool = True) -> dict:
+    def checked(values: str, summed: str, within: bool = True) -> dict:
         numbers = {
             "harvest_values_p1": NumberRead("harvest_values_p1", (0, 0, 1, 1), values),
-            "harvested_p1": NumberRead("harvested_p1", (0, 0, 1, 1), summed, seen=seen),
+            "harvested_p1": NumberRead("harvested_p1", (0, 0, 1, 1), summed, within=within),
         }
         return {f: n.value for f, n in agreed(read, numbers).items()}
 
@@ -521,7 +521,7 @@ def test_card_values_read_against_their_sum_leave_the_list_to_type():
     assert checked("3, 45", "12") == {"harvest_values_p1": UNREAD, "harvested_p1": "12"}
     assert checked("", "12") == {"harvest_values_p1": UNREAD, "harvested_p1": UNREAD}
     # (a sum written across its border, whose 7 may have lost its bar under the print: 1)
-    assert checked("5, 2", "1", seen=False) == {"harvest_values_p1": UNREAD, "harvested_p1": UNREAD}
+    assert checked("5, 2", "1", within=False) == {"harvest_values_p1": UNREAD, "harvested_p1": UNREAD}
 
 
 @pytest.mark.slow

@@ -46,8 +46,8 @@ class NumberRead:
     sure: float = 0.0
     why: str = ""
     other: str = ""  # what the digit classifier read of it ("" none)
-    # all of its writing seen in its box: not across its border, into print or over a caption
-    seen: bool = False
+    # all of its writing within its box: not across its border, into print or over a caption
+    within: bool = False
 
 
 def number_boxes(read) -> list[tuple]:
@@ -186,8 +186,8 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         loops = _loops_fit(text.lstrip("-"), size.loops, agreed=both and not taken)
         why = _out_of_bounds([int(text)], allowed) or _size(text, size) or loops
         if not why:
-            whole = not (size.across or partial or size.captioned)
-            return NumberRead(box.field, rect, str(int(text)), text, sure, seen=whole)
+            within = not (size.across or partial or size.captioned)
+            return NumberRead(box.field, rect, str(int(text)), text, sure, within=within)
     return NumberRead(box.field, rect, UNREAD, text, sure, why, other)
 
 
@@ -304,19 +304,21 @@ def agreed(read, numbers: dict[str, NumberRead]) -> dict[str, NumberRead]:
             values[f] = [int(v) for v in n.value.split(", ")] if ", " in n.value else int(n.value)
     out = dict(numbers)
     game = game_for(read.layout)
-    lists = {f for f, w in game.written(read.layout, read.sheet["players"]).items() if w.many} if read.sheet else set()
+    # (the game's bounds of each box: `read_numbers` took the boxes from them)
+    allowed = game.written(read.layout, read.sheet["players"]) if read.sheet else {}
+    lists = {f for f, w in allowed.items() if w.many}
     for group in game.disagreements(read.layout, values):
         group = _misread(group, lists, out)
         for f in group:  # (an empty box too: a number it holds may be too faint to see)
             if f in out and out[f].value != UNREAD:
                 out[f] = replace(out[f], value=UNREAD, why="disagrees with the sheet")
                 values[f] = UNREAD
-    return _settled(read, game, values, out)
+    return _settled(read.layout, game, allowed, values, out)
 
 
 def _misread(group: tuple, lists: set, numbers: dict[str, NumberRead]) -> tuple:
     """The boxes of a group in disagreement to leave to type: all, but a list of values read
-    against one number all of whose writing is seen (a card's values against their sum) is
+    against one number all of whose writing is within its box (a card's values against their sum) is
     the one misread, far more often (two values run together, a minus lost): the list alone,
     the number kept as where no list is read. Not a number written across its border or
     into the print, where a stroke of it may be hidden (a 7's bar: 1), nor an empty list."""
@@ -325,19 +327,17 @@ def _misread(group: tuple, lists: set, numbers: dict[str, NumberRead]) -> tuple:
     if len(many) != 1 or len(rest) != 1 or rest[0] not in numbers or many[0] not in numbers:
         return group
     read = numbers[many[0]].value not in ("", UNREAD) and numbers[rest[0]].value not in ("", UNREAD)
-    return (many[0],) if read and numbers[rest[0]].seen else group
+    return (many[0],) if read and numbers[rest[0]].within else group
 
 
-def _settled(read, game, values: dict, numbers: dict[str, NumberRead]) -> dict[str, NumberRead]:
+def _settled(layout, game, allowed: dict, values: dict, numbers: dict[str, NumberRead]) -> dict[str, NumberRead]:
     """`numbers` with each '?' the sheet settles kept: where the numbers kept round it pin the
     one it must be (a total and all its parts but this one; Bosk's rows against its columns; a
     Glassworks run against the board copy), and the readers read that one in it (`text`, the
     classifier's `other`: each that reads a number at all). Two things apart say the same:
     what the writing looks like, and what the sheet adds up to; a player's slip in adding up
     leaves the box to type, as the number written is not the one the sheet makes. Each box
-    kept may settle another."""
-    # (the game's bounds of each box: `read_numbers` took the boxes from them)
-    allowed = game.written(read.layout, read.sheet["players"]) if read.sheet else {}
+    kept may settle another (`allowed`: the game's bounds of each box)."""
     out = dict(numbers)
     settling = True
     while settling:
@@ -351,7 +351,7 @@ def _settled(read, game, values: dict, numbers: dict[str, NumberRead]) -> dict[s
             if len(texts) != 1:
                 continue
             number = texts.pop()
-            if allowed[f].allows(number) and _pinned(read.layout, game, values, f, number):
+            if allowed[f].allows(number) and _pinned(layout, game, values, f, number):
                 values[f] = number
                 out[f] = replace(n, value=str(number), why="")
                 settling = True
