@@ -259,7 +259,7 @@ FUNCTION_LINES = 80  # a function of sheetgen/scan, its docstring included, at m
 # the modules of sheetgen/scan in the order docs/architecture.md lists them: each imports only
 # those before it, so a measure never reaches up to the decision or the reader
 SCAN_ORDER = (
-    "tuning photos blank markers qr strokes levels printed rings colour verdict sight looks compared reader ocr digits readers neighbours borders inked written check record"
+    "tuning photos blank markers qr strokes levels printed rings colour verdict sight looks compared reader ocr digits readers neighbours borders inked fits written check record"
 ).split()
 
 

@@ -16,7 +16,7 @@ from sheetgen.games.base import Written
 from sheetgen.scan import digits
 from sheetgen.scan.inked import Shape
 from sheetgen.scan.ocr import Reading
-from sheetgen.scan.tuning import GLYPHS, WRITING
+from sheetgen.scan.tuning import GLYPHS, NUMBERS, WRITING
 from sheetgen.scan.written import UNREAD, _judged
 
 
@@ -238,6 +238,24 @@ def test_a_digit_the_recogniser_takes_for_a_letter_is_the_classifier_s_where_it_
     # (the loops counted all the same: a 0 whose loop is open at its top reads 6 to the classifier)
     assert _judged(_Box, Written(), _shape(), _reads("?", 0.6), 0.9, _second("0", 1.0)).why == "0 loops in the ink"
     assert _judged(_Box, Written(), _shape(), _reads("?", 0.6), 0.9, _second("6", 1.0)).why == "0 loops in the ink"
+
+
+def test_the_recogniser_s_primed_reading_the_classifier_reads_alike_is_kept():
+    """The recogniser reads a line as it is and after an equals sign (`ocr._surer`); where
+    the two differ (a 1 read 3 alone, 1 after the sign), the primed reading is kept when the
+    classifier reads it alike, each as sure as two readers agreeing must be, and all of the
+    writing is seen with nothing of it under the print; otherwise the number is '?'."""
+    one = _shape(pieces=1, width=12)
+    primed = [Reading("3", (0.0,), apart="1", apart_sure=NUMBERS.agreed_sure)]
+    got = _judged(_Box, Written(), one, primed, 0.9, _second("1", GLYPHS.sure))
+    assert (got.value, got.why) == ("1", "")
+    unsure = [Reading("3", (0.0,), apart="1", apart_sure=NUMBERS.agreed_sure - 0.01)]
+    assert _judged(_Box, Written(), one, unsure, 0.9, _second("1", 1.0)).why == "not sure"
+    assert _judged(_Box, Written(), one, primed, 0.9, _second("1", GLYPHS.sure - 0.01)).why == "not sure"
+    assert _judged(_Box, Written(), one, primed, 0.9, _second("7", 1.0)).why == "not sure"
+    # (a 7 whose bar lies along the border reads 1 to both: its top under the print)
+    under = _shape(pieces=1, width=12, across=True, hidden=WRITING.hidden_px, touches=WRITING.hidden_px, through=True)
+    assert _judged(_Box, Written(), under, primed, 0.9, _second("1", 1.0)).value == UNREAD
 
 
 def test_a_digit_the_classifier_reads_otherwise_leaves_a_number_the_recogniser_is_not_certain_of():

@@ -86,6 +86,7 @@ class Reading:
     sures: tuple = ()  # 0-1: how sure of each character of `text`
     gap: float = 0.0  # 0-1: the most a gap between characters held of one (a character dropped?)
     apart: str = ""  # what a second reading of the line said, where it differs from `text` (`_surer`)
+    apart_sure: float = 0.0  # 0-1: how sure that second reading is of its least sure character
 
     @property
     def sure(self) -> float:
@@ -233,7 +234,7 @@ def _surer(plain: Reading, primed: Reading) -> Reading:
     (`Reading.apart`)."""
     a, b = _trimmed(plain), _trimmed(primed)
     if a.text != b.text:
-        return Reading(a.text, tuple(0.0 for _ in a.text), a.gap, b.text)
+        return Reading(a.text, tuple(0.0 for _ in a.text), a.gap, b.text, b.sure)
     return Reading(a.text, tuple(max(x, y) for x, y in zip(a.sures, b.sures)), min(a.gap, b.gap))
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 from sheetgen.scan import digits
 from sheetgen.scan.blank import PPMM, blank_page
+from sheetgen.scan.fits import ink_fits, loops_fit
 from sheetgen.scan.inked import ink_in, lines_of
 from sheetgen.scan.ocr import OTHER
 from sheetgen.scan.readers import digit_differs, five_or_six, signs_differ
@@ -124,9 +125,7 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     # part of the writing may be under the print: up into print too dark to see it over
     # (`inked.Shape.hidden`), a 1 or a 0 may be what the print left of another digit (a 7's
     # bar along the border, a 6's stem under a caption); much of it, any digit may be
-    partial = size.hidden >= WRITING.hidden_much or (
-        size.hidden >= WRITING.hidden_px and any(d in HIDDEN for d in text)
-    )
+    partial = _partial(size, text)
     # (across the border, a stroke of the next box's number poking in is one upright stroke too:
     # a 1 there is as tall as a digit written in the box)
     tall = not size.across or size.height >= DIGITS.one_tall * box.h * PPMM
@@ -136,8 +135,10 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         sure = 1.0  # (the recogniser's 1, and the ink one straight upright stroke: see `inked.upright`)
     elif text in ("", OTHER) and stroke and second is not None and (second.chance("1") or 0.0) >= GLYPHS.sure:
         text, sure = "1", 1.0  # (the classifier's 1 of such a stroke, which the recogniser took for an L or a {)
-    elif taken := _taken_for_other(text, second, size, partial, " ".join(r.apart for r in readings)):
-        text, sure = second.text, 1.0  # (the classifier's digits where the recogniser saw a letter: see there)
+    elif taken := _taken_for_other(text, second, size, partial, " ".join(r.apart for r in readings)) or (
+        _primed_alike(readings, second, size)
+    ):  # (the classifier's digits where the recogniser saw a letter, or read them after the primer: see there)
+        text, sure, partial = second.text, 1.0, _partial(size, second.text)
     chance = second.chance(text) if second is not None else None
     other = second.text if second is not None else ""
     alike = chance is not None and second.text == text and _seen(size, text, partial, sure)
@@ -183,8 +184,8 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     elif text.startswith("-") and allowed.lo is not None and allowed.lo >= 0:
         why = "a sign where none goes"
     else:
-        loops = _loops_fit(text.lstrip("-"), size.loops, agreed=both and not taken)
-        why = _out_of_bounds([int(text)], allowed) or _size(text, size) or loops
+        loops = loops_fit(text.lstrip("-"), size.loops, agreed=both and not taken)
+        why = _out_of_bounds([int(text)], allowed) or ink_fits(text, size) or loops
         if not why:
             within = not (size.across or partial or size.captioned)
             return NumberRead(box.field, rect, str(int(text)), text, sure, within=within)
@@ -205,6 +206,27 @@ def _seen(size, text: str, partial: bool, sure: float) -> bool:
     if not (size.captioned or size.touches >= WRITING.hidden_px and not size.through):
         return True
     return not partial and not any(d in ALONG for d in text) and sure >= NUMBERS.sure
+
+
+def _partial(size, text: str) -> bool:
+    """Whether part of the writing `text` may be under the print (`size` its `inked.Shape`)."""
+    return size.hidden >= WRITING.hidden_much or (size.hidden >= WRITING.hidden_px and any(d in HIDDEN for d in text))
+
+
+def _primed_alike(readings: list, second, size) -> bool:
+    """Whether the recogniser's two readings of one number differ (`ocr._surer`) and the one
+    read after the primer is the classifier's (`second`), each sure enough of it as two
+    readers agreeing must be (`NUMBERS.agreed_sure`, `GLYPHS.sure`), all of the writing seen
+    (`_seen`): the primer was drawn for such digits, a lone 4 or 9 read as a letter without it."""
+    if second is None or len(readings) != 1 or not second.text.lstrip("-").isdigit():
+        return False
+    primed = readings[0]
+    if primed.apart.replace(" ", "") != second.text or primed.apart_sure < NUMBERS.agreed_sure:
+        return False
+    chance = second.chance(second.text)
+    partial = _partial(size, second.text)
+    seen = not partial and _seen(size, second.text, partial, primed.apart_sure)
+    return chance is not None and chance >= GLYPHS.sure and seen
 
 
 def _taken_for_other(text: str, second, size, partial: bool, apart: str = "") -> bool:
@@ -246,48 +268,6 @@ def _numbers(text: str) -> list[int]:
 def _out_of_bounds(numbers: list[int], allowed) -> str:
     bad = [n for n in numbers if not allowed.allows(n)]
     return f"{bad[0]} is out of the rules' bounds" if bad else ""
-
-
-def _size(text: str, size) -> str:
-    """Why the ink is not as wide as `text` written in it (its height, width and pieces):
-    each digit between `DIGITS.narrow` ('1': `DIGITS.one_narrow`) and `DIGITS.wide` of its
-    height wide."""
-    h, w, pieces = size.height, size.width, size.pieces
-    digits = text.lstrip("-")
-    narrow = sum(DIGITS.one_narrow if d == "1" else DIGITS.narrow for d in digits) * h
-    wide = (len(digits) * DIGITS.wide + (1 if text.startswith("-") else 0)) * h
-    if w < narrow:
-        return f"ink narrower than {len(digits)} digits"
-    if w > wide:
-        return f"ink wider than {len(digits)} digit{'s' if len(digits) > 1 else ''}"
-    if pieces > DIGITS.pieces * len(text):
-        return "more pieces of ink than digits"
-    return ""
-
-
-def _loops_fit(text: str, loops: list[float], agreed: bool = False) -> str:
-    """Why the writing's loops are not those of `text`'s digits ("" when they are): a 0, 6
-    or 9 closes one loop, an 8 two, a 2 or a 4 none or one, the others none; a lone 0's
-    loop has as much ink above it as below (a 6, a 9 leave one at an end), and is most of
-    its height (an 8 whose loop the print hides). Two readers `agreed` on it stand for the
-    loops, but a lone 0's closed and even (a 6 whose stem is short, or open at its top,
-    reads 0 to both)."""
-    if agreed and text != "0":
-        return ""
-    least = sum(LOOPS.get(d, (0, 0))[0] for d in text)
-    most = sum(LOOPS.get(d, (0, 0))[1] for d in text)
-    if not least <= len(loops) <= most:
-        return f"{len(loops)} loop{'s' if len(loops) != 1 else ''} in the ink"
-    if text == "0" and (
-        abs(loops[0][1] - loops[0][2]) > DIGITS.zero_even
-        or not agreed
-        and (loops[0][0] < DIGITS.zero_loop or loops[0][3] < DIGITS.zero_waist)
-    ):
-        return "a loop not a 0's"
-    return ""
-
-
-LOOPS = {"0": (1, 1), "6": (1, 1), "8": (2, 2), "9": (1, 1), "2": (0, 1), "4": (0, 1)}  # loops a digit closes
 
 
 def agreed(read, numbers: dict[str, NumberRead]) -> dict[str, NumberRead]:
