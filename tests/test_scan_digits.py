@@ -195,7 +195,8 @@ def test_both_readers_agree_on_writing_that_runs_through_a_dark_line():
 def test_both_readers_agree_against_dark_print_or_a_caption_only_on_digits_no_hidden_stroke_makes():
     """Writing that touches a black line from one side may hide a stroke along it: a 2's base
     leaves a 7, a 7's bar a 1, an 8's side a 3, a 6's stem a 0. Agreement on other digits
-    stands where the writing's top is clear of the print; on those, it says nothing more."""
+    stands where the writing's top is clear of the print, and on a lone 0 whose loop is a
+    whole 0's; on those, it says nothing more."""
     side = _shape(touches=4 * WRITING.hidden_px, across=True)  # (across the border: the recogniser needs more alone)
     assert _judged(_Box, Written(), side, _reads("45", 0.95), 0.9, _second("45", 1.0)).value == "45"
     for text in ("47", "41", "43", "40"):
@@ -208,6 +209,15 @@ def test_both_readers_agree_against_dark_print_or_a_caption_only_on_digits_no_hi
     caption = _shape(captioned=True, across=True)
     assert _judged(_Box, Written(), caption, _reads("45", 0.95), 0.9, _second("45", 1.0)).value == "45"
     assert _judged(_Box, Written(), caption, _reads("40", 0.95), 0.9, _second("40", 1.0)).value == UNREAD
+    # (a lone 0 whose loop is a whole 0's, closed, even and most of its height, is no 6's loop)
+    zero = side._replace(loops=[(0.9, 0.05, 0.05, 0.9)])
+    assert _judged(_Box, Written(), zero, _reads("0", 0.95), 0.9, _second("0", 1.0)).value == "0"
+    assert (
+        _judged(_Box, Written(), caption._replace(loops=zero.loops), _reads("0", 0.95), 0.9, _second("0", 1.0)).value
+        == "0"
+    )
+    small = side._replace(loops=[(0.4, 0.05, 0.05, 0.9)])  # (a 6's loop, its stem along the line)
+    assert _judged(_Box, Written(), small, _reads("0", 0.95), 0.9, _second("0", 1.0)).value == UNREAD
 
 
 def test_both_readers_agree_on_writing_just_over_the_light_border():

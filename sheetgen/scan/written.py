@@ -198,14 +198,17 @@ def _seen(size, text: str, partial: bool, sure: float) -> bool:
     of that box's may join it (a 0 and the tail of the 7 under it read 9); not over a caption
     or against print too dark to see it over, unless it only runs through a printed line, or
     its top is clear of the print (not `partial`), no digit of it is one another leaves with
-    a stroke hidden (a 6's stem under a caption leaves a 0) and the recogniser is `sure`
+    a stroke hidden (a 6's stem under a caption leaves a 0; a lone 0 whose loop is a whole
+    0's, `fits.loops_fit`, is none) and the recogniser is `sure`
     enough on its own (`NUMBERS.sure`: one unsure of such writing is a sign that both may be
     fooled alike, as by a struck 8 and the 24 after it, read 824)."""
     if size.outside > WRITING.spill:
         return False
     if not (size.captioned or size.touches >= WRITING.hidden_px and not size.through):
         return True
-    return not partial and not any(d in ALONG for d in text) and sure >= NUMBERS.sure
+    if partial or sure < NUMBERS.sure:
+        return False
+    return not any(d in ALONG for d in text) or text == "0" and not loops_fit(text, size.loops)
 
 
 def _partial(size, text: str) -> bool:
