@@ -155,6 +155,19 @@ def test_a_5_the_classifier_reads_6_is_left_to_type():
     assert _judged(_Box, Written(), _shape(), _reads("4", 0.99), 0.9, _second("9", 0.9)).value == "4"
 
 
+def test_a_digit_the_classifier_finds_none_is_left_to_type():
+    """A 2 struck through, the strike run into it, and the 4 written after it read 24 to the
+    recogniser, all but certain; the classifier, cutting the writing into two pieces, finds
+    the first no digit (`digits.NONE` likelier than any): the number is left to type."""
+    struck = np.full(11, 0.01, np.float32)
+    struck[digits.NONE] = 0.6
+    second = digits.DigitReads("?4", (struck, _second("4", 0.99).probs[0]))
+    got = _judged(_Box, Written(), _shape(), _reads("24", 1.0), 0.9, second)
+    assert (got.value, got.why) == (UNREAD, "a digit the classifier finds none (one struck out?)")
+    # (cut into other pieces than the recogniser's digits, it cannot say which is none)
+    assert _judged(_Box, Written(), _shape(), _reads("24", 1.0), 0.9, digits.DigitReads("?", (struck,))).value == "24"
+
+
 def test_a_number_both_readers_read_alike_is_kept_less_sure_of_each():
     alone = _judged(_Box, Written(), _shape(), _reads("47", 0.7), 0.9)
     assert (alone.value, alone.why) == (UNREAD, "not sure")

@@ -5,6 +5,7 @@ that differ leave the number to type (sheetgen.scan.written)."""
 
 from __future__ import annotations
 
+from sheetgen.scan.digits import NONE
 from sheetgen.scan.tuning import GLYPHS
 
 
@@ -15,6 +16,31 @@ def signs_differ(text: str, second, allowed) -> bool:
     if second is None or not second.text or allowed.many or (allowed.lo is not None and allowed.lo >= 0):
         return False
     return second.text.startswith("-") != text.startswith("-")
+
+
+def differ(text: str, second, certain: bool) -> str:
+    """Why the two readers of one number differ ("" when they do not say otherwise): the
+    classifier (`second`) reads a 6 where the recogniser read 5 or the other way round
+    (`five_or_six`), no digit where it read one (`no_digit`), or, the recogniser not all but
+    `certain`, another digit (`digit_differs`)."""
+    if five_or_six(text, second):
+        return "a 5 or a 6: the readers differ"
+    if no_digit(text, second):
+        return "a digit the classifier finds none (one struck out?)"
+    if not certain and digit_differs(text, second):
+        return "the readers read another digit"
+    return ""
+
+
+def no_digit(text: str, second) -> bool:
+    """Whether the classifier (`second`), cutting the writing into as many pieces as `text`
+    has characters, finds one of them no digit (`digits.NONE` likelier than any) where the
+    recogniser read a digit: a digit struck through, the strike run into it, reads as that
+    digit to the recogniser (a struck 7 is a 7 with a bar), and the number written after it
+    is read with it (a struck 2 and the 4 after it read 24)."""
+    if second is None or len(second.text) != len(text):
+        return False
+    return any(p is not None and int(p.argmax()) == NONE and a.isdigit() for a, p in zip(text, second.probs))
 
 
 def digit_differs(text: str, second) -> bool:

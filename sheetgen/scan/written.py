@@ -25,7 +25,7 @@ from sheetgen.scan.blank import PPMM, blank_page
 from sheetgen.scan.fits import ink_fits, loops_fit
 from sheetgen.scan.inked import ink_in, lines_of
 from sheetgen.scan.ocr import OTHER
-from sheetgen.scan.readers import digit_differs, five_or_six, signs_differ
+from sheetgen.scan.readers import differ, signs_differ
 from sheetgen.scan.tuning import DIGITS, GLYPHS, NUMBERS, WRITING
 
 UNREAD = "?"  # a number left to type (the record's TO_FILL)
@@ -163,10 +163,8 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         why = "a digit far shorter than the others (another box's stroke?)"
     elif second is not None and second.bold > GLYPHS.bold:
         why = "a digit far bolder than the others (one scribbled over?)"
-    elif five_or_six(text, second):
-        why = "a 5 or a 6: the readers differ"
-    elif sure < NUMBERS.across_sure and digit_differs(text, second):
-        why = "the readers read another digit"
+    elif why := differ(text, second, certain=sure >= NUMBERS.across_sure):
+        pass  # (the two readers learnt apart say otherwise: `readers.differ` says how)
     elif text == "1" and size.faint > WRITING.faint_part * PPMM * PPMM:  # (a light pencil's 2, 4, 7: a stroke left)
         why = "part of it too faint to read"
     elif not allowed.many and size.faint_before > WRITING.faint_before * PPMM * PPMM:
