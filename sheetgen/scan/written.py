@@ -217,17 +217,25 @@ def _partial(size, text: str) -> bool:
 def _primed_alike(readings: list, second, size) -> bool:
     """Whether the recogniser's two readings of one number differ (`ocr._surer`) and the one
     read after the primer is the classifier's (`second`), each sure enough of it as two
-    readers agreeing must be (`NUMBERS.agreed_sure`, `GLYPHS.sure`), all of the writing seen
-    (`_seen`): the primer was drawn for such digits, a lone 4 or 9 read as a letter without it."""
+    readers agreeing must be (`NUMBERS.agreed_sure`, `GLYPHS.sure`; or `agreed_least` and
+    `surest`), all of the writing seen (`_seen`) and none under the print: the primer was
+    drawn for such digits, a lone 4 or 9 read as a letter without it."""
     if second is None or len(readings) != 1 or not second.text.lstrip("-").isdigit():
         return False
     primed = readings[0]
-    if primed.apart.replace(" ", "") != second.text or primed.apart_sure < NUMBERS.agreed_sure:
-        return False
     chance = second.chance(second.text)
+    if primed.apart.replace(" ", "") != second.text or chance is None:
+        return False
     partial = _partial(size, second.text)
     seen = not partial and _seen(size, second.text, partial, primed.apart_sure)
-    return chance is not None and chance >= GLYPHS.sure and seen
+    sure = primed.apart_sure
+    both = (
+        sure >= NUMBERS.agreed_sure
+        and chance >= GLYPHS.sure
+        or sure >= NUMBERS.agreed_least
+        and chance >= GLYPHS.surest
+    )
+    return both and seen
 
 
 def _taken_for_other(text: str, second, size, partial: bool, apart: str = "") -> bool:
