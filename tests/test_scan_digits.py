@@ -16,7 +16,7 @@ from sheetgen.games.base import Written
 from sheetgen.scan import digits
 from sheetgen.scan.inked import Shape
 from sheetgen.scan.ocr import Reading
-from sheetgen.scan.tuning import GLYPHS, NUMBERS, WRITING
+from sheetgen.scan.tuning import DIGITS, GLYPHS, NUMBERS, WRITING
 from sheetgen.scan.written import UNREAD, _judged
 
 
@@ -166,6 +166,18 @@ def test_a_digit_the_classifier_finds_none_is_left_to_type():
     assert (got.value, got.why) == (UNREAD, "a digit the classifier finds none (one struck out?)")
     # (cut into other pieces than the recogniser's digits, it cannot say which is none)
     assert _judged(_Box, Written(), _shape(), _reads("24", 1.0), 0.9, digits.DigitReads("?", (struck,))).value == "24"
+
+
+def test_a_1_as_wide_as_a_minus_joined_to_it_is_left_to_type_where_a_minus_may_go():
+    """A minus written touching the 1 after it reads 1 to both readers, all but certain: where
+    the rules allow a number below 0, a lone 1 wider than `DIGITS.one_signed` of its height is
+    left to type; where they do not, no minus is written there."""
+    wide = _shape(pieces=1, height=40, width=round(DIGITS.one_signed * 40) + 2)
+    got = _judged(_Box, Written(lo=None), wide, _reads("1", 1.0), 0.9, _second("1", 1.0))
+    assert (got.value, got.why) == (UNREAD, "a 1 as wide as a minus joined to it")
+    assert _judged(_Box, Written(), wide, _reads("1", 1.0), 0.9, _second("1", 1.0)).value == "1"
+    narrow = _shape(pieces=1, height=40, width=round(DIGITS.one_signed * 40) - 2)
+    assert _judged(_Box, Written(lo=None), narrow, _reads("1", 1.0), 0.9, _second("1", 1.0)).value == "1"
 
 
 def test_a_number_both_readers_read_alike_is_kept_less_sure_of_each():

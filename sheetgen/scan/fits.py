@@ -7,11 +7,14 @@ from __future__ import annotations
 from sheetgen.scan.tuning import DIGITS
 
 
-def ink_fits(text: str, size) -> str:
+def ink_fits(text: str, size, signed: bool = False) -> str:
     """Why the ink is not as wide as `text` written in it (its height, width and pieces):
     each digit between `DIGITS.narrow` ('1': `DIGITS.one_narrow`) and `DIGITS.wide` of its
-    height wide."""
+    height wide; a lone 1 no wider than `DIGITS.one_signed` where a minus may be written
+    before it (`signed`: a minus joined to a 1 reads 1, however sure)."""
     h, w, pieces = size.height, size.width, size.pieces
+    if signed and text == "1" and w > DIGITS.one_signed * h:
+        return "a 1 as wide as a minus joined to it"
     digits = text.lstrip("-")
     narrow = sum(DIGITS.one_narrow if d == "1" else DIGITS.narrow for d in digits) * h
     wide = (len(digits) * DIGITS.wide + (1 if text.startswith("-") else 0)) * h

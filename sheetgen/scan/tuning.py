@@ -786,6 +786,8 @@ class Digits:
     wide: float = 1.4
     # [share of its height] a written 1's width at least (a stroke)
     one_narrow: float = 0.05
+    # [share of its height] a lone 1 this wide at most where a minus may go before it (wider: a minus joined to it?)
+    one_signed: float = 0.5
     # [share of the box's height] a 1 written across the border this tall at least (else a stroke poking in)
     one_tall: float = 0.4
     # [count] pieces of ink a character at most (a 4 or a 5 in two strokes, a dot of noise)

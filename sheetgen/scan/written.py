@@ -183,7 +183,8 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
         why = "a sign where none goes"
     else:
         loops = loops_fit(text.lstrip("-"), size.loops, agreed=both and not taken)
-        why = _out_of_bounds([int(text)], allowed) or ink_fits(text, size) or loops
+        signed = allowed.lo is None or allowed.lo < 0
+        why = _out_of_bounds([int(text)], allowed) or ink_fits(text, size, signed) or loops
         if not why:
             within = not (size.across or partial or size.captioned)
             return NumberRead(box.field, rect, str(int(text)), text, sure, within=within)
