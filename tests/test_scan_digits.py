@@ -277,22 +277,28 @@ def test_a_digit_the_recogniser_takes_for_a_letter_is_the_classifier_s_where_it_
 
 def test_the_recogniser_s_primed_reading_the_classifier_reads_alike_is_kept():
     """The recogniser reads a line as it is and after an equals sign (`ocr._surer`); where
-    the two differ (a 1 read 3 alone, 1 after the sign), the primed reading is kept when the
-    classifier reads it alike, each as sure as two readers agreeing must be (the primed
-    reading less so where the classifier is all but certain), and all of the
+    the two differ (a 1 read as a letter alone, 1 after the sign), the primed reading is kept when the
+    classifier reads it alike, each as sure as two readers agreeing must be (the classifier
+    all but certain where the first reading has another digit there), and all of the
     writing is seen with nothing of it under the print; otherwise the number is '?'."""
     one = _shape(pieces=1, width=12)
-    primed = [Reading("3", (0.0,), apart="1", apart_sure=NUMBERS.agreed_sure)]
+    primed = [Reading("?", (0.0,), apart="1", apart_sure=NUMBERS.agreed_sure)]
     got = _judged(_Box, Written(), one, primed, 0.9, _second("1", GLYPHS.sure))
     assert (got.value, got.why) == ("1", "")
-    unsure = [Reading("3", (0.0,), apart="1", apart_sure=NUMBERS.agreed_sure - 0.01)]
+    unsure = [Reading("?", (0.0,), apart="1", apart_sure=NUMBERS.agreed_sure - 0.01)]
     assert _judged(_Box, Written(), one, unsure, 0.9, _second("1", GLYPHS.sure)).why == "not sure"
     assert _judged(_Box, Written(), one, primed, 0.9, _second("1", GLYPHS.sure - 0.01)).why == "not sure"
-    # (less sure after the primer, where the classifier is all but certain, as two readers alike)
-    less = [Reading("3", (0.0,), apart="1", apart_sure=NUMBERS.agreed_least)]
-    assert _judged(_Box, Written(), one, less, 0.9, _second("1", GLYPHS.surest)).value == "1"
-    assert _judged(_Box, Written(), one, less, 0.9, _second("1", GLYPHS.surest - 0.01)).why == "not sure"
+    # (less sure after the primer, even where the classifier is all but certain: a 9 whose tail
+    # is lost reads 0 after it, 0.54 sure, and to the classifier)
+    less = [Reading("?", (0.0,), apart="1", apart_sure=NUMBERS.agreed_least)]
+    over = _shape(pieces=1, width=12, across=True)
+    assert _judged(_Box, Written(), over, less, 0.9, _second("1", 1.0)).why == "not sure"
+    assert _judged(_Box, Written(), over, primed, 0.9, _second("1", 1.0)).value == "1"
     assert _judged(_Box, Written(), one, primed, 0.9, _second("7", 1.0)).why == "not sure"
+    # (the first reading another digit there, a 2 read 7 after the primer: the classifier all but certain)
+    split = [Reading("2", (0.0,), apart="7", apart_sure=0.82)]
+    assert _judged(_Box, Written(), one, split, 0.9, _second("7", GLYPHS.surest - 0.01)).why == "not sure"
+    assert _judged(_Box, Written(), one, split, 0.9, _second("7", GLYPHS.surest)).value == "7"
     # (a 7 whose bar lies along the border reads 1 to both: its top under the print)
     under = _shape(pieces=1, width=12, across=True, hidden=WRITING.hidden_px, touches=WRITING.hidden_px, through=True)
     assert _judged(_Box, Written(), under, primed, 0.9, _second("1", 1.0)).value == UNREAD

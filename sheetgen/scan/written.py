@@ -218,8 +218,9 @@ def _partial(size, text: str) -> bool:
 def _primed_alike(readings: list, second, size) -> bool:
     """Whether the recogniser's two readings of one number differ (`ocr._surer`) and the one
     read after the primer is the classifier's (`second`), each sure enough of it as two
-    readers agreeing must be (`NUMBERS.agreed_sure`, `GLYPHS.sure`; or `agreed_least` and
-    `surest`), all of the writing seen (`_seen`) and none under the print: the primer was
+    readers agreeing must be (`NUMBERS.agreed_sure`, `GLYPHS.sure`; the classifier all but
+    certain, `GLYPHS.surest`, where the first reading has another digit in its place), all
+    of the writing seen (`_seen`) and none under the print: the primer was
     drawn for such digits, a lone 4 or 9 read as a letter without it."""
     if second is None or len(readings) != 1 or not second.text.lstrip("-").isdigit():
         return False
@@ -229,14 +230,12 @@ def _primed_alike(readings: list, second, size) -> bool:
         return False
     partial = _partial(size, second.text)
     seen = not partial and _seen(size, second.text, partial, primed.apart_sure)
-    sure = primed.apart_sure
-    both = (
-        sure >= NUMBERS.agreed_sure
-        and chance >= GLYPHS.sure
-        or sure >= NUMBERS.agreed_least
-        and chance >= GLYPHS.surest
-    )
-    return both and seen
+    both = primed.apart_sure >= NUMBERS.agreed_sure and chance >= GLYPHS.sure
+    # (the recogniser split between two digits in one place, a 2 read 7 after the primer: the
+    # classifier must be all but certain of its own)
+    split = len(primed.text) == len(second.text)
+    split = split and any(a != b and a.isdigit() for a, b in zip(primed.text, second.text))
+    return both and seen and (not split or chance >= GLYPHS.surest)
 
 
 def _taken_for_other(text: str, second, size, partial: bool, apart: str = "") -> bool:
