@@ -198,9 +198,9 @@ def _seen(size, text: str, partial: bool, sure: float) -> bool:
     or against print too dark to see it over, unless it only runs through a printed line, or
     its top is clear of the print (not `partial`), no digit of it is one another leaves with
     a stroke hidden (a 6's stem under a caption leaves a 0; a lone 0 whose loop is a whole
-    0's, `fits.loops_fit`, is none) and the recogniser is `sure`
-    enough on its own (`NUMBERS.sure`: one unsure of such writing is a sign that both may be
-    fooled alike, as by a struck 8 and the 24 after it, read 824)."""
+    0's, `fits.loops_fit`, is none) and the recogniser is `sure` enough on its own
+    (`NUMBERS.sure`: one unsure of such writing is a sign that both may be fooled alike, as
+    by a struck 8 and the 24 after it, read 824)."""
     if size.outside > WRITING.spill:
         return False
     if not (size.captioned or size.touches >= WRITING.hidden_px and not size.through):
@@ -220,8 +220,8 @@ def _primed_alike(readings: list, second, size) -> bool:
     read after the primer is the classifier's (`second`), each sure enough of it as two
     readers agreeing must be (`NUMBERS.agreed_sure`, `GLYPHS.sure`; the classifier all but
     certain, `GLYPHS.surest`, where the first reading has another digit in its place), all
-    of the writing seen (`_seen`) and none under the print: the primer was
-    drawn for such digits, a lone 4 or 9 read as a letter without it."""
+    of the writing seen (`_seen`) and none under the print: the primer was drawn for such
+    digits, a lone 4 or 9 read as a letter without it."""
     if second is None or len(readings) != 1 or not second.text.lstrip("-").isdigit():
         return False
     primed = readings[0]
