@@ -161,7 +161,7 @@ def run(gen, args) -> dict:
     if total["bosk_pad_s"] is not None:
         print(f"\nA Bosk pad of 4 players (its two pages): {total['bosk_pad_s']:.2f} s of one core")
     sys.stdout.flush()
-    return total
+    return total, tags
 
 
 def _share(part: int, whole: int) -> str:
@@ -179,7 +179,14 @@ def _sure(args) -> float:
     return args.sure if args.sure is not None else NUMBERS.sure
 
 
-def result_line(gen, args, total: Counter) -> dict:
+def by_writing(tags: dict) -> dict:
+    """The counts of each way a number is written (the generator's tags: pen, size,
+    crossing-out), for the report's table of what reads best; not the reasons for '?'."""
+    keys = ("numbers", "right", "wrong", "unread")
+    return {t: {k: c[k] for k in keys} for t, c in sorted(tags.items()) if not t.startswith("'?'") and c["numbers"]}
+
+
+def result_line(gen, args, total: Counter, tags: dict | None = None) -> dict:
     return {
         "bench": "numbers",
         "scenario": gen.name,
@@ -197,6 +204,7 @@ def result_line(gen, args, total: Counter) -> dict:
         "bosk_pad_s": total["bosk_pad_s"],
         "sure": _sure(args),
         "held_out": gen.held_out,
+        "by_writing": by_writing(tags or {}),
         "command": f"python -m bench.numbers --scenario {gen.name} --seed {args.seed} --count {args.count}"
         + (f" --sure {args.sure}" if args.sure is not None else ""),
     }
@@ -223,9 +231,9 @@ def main(argv=None) -> int:
     cv2.setNumThreads(1)  # (one core's time, as bench.scan measures)
     for name in names:
         gen = BY_NAME[name]
-        total = run(gen, args)
+        total, tags = run(gen, args)
         if args.results and not args.only:
-            results.append(result_line(gen, args, total), Path(args.results))
+            results.append(result_line(gen, args, total, tags), Path(args.results))
     return 0
 
 

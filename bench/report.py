@@ -70,6 +70,21 @@ def _numbers_table(rows: list[tuple], more: bool = False) -> list[str]:
     return grid(head + (["seed", "sure", "Bosk pad s", "date", "commit"] if more else []), table)
 
 
+def _writing_table(g, r: dict) -> list[str]:
+    """What reads best: a generator's numbers by the way each is written (its pen, its size,
+    struck out and written again), from its latest line's counts (none: no table)."""
+    by = r.get("by_writing")
+    if not by:
+        return []
+    head = ["written", "numbers", "kept right", "kept wrong", "left '?'"]
+    rows = [
+        [t, c["numbers"], c["right"], c["wrong"], f"{c['unread']} ({pct(c['unread'], c['numbers'])})"]
+        for t, c in by.items()
+    ]
+    intro = f"The `{g.name}` numbers by the way each is written (a number may be in two rows: its pen and its size):"
+    return ["", *textwrap.wrap(intro, 95), "", *grid(head, rows)]
+
+
 def _totals(rows: list[tuple]) -> dict:
     keys = ("photos", "refused", "boxes", "wrong", "wrong_vegetables", "unsure", "cells", "unknown_vegetables")
     return {k: sum(r.get(k, 0) for _, r in rows) for k in keys}
@@ -144,6 +159,8 @@ def accuracy(rows: list[dict]) -> str:
             "",
             *_numbers_table(written),
         ]
+        for g, r in written:
+            lines += _writing_table(g, r)
     lines += ["", MADE]
     return "\n".join(lines) + "\n"
 
