@@ -55,6 +55,27 @@ def test_the_report_shows_the_latest_run_of_each_scenario():
 
 
 @pytest.mark.slow
+def test_the_report_shows_the_numbers_by_the_way_each_is_written():
+    """Each way a number is written (its pen, its size, struck out), counted by the numbers
+    bench, makes a row under the numbers table; the reasons for '?' do not."""
+    from collections import Counter
+
+    from bench.numbers import by_writing
+
+    tags = {
+        "pencil": Counter(numbers=40, right=30, unread=10),
+        "over the border": Counter(numbers=20, right=8, wrong=1, unread=11),
+        "'?': not sure": Counter(unread=12),
+        "-": Counter(empties=5),
+    }
+    assert list(by_writing(tags)) == ["over the border", "pencil"]
+    line = dict(bench="numbers", scenario="strokes", seed=19, sheets=3, numbers=60, right=38, wrong=1, unread=21)
+    line |= dict(empties=5, empty_wrong=0, ms_per_number=17.0, sure=0.9, by_writing=by_writing(tags))
+    text = report.accuracy([line])
+    assert "| written | numbers | kept right | kept wrong | left '?' |" in text
+    assert "| over the border | 20 | 8 | 1 | 11 (55.00%) |\n| pencil | 40 | 30 | 0 | 10 (25.00%) |" in text
+
+
 def test_bench_quick_writes_json(tmp_path):
     out, lines = tmp_path / "bench.json", tmp_path / "results.jsonl"
     done = _bench("bench.speed", "--quick", "--json", str(out), "--results", str(lines), timeout=120)
