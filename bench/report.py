@@ -81,7 +81,8 @@ def _writing_table(g, r: dict) -> list[str]:
         [t, c["numbers"], c["right"], c["wrong"], f"{c['unread']} ({pct(c['unread'], c['numbers'])})"]
         for t, c in by.items()
     ]
-    intro = f"The `{g.name}` numbers by the way each is written (a number may be in two rows: its pen and its size):"
+    intro = f"The `{g.name}` numbers by the way each is written (each in the row of its pen, of its size "
+    intro += "and, if so, of its crossing-out):"
     return ["", *textwrap.wrap(intro, 95), "", *grid(head, rows)]
 
 
