@@ -186,7 +186,7 @@ def by_writing(tags: dict) -> dict:
     return {t: {k: c[k] for k in keys} for t, c in sorted(tags.items()) if not t.startswith("'?'") and c["numbers"]}
 
 
-def result_line(gen, args, total: Counter, tags: dict | None = None) -> dict:
+def result_line(gen, args, total: Counter, tags: dict) -> dict:
     return {
         "bench": "numbers",
         "scenario": gen.name,
@@ -204,7 +204,7 @@ def result_line(gen, args, total: Counter, tags: dict | None = None) -> dict:
         "bosk_pad_s": total["bosk_pad_s"],
         "sure": _sure(args),
         "held_out": gen.held_out,
-        "by_writing": by_writing(tags or {}),
+        "by_writing": by_writing(tags),
         "command": f"python -m bench.numbers --scenario {gen.name} --seed {args.seed} --count {args.count}"
         + (f" --sure {args.sure}" if args.sure is not None else ""),
     }

@@ -78,6 +78,11 @@ class Written:
     def allows(self, n: int) -> bool:
         return (self.lo is None or n >= self.lo) and (self.hi is None or n <= self.hi)
 
+    @property
+    def signed(self) -> bool:
+        """Whether the rules allow a number below 0 in the box (a minus may be written)."""
+        return self.lo is None or self.lo < 0
+
 
 def number_of(values: dict, field: str, empty: int | None = 0) -> int | None:
     """A box's number as read (see `Game.disagreements`): its number, `empty` when it was

@@ -13,7 +13,7 @@ def signs_differ(text: str, second, allowed) -> bool:
     """Whether the classifier (`second`) reads a minus before the number where the recogniser
     reads none, or none where it reads one, in a box whose number may be negative (the
     recogniser may pass over a short stroke before a 1)."""
-    if second is None or not second.text or allowed.many or (allowed.lo is not None and allowed.lo >= 0):
+    if second is None or not second.text or allowed.many or not allowed.signed:
         return False
     return second.text.startswith("-") != text.startswith("-")
 

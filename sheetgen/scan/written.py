@@ -179,12 +179,11 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
             return NumberRead(box.field, rect, ", ".join(map(str, numbers)), text, sure)
     elif not _NUMBER.fullmatch(text):
         why = "not a number"
-    elif text.startswith("-") and allowed.lo is not None and allowed.lo >= 0:
+    elif text.startswith("-") and not allowed.signed:
         why = "a sign where none goes"
     else:
         loops = loops_fit(text.lstrip("-"), size.loops, agreed=both and not taken)
-        signed = allowed.lo is None or allowed.lo < 0
-        why = _out_of_bounds([int(text)], allowed) or ink_fits(text, size, signed) or loops
+        why = _out_of_bounds([int(text)], allowed) or ink_fits(text, size, allowed.signed) or loops
         if not why:
             within = not (size.across or partial or size.captioned)
             return NumberRead(box.field, rect, str(int(text)), text, sure, within=within)
