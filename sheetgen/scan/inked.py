@@ -91,11 +91,16 @@ def ink_in(cv2, np, grey, blank, rect):
     seen = partial(seen, caption=printed & ~halo, near=near, paper=paper)  # (the print in the box: a caption)
     seen = partial(seen, faint=faint & ~printed)
     picture, size, origin = seen(written)
-    why, after = past_crossing(cv2, np, picture, origin)
+    why, after = past_crossing(cv2, np, picture)
     if after is None:
         return why or (picture, size)
-    # the number written after the crossing-out, read as the box's (unless crossed out too)
-    rest = written & (np.arange(written.shape[1]) >= after)
+    # the number written after the crossing-out, read as the box's (unless crossed out too):
+    # its part of the picture put back where the picture was cut from
+    place = np.zeros(written.shape, bool)
+    (y, x), (h, w) = origin, after.shape
+    top, left = max(0, y), max(0, x)
+    place[top : y + h, left : x + w] = after[top - y : place.shape[0] - y, left - x : place.shape[1] - x]
+    rest = written & place
     if not (rest & (ink > 0)).any():
         return why
     picture, size, _ = seen(rest)
@@ -103,7 +108,7 @@ def ink_in(cv2, np, grey, blank, rect):
 
 
 def _shown(cv2, np, part, ink, dark, level, near_box, spilt, caption, near, paper, faint) -> tuple:
-    """(picture, Shape, the picture's first column in the box's) of the strokes `part` (the
+    """(picture, Shape, the picture's first row and column in the box's) of the strokes `part` (the
     box's kept strokes, or some of them), as `ink_in`'s: `ink` the box's ink, `dark` how
     much darker than paper, `level` the least ink is, `near_box` the box and its border,
     `spilt` another's ink over the border by the box, `caption` the print in the box, `near`
@@ -142,20 +147,22 @@ def _shown(cv2, np, part, ink, dark, level, near_box, spilt, caption, near, pape
         bottom - top, right - left, pieces, one_stroke, across, loops, captioned, hidden, touches, outside,
         int(faint.sum()), before, touches < WRITING.hidden_px or runs_through(cv2, np, mask, hides),
     )  # fmt: skip
-    return picture, shape, left - pad
+    return picture, shape, (top - pad, left - pad)
 
 
-def past_crossing(cv2, np, picture, origin: int) -> tuple:
-    """(why the writing in `picture` is crossed out or "", the column where the writing
-    after the crossing-out begins, `origin` the picture's first, or None): the number to
-    read when one is crossed out and the right one written after it. The picture's ink the
-    strike or the scribble touches is what it crosses out, all within it (a strike runs
-    past the number's ends: `STRUCK.covers` of its height over at most); the ink after it,
-    clearly apart (`STRUCK.apart` of its height of bare paper between) and `STRUCK.rest`
-    of its height tall, is the number, where the crossing-out's ink covers `STRUCK.covered`
-    of what it crosses out (a scribble does; a line through two digits in a thin pen does
-    not, and may end in the next number's first digit); ink before it, touching it or too
-    close leaves the box to type, as does a blot (what it covers cannot be told)."""
+def past_crossing(cv2, np, picture) -> tuple:
+    """(why the writing in `picture` is crossed out or "", the part of the picture that is the
+    number written after the crossing-out, a mask, or None): the number to read when one is
+    crossed out and the right one written after it. The picture's pieces in the columns the
+    strike or the scribble spans are what it crosses out, all within them (a strike runs
+    past the number's ends: `STRUCK.covers` of its height over at most); the pieces after
+    them, clearly apart (`STRUCK.apart` of its height of bare paper between, though the
+    first may start `covers` under their end: a digit written after a blot, the blot's edge
+    over its own) and `STRUCK.rest` of its height tall, are the number, where the
+    crossing-out's ink covers `STRUCK.covered` of what it crosses out (a scribble does; a
+    line through two digits in a thin pen does not, and may end in the next number's first
+    digit); ink before it, touching it or too close leaves the box to type, as does a blot
+    (what it covers cannot be told)."""
     why, span = crossed_out(cv2, np, picture)
     if not why or span is None:
         return why, None
@@ -164,25 +171,33 @@ def past_crossing(cv2, np, picture, origin: int) -> tuple:
     if crossed.sum() < STRUCK.covered * crossed.shape[1] * crossed.any(axis=1).sum():
         return why, None  # (a line through digits, not a scribble over them: where it ends is no border)
     n, parts, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    struck = np.unique(parts[:, span[0] : span[1]])
-    struck = struck[struck > 0]
-    others = [k for k in range(1, n) if k not in struck]
-    if not others:
-        return why, None  # (nothing written after it)
     left, top = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
     right, bottom = left + stats[:, cv2.CC_STAT_WIDTH], top + stats[:, cv2.CC_STAT_HEIGHT]
+    # (a speck of noise, or of ink left by the print, is neither: it stays with the nearer)
+    pieces = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= WRITING.speck * PPMM * PPMM]
+    edge = max(2, round(STRUCK.covers * max((bottom[k] - top[k] for k in pieces), default=0)))
+    # what it crosses out: the pieces in the columns it spans, but one starting under its
+    # last `edge` px (the first digit of the number after a blot, its edge under the blot's)
+    struck = [k for k in pieces if right[k] > span[0] and left[k] < span[1] - edge]
+    others = [k for k in pieces if k not in struck]
+    if not struck or not others:
+        return why, None  # (nothing written after it)
     a, b = left[struck].min(), right[struck].max()
     tall = bottom[struck].max() - top[struck].min()
     over = max(2, round(STRUCK.covers * tall))
-    start = left[others].min()
+    before, after = np.isin(parts, struck), np.isin(parts, others)
+    from_before = cv2.distanceTransform((~before).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+    apart = from_before[after].min() - 1  # (px of bare paper between the two)
     if (
         a < span[0] - over
         or b > span[1] + over  # (what it covers runs out of it: writing touching it)
-        or start - b < max(2, STRUCK.apart * tall)  # (ink before it, or too close)
+        or left[others].min() < b - over  # (ink before it, or under it)
+        or apart < max(2, STRUCK.apart * tall)  # (touching it, or too close)
         or bottom[others].max() - top[others].min() < STRUCK.rest * tall
     ):
         return why, None
-    return why, origin + (b + start) // 2
+    # the number's part of the picture: the paper nearer its ink than the crossing-out's
+    return why, cv2.distanceTransform((~after).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE) < from_before
 
 
 def _loops(cv2, np, mask) -> list[tuple]:
