@@ -142,6 +142,28 @@ def test_a_0_both_readers_read_alike_still_closes_one_even_loop():
     assert (stem.value, stem.why) == (UNREAD, "a loop not a 0's")
     open_top = _judged(_Box, Written(), _shape(loops=[]), *agreed)
     assert (open_top.value, open_top.why) == (UNREAD, "0 loops in the ink")
+    # (its stroke broken, the break closed: `Shape.closed`)
+    broken = _judged(_Box, Written(), _shape(loops=[], closed=[(0.9, 0.05, 0.05, 0.9)]), *agreed)
+    assert broken.value == "0"
+    stem = _judged(_Box, Written(), _shape(loops=[], closed=[(0.5, 0.36, 0.15, 0.6)]), *agreed)
+    assert (stem.value, stem.why) == (UNREAD, "a loop not a 0's")
+
+
+def test_a_loop_whose_stroke_breaks_is_closed_where_the_break_is_narrow():
+    """A 0 drawn with a break in its stroke (a pen skipping): no loop as the ink lies, one
+    with the break closed, `DIGITS.skip` of its height wide at most; a C, its gap wider, none."""
+    import cv2
+
+    from sheetgen.scan.inked import _loops
+
+    def ring(gap_degrees: float):
+        mask = np.zeros((60, 40), np.uint8)
+        cv2.ellipse(mask, (20, 30), (15, 26), 0, -90 + gap_degrees / 2, 270 - gap_degrees / 2, 1, 3)
+        return mask > 0
+
+    assert len(_loops(cv2, np, ring(0))) == 1
+    assert _loops(cv2, np, ring(22)) == [] and len(_loops(cv2, np, ring(22), DIGITS.skip)) == 1  # (a narrow break)
+    assert _loops(cv2, np, ring(40), DIGITS.skip) == []  # (a C)
 
 
 def test_a_5_the_classifier_reads_6_is_left_to_type():

@@ -182,7 +182,7 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     elif text.startswith("-") and not allowed.signed:
         why = "a sign where none goes"
     else:
-        loops = loops_fit(text.lstrip("-"), size.loops, agreed=both and not taken)
+        loops = loops_fit(text.lstrip("-"), size.loops, agreed=both and not taken, closed=size.closed)
         why = _out_of_bounds([int(text)], allowed) or ink_fits(text, size, allowed.signed) or loops
         if not why:
             within = not (size.across or partial or size.captioned)
