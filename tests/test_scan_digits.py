@@ -349,6 +349,10 @@ def test_a_1_or_a_0_whose_top_runs_into_dark_print_is_left_to_type():
     assert _judged(_Box, Written(), much, _reads("5", 0.99), 0.9).value == UNREAD  # (a 3's top under it: 5)
     clear = _shape(upright=True, pieces=1, width=8)
     assert _judged(_Box, Written(), clear, _reads("1", 0.5), 0.9).value == "1"  # (one upright stroke: a 1)
+    # (the recogniser unsure of it, reading it otherwise after the primer: the classifier's 1)
+    assert _judged(_Box, Written(), clear, _reads("1", 0.0), 0.9).value == UNREAD
+    assert _judged(_Box, Written(), clear, _reads("1", 0.0), 0.9, _second("1", GLYPHS.sure)).value == "1"
+    assert _judged(_Box, Written(), under, _reads("1", 0.0), 0.9, _second("1", 1.0)).value == UNREAD
 
 
 def test_a_stroke_across_the_border_is_not_taken_for_a_1_by_its_shape_alone():
