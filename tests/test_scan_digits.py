@@ -142,6 +142,28 @@ def test_a_0_both_readers_read_alike_still_closes_one_even_loop():
     assert (stem.value, stem.why) == (UNREAD, "a loop not a 0's")
     open_top = _judged(_Box, Written(), _shape(loops=[]), *agreed)
     assert (open_top.value, open_top.why) == (UNREAD, "0 loops in the ink")
+    # (its stroke broken, the break closed: `Shape.closed`)
+    broken = _judged(_Box, Written(), _shape(loops=[], closed=[(0.9, 0.05, 0.05, 0.9)]), *agreed)
+    assert broken.value == "0"
+    stem = _judged(_Box, Written(), _shape(loops=[], closed=[(0.5, 0.36, 0.15, 0.6)]), *agreed)
+    assert (stem.value, stem.why) == (UNREAD, "a loop not a 0's")
+
+
+def test_a_loop_whose_stroke_breaks_is_closed_where_the_break_is_narrow():
+    """A 0 drawn with a break in its stroke (a pen skipping): no loop as the ink lies, one
+    with the break closed, `DIGITS.skip` of its height wide at most; a C, its gap wider, none."""
+    import cv2
+
+    from sheetgen.scan.inked import _loops
+
+    def ring(gap_degrees: float):
+        mask = np.zeros((60, 40), np.uint8)
+        cv2.ellipse(mask, (20, 30), (15, 26), 0, -90 + gap_degrees / 2, 270 - gap_degrees / 2, 1, 3)
+        return mask > 0
+
+    assert len(_loops(cv2, np, ring(0))) == 1
+    assert _loops(cv2, np, ring(22)) == [] and len(_loops(cv2, np, ring(22), DIGITS.skip)) == 1  # (a narrow break)
+    assert _loops(cv2, np, ring(40), DIGITS.skip) == []  # (a C)
 
 
 def test_a_5_the_classifier_reads_6_is_left_to_type():
@@ -349,6 +371,10 @@ def test_a_1_or_a_0_whose_top_runs_into_dark_print_is_left_to_type():
     assert _judged(_Box, Written(), much, _reads("5", 0.99), 0.9).value == UNREAD  # (a 3's top under it: 5)
     clear = _shape(upright=True, pieces=1, width=8)
     assert _judged(_Box, Written(), clear, _reads("1", 0.5), 0.9).value == "1"  # (one upright stroke: a 1)
+    # (the recogniser unsure of it, reading it otherwise after the primer: the classifier's 1)
+    assert _judged(_Box, Written(), clear, _reads("1", 0.0), 0.9).value == UNREAD
+    assert _judged(_Box, Written(), clear, _reads("1", 0.0), 0.9, _second("1", GLYPHS.sure)).value == "1"
+    assert _judged(_Box, Written(), under, _reads("1", 0.0), 0.9, _second("1", 1.0)).value == UNREAD
 
 
 def test_a_stroke_across_the_border_is_not_taken_for_a_1_by_its_shape_alone():

@@ -27,15 +27,18 @@ def ink_fits(text: str, size, signed: bool = False) -> str:
     return ""
 
 
-def loops_fit(text: str, loops: list[float], agreed: bool = False) -> str:
+def loops_fit(text: str, loops: list[float], agreed: bool = False, closed: list = ()) -> str:
     """Why the writing's loops are not those of `text`'s digits ("" when they are): a 0, 6
     or 9 closes one loop, an 8 two, a 2 or a 4 none or one, the others none; a lone 0's
     loop has as much ink above it as below (a 6, a 9 leave one at an end), and is most of
     its height (an 8 whose loop the print hides). Two readers `agreed` on it stand for the
     loops, but a lone 0's closed and even (a 6 whose stem is short, or open at its top,
-    reads 0 to both)."""
+    reads 0 to both). A lone 0 with no loop may close it where its stroke breaks (`closed`:
+    the loops with such breaks closed, `inked.Shape.closed`)."""
     if agreed and text != "0":
         return ""
+    if text == "0" and not loops:
+        loops = closed
     least = sum(LOOPS.get(d, (0, 0))[0] for d in text)
     most = sum(LOOPS.get(d, (0, 0))[1] for d in text)
     if not least <= len(loops) <= most:

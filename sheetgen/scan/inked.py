@@ -34,6 +34,7 @@ class Shape(NamedTuple):
     faint: int  # px of a trace too faint to be ink in the box, away from it: part of a digit?
     faint_before: int  # px of such a trace before it, level with its middle: a minus?
     through: bool = True  # it touches such print only running through a printed line (`borders.runs_through`)
+    closed: list = []  # its loops, a break in a stroke closed (`_loops`: a pen skipping, a 0's ends not meeting)
 
 
 def ink_in(cv2, np, grey, blank, rect):
@@ -139,13 +140,14 @@ def _shown(cv2, np, part, ink, dark, level, near_box, spilt, caption, near, pape
     pieces = cv2.connectedComponents(part.astype(np.uint8), connectivity=8)[0] - 1
     one_stroke = pieces == 1 and upright(np, mask)
     loops = _loops(cv2, np, mask[top:bottom, left:right])
+    closed = _loops(cv2, np, mask[top:bottom, left:right], DIGITS.skip)
     outside = float((mask & ~near_box).sum()) / float(mask.sum())
     # a trace before the writing, level with its middle half (where a minus is written)
     middle = slice(top + (bottom - top) // 4, bottom - (bottom - top) // 4)
     before = int(faint[middle, :left].sum())
     shape = Shape(
         bottom - top, right - left, pieces, one_stroke, across, loops, captioned, hidden, touches, outside,
-        int(faint.sum()), before, touches < WRITING.hidden_px or runs_through(cv2, np, mask, hides),
+        int(faint.sum()), before, touches < WRITING.hidden_px or runs_through(cv2, np, mask, hides), closed,
     )  # fmt: skip
     return picture, shape, (top - pad, left - pad)
 
@@ -200,11 +202,20 @@ def past_crossing(cv2, np, picture) -> tuple:
     return why, cv2.distanceTransform((~after).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE) < from_before
 
 
-def _loops(cv2, np, mask) -> list[tuple]:
+def _loops(cv2, np, mask, skip: float = 0.0) -> list[tuple]:
     """The closed loops of the writing (the holes of its ink, bare paper it surrounds, of
     `DIGITS.loop` of its area at least): each one's height, and the ink above and below it, of the
-    writing's height, and its waist (`_waist`)."""
+    writing's height, and its waist (`_waist`); with a break in a stroke `skip` of the writing's
+    height wide at most closed first."""
     h, w = mask.shape
+    if skip:
+        side = max(1, round(skip * h)) | 1
+        mask = (
+            cv2.morphologyEx(
+                mask.astype(np.uint8), cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+            )
+            > 0
+        )
     paper = np.pad((~mask).astype(np.uint8), 1, constant_values=1)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=4)
     outside = labels[0, 0]

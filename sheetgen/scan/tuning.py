@@ -794,6 +794,8 @@ class Digits:
     pieces: int = 3
     # [share of the writing's area] a hole smaller is a pencil's grain, not a loop
     loop: float = 0.01
+    # [share of the writing's height] a break in a loop's stroke this wide at most closes it (a pen skipping)
+    skip: float = 0.1
     # [share of a lone 0's height] its loop at least
     zero_loop: float = 0.45
     # [share of a lone 0's loop's widest] its middle at least (an 8 whose waist is open is narrower there)

@@ -133,8 +133,10 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     taken = False  # (the classifier's digits where the recogniser saw none: their loops counted all the same)
     if text == "1" and sure >= NUMBERS.one_sure and stroke and not partial:
         sure = 1.0  # (the recogniser's 1, and the ink one straight upright stroke: see `inked.upright`)
-    elif text in ("", OTHER) and stroke and second is not None and (second.chance("1") or 0.0) >= GLYPHS.sure:
-        text, sure = "1", 1.0  # (the classifier's 1 of such a stroke, which the recogniser took for an L or a {)
+    elif text in ("", OTHER, "1") and stroke and second is not None and (second.chance("1") or 0.0) >= GLYPHS.sure:
+        # (the classifier's 1 of such a stroke, which the recogniser took for an L or a {, or
+        # read 1 but for a minus or nothing after the primer)
+        text, sure = "1", 1.0
     elif taken := _taken_for_other(text, second, size, partial, " ".join(r.apart for r in readings)) or (
         _primed_alike(readings, second, size)
     ):  # (the classifier's digits where the recogniser saw a letter, or read them after the primer: see there)
@@ -182,7 +184,7 @@ def _judged(box, allowed, size, readings: list, least: float, second=None) -> Nu
     elif text.startswith("-") and not allowed.signed:
         why = "a sign where none goes"
     else:
-        loops = loops_fit(text.lstrip("-"), size.loops, agreed=both and not taken)
+        loops = loops_fit(text.lstrip("-"), size.loops, agreed=both and not taken, closed=size.closed)
         why = _out_of_bounds([int(text)], allowed) or ink_fits(text, size, allowed.signed) or loops
         if not why:
             within = not (size.across or partial or size.captioned)
