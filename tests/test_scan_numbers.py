@@ -14,6 +14,7 @@ from sheetgen.games import game_for, load_layout
 from sheetgen.scan import ocr
 from sheetgen.scan.photos import Photo
 from sheetgen.scan.reader import PageRead
+from sheetgen.scan.tuning import STRUCK
 from sheetgen.scan.verdict import EMPTY, MARKED
 from sheetgen.scan.written import UNREAD, agreed, read_numbers
 
@@ -319,18 +320,28 @@ def test_a_line_over_a_number_as_long_as_no_digit_makes_leaves_the_box_to_type()
     assert (got.value, got.why) == (UNREAD, "struck through")
 
 
-def test_a_digit_blotted_out_beside_the_number_leaves_the_box_to_type():
-    """A bar of ink several times as thick as the pen's stroke is a digit blotted out, though
-    narrower than a fifth of the writing's height (read whole, a blotted 1 and a 3 were 13)."""
+def test_a_narrow_blot_beside_the_number_is_a_digit_blotted_out():
+    """A bar of ink several times as thick as the pen's stroke is a digit blotted out (read
+    whole, a blotted 1 and a 3 were 13). A quarter of the writing's height wide at least
+    (`STRUCK.blot_wide`), the 3 after it is the number; narrower, it may be a digit's own
+    bold stroke, and the box is left to type."""
     import cv2
 
-    from sheetgen.scan.inked import crossed_out
+    from sheetgen.scan.inked import crossed_out, past_crossing
 
-    pic = np.full((70, 90), 255, np.uint8)
-    cv2.rectangle(pic, (8, 8), (22, 60), 0, -1)  # (15 px wide: its middle 7 px in, an eighth of its height)
-    three = np.array([[32, 12], [57, 12], [44, 32], [60, 44], [52, 58], [32, 58]], np.int32)
-    cv2.polylines(pic, [three], False, 0, 2)
-    assert crossed_out(cv2, np, pic) == ("blotted out", None)
+    def bar_then_3(width: int):
+        pic = np.full((70, 90), 255, np.uint8)
+        cv2.rectangle(pic, (22 - width, 8), (21, 60), 0, -1)
+        three = np.array([[32, 12], [57, 12], [44, 32], [60, 44], [52, 58], [32, 58]], np.int32)
+        cv2.polylines(pic, [three], False, 0, 2)
+        return pic
+
+    assert STRUCK.blot_wide * 53 <= 15
+    why, after = past_crossing(cv2, np, bar_then_3(15))  # (15 px wide: its middle 7 px in)
+    columns = np.flatnonzero((bar_then_3(15) < 128).any(axis=0) & after.any(axis=0))
+    assert why == "blotted out" and columns[0] == 31  # (the 3, none of the bar)
+    assert crossed_out(cv2, np, bar_then_3(11)) == ("blotted out", None)
+    pic = bar_then_3(15)
     pic[:, :28] = 255  # (the 3 alone)
     assert crossed_out(cv2, np, pic) == ("", None)
 

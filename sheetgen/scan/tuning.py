@@ -895,7 +895,7 @@ class Struck:
     # [times the pen's stroke, the middle of its strokes] ink this thick is a blot too (a felt-tip's 1 blotted out)
     thick: float = 3.0
     # [share of the writing's height] a blot this wide and `thick` at least is a number blotted out (narrower: a 1?)
-    blot_wide: float = 0.5
+    blot_wide: float = 0.25
     # [share of its bounding box] ...and covering this much of it (a digit's loop filled in, a 4's, far less)
     blot_fill: float = 0.5
     # [share of the crossed-out writing's height] what a strike or a scribble crosses out runs out of it at most
