@@ -193,6 +193,25 @@ def test_a_digit_part_of_which_is_too_faint_to_see_is_left_to_type():
     assert (got.value, got.why) == (UNREAD, "part of it too faint to read")
 
 
+def test_a_0_whose_stroke_breaks_is_kept_unless_a_faint_trace_may_leave_the_break():
+    """A 0 whose ends do not quite meet at its top reads 0, its loop closed across the break
+    (`DIGITS.skip`); a faint trace by the break, a 6's stem too light to see, leaves it to type."""
+    import cv2
+
+    from sheetgen.scan.blank import PPMM
+
+    layout, boxes, img = _bosk_pad()
+    box = boxes["terrain_1_p1_count"]
+    x, y, w, h = (round(v * PPMM) for v in (box.x, box.y, box.w, box.h))
+    cx, cy = x + w // 2, y + h // 2
+    light = tuple(int(v) - 22 for v in img[cy, x + 3])  # (22 grey levels under the box's tint: not ink)
+    cv2.ellipse(img, (cx, cy), (w // 7, h // 3), 0, -78, 258, (60, 60, 60), 2, cv2.LINE_AA)
+    assert _read_box(layout, boxes, img, box.field).value == "0"
+    cv2.line(img, (cx + 6, cy - h // 3 - 2), (cx + 18, cy - h // 3 - 10), light, 3)
+    got = _read_box(layout, boxes, img, box.field)
+    assert (got.value, got.why) == (UNREAD, "0 loops in the ink")
+
+
 def test_a_strike_from_the_open_side_of_a_3_reads_the_number_after_it():
     """A 3's open ends lie off a strike starting at its left edge: the strike's ends are free
     (a 4's bar is not: it joins its diagonal), and the number after it is read."""
