@@ -382,6 +382,22 @@ def test_a_strike_from_well_before_a_number_into_its_first_digit_crosses_it_out(
         assert crossed_out(cv2, np, struck) == ("struck through", None)
 
 
+def test_a_strike_a_sixth_of_the_height_before_a_number_crosses_it_out():
+    """A line starting `STRUCK.lead` of the writing's height before a 7 (9 px of 51), through
+    its diagonal, its end touching it: crossed out (read whole, a struck 8 and the 6 after it
+    were 86); the 7 alone is not."""
+    import cv2
+
+    from sheetgen.scan.inked import crossed_out
+
+    seven = np.full((70, 110), 255, np.uint8)
+    cv2.polylines(seven, [np.array([[40, 12], [80, 12], [56, 58]], np.int32)], False, 0, 3)
+    assert crossed_out(cv2, np, seven) == ("", None)
+    assert STRUCK.lead * 51 <= 9
+    cv2.line(seven, (31, 36), (72, 36), 0, 3)
+    assert crossed_out(cv2, np, seven) == ("struck through", None)
+
+
 def test_small_writing_in_a_thick_pen_is_no_blot():
     """A 4 25 px tall in a 5 px stroke: where its strokes cross, the ink is a fifth of its
     height thick, but not twice the pen's stroke (`STRUCK.piled`): a digit, not a blot."""

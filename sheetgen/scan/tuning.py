@@ -881,7 +881,7 @@ class Struck:
     # [degrees] the slants a strike is looked for at besides level (a hand strikes a number aslant)
     slants: tuple = (-18.0, -12.0, -6.0, 6.0, 12.0, 18.0)
     # [share of the writing's height] a strike crossing one stroke starts this far before the rest of the writing
-    lead: float = 0.3
+    lead: float = 0.15
     # [share of the writing's height] ink this near above or below a strike's end touches it (a 4's bar)
     ends: float = 0.3
     # [share of the height of the writing it joins] a level stroke this long over, under or through it
