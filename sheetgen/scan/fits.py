@@ -27,7 +27,7 @@ def ink_fits(text: str, size, signed: bool = False) -> str:
     return ""
 
 
-def loops_fit(text: str, loops: list[float], agreed: bool = False, closed: list = ()) -> str:
+def loops_fit(text: str, loops: list[float], agreed: bool = False, closed: list | tuple = ()) -> str:
     """Why the writing's loops are not those of `text`'s digits ("" when they are): a 0, 6
     or 9 closes one loop, an 8 two, a 2 or a 4 none or one, the others none; a lone 0's
     loop has as much ink above it as below (a 6, a 9 leave one at an end), and is most of

@@ -190,9 +190,9 @@ def past_crossing(cv2, np, picture) -> tuple:
     a, b = left[struck].min(), right[struck].max()
     tall = bottom[struck].max() - top[struck].min()
     over = max(2, round(STRUCK.covers * tall))
-    before, after = np.isin(parts, struck), np.isin(parts, others)
-    from_before = cv2.distanceTransform((~before).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
-    apart = from_before[after].min() - 1  # (px of bare paper between the two)
+    crossing, number = np.isin(parts, struck), np.isin(parts, others)
+    from_crossing = _distance(cv2, np, crossing)
+    apart = from_crossing[number].min() - 1  # (px of bare paper between the two)
     if (
         a < span[0] - over
         or b > span[1] + over  # (what it covers runs out of it: writing touching it)
@@ -202,7 +202,12 @@ def past_crossing(cv2, np, picture) -> tuple:
     ):
         return why, None
     # the number's part of the picture: the paper nearer its ink than the crossing-out's
-    return why, cv2.distanceTransform((~after).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE) < from_before
+    return why, _distance(cv2, np, number) < from_crossing
+
+
+def _distance(cv2, np, ink):
+    """Each pixel's distance (px) to the nearest of `ink` (a mask)."""
+    return cv2.distanceTransform((~ink).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
 
 
 def _loops(cv2, np, mask, skip: float = 0.0) -> list[tuple]:
@@ -212,13 +217,8 @@ def _loops(cv2, np, mask, skip: float = 0.0) -> list[tuple]:
     height wide at most closed first."""
     h, w = mask.shape
     if skip:
-        side = max(1, round(skip * h)) | 1
-        mask = (
-            cv2.morphologyEx(
-                mask.astype(np.uint8), cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
-            )
-            > 0
-        )
+        disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(1, round(skip * h)) | 1,) * 2)
+        mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, disk) > 0
     paper = np.pad((~mask).astype(np.uint8), 1, constant_values=1)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=4)
     outside = labels[0, 0]
