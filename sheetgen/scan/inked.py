@@ -34,7 +34,7 @@ class Shape(NamedTuple):
     faint: int  # px of a trace too faint to be ink in the box, away from it: part of a digit?
     faint_before: int  # px of such a trace before it, level with its middle: a minus?
     through: bool = True  # it touches such print only running through a printed line (`borders.runs_through`)
-    closed: list = []  # its loops, a break in a stroke closed (a pen skipping); none by a faint trace
+    closed: list = []  # where it closes none: its loops, a break in a stroke closed (a pen skipping)
 
 
 def ink_in(cv2, np, grey, blank, rect):
@@ -140,10 +140,10 @@ def _shown(cv2, np, part, ink, dark, level, near_box, spilt, caption, near, pape
     pieces = cv2.connectedComponents(part.astype(np.uint8), connectivity=8)[0] - 1
     one_stroke = pieces == 1 and upright(np, mask)
     loops = _loops(cv2, np, mask[top:bottom, left:right])
-    # (none where a faint trace lies in the box: a break may be where a stroke too light to
-    # see leaves it, a 6's stem)
+    # (only where it closes none, as only a loop missing asks for them; none where a faint
+    # trace lies in the box: a break may be where a stroke too light to see leaves it, a 6's stem)
     few = faint.sum() <= WRITING.faint_part * PPMM * PPMM
-    closed = _loops(cv2, np, mask[top:bottom, left:right], DIGITS.skip) if few else []
+    closed = _loops(cv2, np, mask[top:bottom, left:right], DIGITS.skip) if few and not loops else []
     outside = float((mask & ~near_box).sum()) / float(mask.sum())
     # a trace before the writing, level with its middle half (where a minus is written)
     middle = slice(top + (bottom - top) // 4, bottom - (bottom - top) // 4)
